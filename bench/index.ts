@@ -1,0 +1,24 @@
+/**
+ * `npm run bench`: runs every `*.bench.js` file compiled beside this one, in name order, each printing its own
+ * table. Pass name fragments to run a subset: `npm run bench -- workspace sandbox`.
+ */
+import { readdirSync } from 'node:fs';
+import { join } from 'node:path';
+
+async function main(): Promise<void> {
+  const filters = process.argv.slice(2);
+  const files = readdirSync(__dirname)
+    .filter((f) => f.endsWith('.bench.js'))
+    .filter((f) => filters.length === 0 || filters.some((x) => f.includes(x)))
+    .sort();
+  console.log(`# agenttoolkit benchmarks: node ${process.version}, medians of timed batches`);
+  for (const file of files) {
+    const mod = (await import(join(__dirname, file))) as { default: () => Promise<void> };
+    await mod.default();
+  }
+}
+
+main().catch((error: unknown) => {
+  console.error(error);
+  process.exitCode = 1;
+});

@@ -1,0 +1,1 @@
+export { AgentToolkitError } from './errors';
