@@ -1,39 +1,58 @@
 import type { ActionResult } from '../result';
 import type { Tool } from '../tool/tool';
 import type { ToolFormat } from '../tool/tool-format';
+import { objectParameters, type ObjectParameters } from './object-parameters';
 import { resultText } from './result-text';
 import type { ToolCallRequest } from './tool-call-request';
 
-/** One entry of the Messages API `tools` array (provider rule: `input_schema` is an object schema with `properties`). */
+/**
+ * One entry of the Messages API `tools` array: `{"name", "description", "input_schema"}` (provider rule:
+ * `input_schema` has `"type": "object"` and `properties`, even when empty). Assignable to the SDK's `Tool`.
+ */
 export interface AnthropicTool {
   name: string;
   description: string;
-  input_schema: { type: 'object'; properties: Record<string, unknown>; [keyword: string]: unknown };
+  input_schema: ObjectParameters;
 }
 
-/** The Anthropic Messages tool format. */
+/** The Anthropic Messages tool format: the params schema as written (refs in `$defs`, `properties` always present). */
 export const anthropicFormat: ToolFormat<AnthropicTool> = {
   id: 'anthropic',
   render(tool: Tool, description: string): AnthropicTool {
-    const schema = tool.parameters as AnthropicTool['input_schema'];
-    return { name: tool.name, description, input_schema: { ...schema, type: 'object', properties: schema.properties ?? {} } };
+    return { name: tool.name, description, input_schema: objectParameters(tool) };
   },
 };
 
-/** The part of a Messages API response this module reads. */
+/** The part of a Messages API response this module reads (the SDK's `Message` fits). */
 export interface AnthropicMessage {
   content: ReadonlyArray<{ type: string; id?: string; name?: string; input?: unknown }>;
 }
 
-/** The `tool_use` blocks of a response, as tool calls. */
+/** The `tool_use` blocks of a response, as tool calls (`input` is already an object). */
 export function anthropicToolUses(message: AnthropicMessage): ToolCallRequest[] {
   return message.content.flatMap((block) => (block.type === 'tool_use' ? [{ id: String(block.id), name: String(block.name), args: block.input }] : []));
 }
 
+/** A `tool_result` block: `{"type": "tool_result", "tool_use_id", "content", "is_error"}`. */
+export interface AnthropicToolResult {
+  type: 'tool_result';
+  tool_use_id: string;
+  content: string;
+  is_error: boolean;
+}
+
 /**
- * A `tool_result` block for the next user message. Every `tool_use` needs one, including failed and declined calls,
- * or the next request is rejected (provider rule).
+ * A `tool_result` block for the next user message. Every `tool_use` needs one, including failed, declined and
+ * timed-out calls, or the next request is rejected (provider rule); a failure has `is_error: true`.
  */
-export function anthropicToolResult(toolUseId: string, result: ActionResult<unknown>): { type: 'tool_result'; tool_use_id: string; content: string; is_error: boolean } {
+export function anthropicToolResult(toolUseId: string, result: ActionResult<unknown>): AnthropicToolResult {
   return { type: 'tool_result', tool_use_id: toolUseId, content: resultText(result), is_error: !result.ok };
+}
+
+/**
+ * The user message answering every `tool_use` of a response, in call order: `{"role": "user", "content": [tool_result,
+ * ...]}`. Pass all the calls' results (e.g. from `executeToolCalls`), declined ones included.
+ */
+export function anthropicToolResultMessage(results: ReadonlyArray<{ readonly call: ToolCallRequest; readonly result: ActionResult<unknown> }>): { role: 'user'; content: AnthropicToolResult[] } {
+  return { role: 'user', content: results.map(({ call, result }) => anthropicToolResult(call.id, result)) };
 }

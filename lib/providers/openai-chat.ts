@@ -1,34 +1,57 @@
 import type { ActionResult } from '../result';
 import type { Tool } from '../tool/tool';
 import type { ToolFormat } from '../tool/tool-format';
+import type { JsonObject } from './object-parameters';
+import { openAIFunctionParameters } from './openai-parameters';
 import { resultText } from './result-text';
 import type { ToolCallRequest } from './tool-call-request';
 
-/** One entry of the Chat Completions `tools` array (provider rule: nested `function`, JSON Schema `parameters`). */
+/**
+ * One entry of the Chat Completions `tools` array (provider rule: `{"type": "function", "function": {"name",
+ * "description", "parameters", "strict"}}`). Assignable to the `openai` SDK's `ChatCompletionFunctionTool`.
+ */
 export interface OpenAIChatTool {
   type: 'function';
-  function: { name: string; description: string; parameters: Record<string, unknown> };
+  function: { name: string; description: string; parameters: JsonObject; strict: boolean };
 }
 
-/** The OpenAI Chat Completions tool format. */
-export const openAIChatFormat: ToolFormat<OpenAIChatTool> = {
-  id: 'openai',
-  render(tool: Tool, description: string): OpenAIChatTool {
-    return { type: 'function', function: { name: tool.name, description, parameters: tool.parameters as Record<string, unknown> } };
-  },
-};
+function chatFormat(id: string, strict: boolean): ToolFormat<OpenAIChatTool> {
+  return {
+    id,
+    render(tool: Tool, description: string): OpenAIChatTool {
+      return { type: 'function', function: { name: tool.name, description, ...openAIFunctionParameters(tool, strict) } };
+    },
+  };
+}
 
-/** The part of a Chat Completions assistant message this module reads. */
+/** OpenAI Chat Completions, `strict: false`: the params schema as written (refs in `$defs`, `properties` always present). */
+export const openAIChatFormat: ToolFormat<OpenAIChatTool> = chatFormat('openai', false);
+
+/**
+ * OpenAI Chat Completions in strict mode: `strict: true` with the strict-mode schema (every object closed and fully
+ * required, optional fields nullable, unsupported keywords moved into descriptions); a tool that opted out with
+ * `strict: false` is sent non-strict. Calls go through `tools.execute`, which strips the nulls of omitted fields.
+ */
+export const openAIChatStrictFormat: ToolFormat<OpenAIChatTool> = chatFormat('openai-strict', true);
+
+/** The part of a Chat Completions assistant message this module reads (the SDK's `ChatCompletionMessage` fits). */
 export interface OpenAIChatAssistantMessage {
   tool_calls?: ReadonlyArray<{ id: string; type: string; function?: { name: string; arguments: string } }> | null;
 }
 
-/** The tool calls of an assistant message (`message.tool_calls`), arguments kept as the JSON text the model sent. */
+/**
+ * The function calls of an assistant message (`message.tool_calls`), arguments kept as the JSON text the model sent:
+ * `tools.execute` parses it, and malformed or truncated JSON becomes a failed result that says so. Custom tool calls
+ * are skipped.
+ */
 export function openAIChatToolCalls(message: OpenAIChatAssistantMessage): ToolCallRequest[] {
   return (message.tool_calls ?? []).flatMap((call) => (call.type === 'function' && call.function ? [{ id: call.id, name: call.function.name, args: call.function.arguments }] : []));
 }
 
-/** A Chat Completions `tool` message carrying a result back (a failure's text starts with `Error:`). */
+/**
+ * A Chat Completions `tool` message carrying a result back (`{"role": "tool", "tool_call_id", "content"}`); a failure's
+ * text starts with `Error:`. Every call needs one, failed, declined and timed-out ones included.
+ */
 export function openAIChatToolMessage(callId: string, result: ActionResult<unknown>): { role: 'tool'; tool_call_id: string; content: string } {
   return { role: 'tool', tool_call_id: callId, content: result.ok ? resultText(result) : `Error: ${resultText(result)}` };
 }

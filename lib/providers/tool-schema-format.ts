@@ -1,11 +1,25 @@
 import { anthropicFormat } from './anthropic';
-import { openAIChatFormat } from './openai-chat';
+import { geminiFormat } from './gemini';
+import { mcpFormat } from './mcp';
+import { openAIChatFormat, openAIChatStrictFormat } from './openai-chat';
+import { openAIResponsesFormat, openAIResponsesStrictFormat } from './openai-responses';
 
 /**
- * The built-in provider formats for `tools.getSchema(format)` (seed: `ToolSchemaFormat`): `OPENAI` (Chat
- * Completions) and `ANTHROPIC` (Messages). A format is a {@link ToolFormat} value, so an application can pass its own.
+ * The built-in provider formats for `tools.getSchema(format)` (seed: `ToolSchemaFormat`). A format is a
+ * {@link ToolFormat} value, so an application can pass its own.
+ *
+ * - `OPENAI`: Chat Completions, `strict: false`. `OPENAI_STRICT`: Chat Completions in strict mode.
+ * - `OPENAI_RESPONSES` / `OPENAI_RESPONSES_STRICT`: the Responses API's flat function tools, same two modes.
+ * - `ANTHROPIC`: Messages `tools` (`input_schema`).
+ * - `GEMINI`: function declarations in the OpenAPI subset.
+ * - `MCP`: `tools/list` entries with annotations.
  */
 export const ToolSchemaFormat = {
   OPENAI: openAIChatFormat,
+  OPENAI_STRICT: openAIChatStrictFormat,
+  OPENAI_RESPONSES: openAIResponsesFormat,
+  OPENAI_RESPONSES_STRICT: openAIResponsesStrictFormat,
   ANTHROPIC: anthropicFormat,
+  GEMINI: geminiFormat,
+  MCP: mcpFormat,
 } as const;

@@ -26,4 +26,10 @@ export interface ActionOptions<P extends TObject = TObject> {
   availableWhen?: Availability;
   /** True, or a predicate over the validated params: the host must confirm such calls before executing. */
   requiresApproval?: boolean | ((params: Static<P>) => boolean);
+  /**
+   * Whether strict provider formats (OpenAI strict mode) render this tool strictly. Default `true`: the params schema
+   * must then be expressible in strict mode, or registration throws a `ToolDefinitionError` naming the path and the
+   * reason. `false` opts out: strict formats send this tool with `strict: false` and its schema as written.
+   */
+  strict?: boolean;
 }

@@ -4,7 +4,9 @@ import type { Availability } from '../context/availability';
 import { ContextDescription } from '../context/context-description';
 import type { ToolContext } from '../context/tool-context';
 import { assertJsonSchema, toPlainJsonSchema, type JsonSchema } from '../schema/json-schema';
+import { compileNullStripper, type NullStripper } from '../schema/null-stripping';
 import { isPlainObject, plainCopy } from '../schema/plain-copy';
+import { toStrictSchema } from '../schema/strict-schema';
 import { compileValidator, describeValidationErrors } from '../schema/validator';
 import type { ActionOptions } from './action-options';
 import { compileStatusTemplate, type StatusRenderer } from './status';
@@ -63,6 +65,9 @@ export class Tool {
   /** The params schema as plain, frozen JSON Schema: what provider formats start from. */
   readonly parameters: JsonSchema;
   readonly availableWhen: Availability | undefined;
+  /** False when the tool opted out of strict mode (`strict: false`); strict formats then render it non-strict. */
+  readonly strict: boolean;
+  private readonly stripNulls: NullStripper;
   private readonly description: string | ContextDescription;
   private readonly validator: ValidateFunction;
   private readonly status: StatusRenderer | undefined;
@@ -91,6 +96,9 @@ export class Tool {
     this.paramsSchema = spec.params;
     this.parameters = toPlainJsonSchema(spec.params);
     this.validator = compileValidator(this.parameters, where);
+    this.stripNulls = compileNullStripper(this.parameters, where);
+    this.strict = spec.options.strict !== false;
+    if (this.strict) toStrictSchema(this.parameters, where);
     const options = spec.options;
     this.effects = new Set(options.effects ?? []);
     this.tags = new Set(options.tags ?? []);
@@ -150,7 +158,8 @@ export class Tool {
 
   /**
    * Turns a model's arguments (an object, or the JSON text a provider sends) into validated params: a fresh copy
-   * (the caller's object is never changed), schema defaults applied. A failure carries the model-facing message: one
+   * (the caller's object is never changed), the nulls a strict-mode model sends for omitted optional fields removed
+   * (before validation and defaults; see `compileNullStripper`), schema defaults applied. A failure carries the model-facing message: one
    * line per offending field.
    */
   parseArgs(args: unknown): ParsedArgs {
@@ -169,6 +178,7 @@ export class Tool {
       if (!isPlainObject(args)) return notAnObject(this.name, args);
       data = plainCopy(args);
     }
+    this.stripNulls(data);
     if (this.validator(data)) return { ok: true, params: data as Record<string, unknown> };
     return { ok: false, error: describeValidationErrors(this.name, this.validator.errors ?? []) };
   }

@@ -1,0 +1,45 @@
+import type { ActionResult } from '../result';
+import type { Tool } from '../tool/tool';
+import type { ExecuteOptions, Tools } from '../tools';
+import type { ToolCallRequest } from './tool-call-request';
+
+/** Options of {@link executeToolCall}: those of `tools.execute` plus the approval step. */
+export interface ToolCallOptions extends ExecuteOptions {
+  /**
+   * Asked for each call that needs confirmation (`tool.needsApproval(args)`, which sees the params after null
+   * stripping, validation and defaults). False, a rejection or a throw declines the call. Without it, such calls are
+   * declined: nothing that needs approval runs unconfirmed.
+   */
+  approve?: (tool: Tool, call: ToolCallRequest) => boolean | Promise<boolean>;
+}
+
+/** A call paired with its result, ready for a provider's result builder. */
+export interface ToolCallOutcome<R extends ActionResult<unknown>> {
+  readonly call: ToolCallRequest;
+  readonly result: R;
+}
+
+/**
+ * Runs one model call: asks for approval when the tool needs it, then `tools.execute`. Never rejects: a declined call
+ * is `tools.declined(name)`, and every other failure a failed result from `execute`, so each call gets a result to
+ * send back (Anthropic rejects a request whose `tool_use` has no `tool_result`).
+ */
+export async function executeToolCall<R extends ActionResult<unknown>>(tools: Tools<R>, call: ToolCallRequest, options: ToolCallOptions = {}): Promise<R> {
+  const tool = tools.get(call.name);
+  if (tool !== undefined && tool.needsApproval(call.args)) {
+    if (options.approve === undefined) return tools.declined(call.name, 'this call needs approval and no approval step is configured');
+    let approved = false;
+    try {
+      approved = (await options.approve(tool, call)) === true;
+    } catch {
+      approved = false;
+    }
+    if (!approved) return tools.declined(call.name);
+  }
+  return tools.execute(call.name, call.args, options);
+}
+
+/** Runs every call of one model turn concurrently (see {@link executeToolCall}); results come back in call order. */
+export async function executeToolCalls<R extends ActionResult<unknown>>(tools: Tools<R>, calls: readonly ToolCallRequest[], options: ToolCallOptions = {}): Promise<Array<ToolCallOutcome<R>>> {
+  return Promise.all(calls.map(async (call) => ({ call, result: await executeToolCall(tools, call, options) })));
+}

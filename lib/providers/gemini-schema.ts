@@ -1,0 +1,189 @@
+import { ANNOTATION_KEYWORDS, constraintNote, withNotes } from '../schema/constraint-notes';
+import type { JsonSchema } from '../schema/json-schema';
+import { mergeAllOf } from '../schema/merge-all-of';
+import { normalizeRefs, refTarget, type NormalizedSchema } from '../schema/schema-refs';
+import { isNode, pointer, type SchemaNode } from '../schema/schema-walk';
+import { typesOf } from '../schema/strict-schema';
+import { ToolDefinitionError } from '../tool/tool-definition-error';
+
+/** The values of the `@google/genai` SDK's `Type` enum. */
+export type GeminiType = 'STRING' | 'NUMBER' | 'INTEGER' | 'BOOLEAN' | 'ARRAY' | 'OBJECT' | 'NULL';
+
+/**
+ * A Gemini `Schema`: the OpenAPI 3.0 subset of function declarations. Field for field the SDK's `Schema` (its int64
+ * counts are strings), with `type` as the enum's string values.
+ */
+export interface GeminiSchema {
+  type?: GeminiType;
+  title?: string;
+  description?: string;
+  nullable?: boolean;
+  format?: string;
+  enum?: string[];
+  default?: unknown;
+  anyOf?: GeminiSchema[];
+  properties?: Record<string, GeminiSchema>;
+  required?: string[];
+  minProperties?: string;
+  maxProperties?: string;
+  items?: GeminiSchema;
+  minItems?: string;
+  maxItems?: string;
+  minLength?: string;
+  maxLength?: string;
+  pattern?: string;
+  minimum?: number;
+  maximum?: number;
+}
+
+/** String formats Gemini documents for function parameters; others are dropped and named in the description. */
+const GEMINI_STRING_FORMATS = new Set(['date-time', 'enum']);
+const COUNTS = ['minItems', 'maxItems', 'minLength', 'maxLength', 'minProperties', 'maxProperties'] as const;
+const HANDLED = new Set([
+  'type', 'title', 'description', 'enum', 'const', 'default', 'format', 'pattern', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum',
+  'properties', 'required', 'additionalProperties', 'patternProperties', 'items', 'prefixItems', 'anyOf', 'oneOf', 'allOf', 'unevaluatedProperties', ...COUNTS,
+]);
+
+interface Walk {
+  readonly where: string;
+  readonly schema: NormalizedSchema;
+  /** The definitions being inlined, outermost first: a ref back into one of them is recursion. */
+  readonly inlining: readonly string[];
+}
+
+/**
+ * Converts a params schema to Gemini's OpenAPI subset (provider rules): `$ref`s inlined, `oneOf` as `anyOf`, `allOf`
+ * of objects merged, `nullable: true` instead of type lists and null branches, `additionalProperties` dropped, enums
+ * kept only for strings (`const` strings become one-value enums; numeric enums keep their type, gain their smallest
+ * and largest value as bounds and are listed in the description), exclusive bounds rewritten as inclusive ones (an
+ * integer bound moves by one; a number bound is named in the description), unsupported formats and keywords moved
+ * into the description, counts written as strings. Local validation keeps enforcing the original schema.
+ *
+ * @param where - the tool, named in errors.
+ * @throws ToolDefinitionError naming the tool, the path and the reason for what the subset cannot express: a
+ *   recursive schema, a map with free keys, a tuple, a value of any type.
+ */
+export function toGeminiSchema(parameters: JsonSchema, where: string): GeminiSchema {
+  const schema = normalizeRefs(parameters, where);
+  const root = convert(schema.root, '#', { where, schema, inlining: [] });
+  return { ...root, type: 'OBJECT', properties: root.properties ?? {} };
+}
+
+function convert(input: unknown, path: string, walk: Walk): GeminiSchema {
+  if (!isNode(input)) refuse(walk, path, `is the boolean schema ${String(input)}`, 'Give it a typed schema.');
+  if (typeof input.$ref === 'string') return inline(input, path, walk);
+  const node = Array.isArray(input.allOf) ? mergeAllOf(input, path, (at, reason, fix) => refuse(walk, at, reason, fix)) : input;
+  const union = (node.anyOf ?? node.oneOf) as unknown[] | undefined;
+  if (Array.isArray(union)) return convertUnion(node, union, pointer(path, node.anyOf ? 'anyOf' : 'oneOf'), walk);
+  const types = typesOf(node);
+  const nullable = types.includes('null');
+  const concrete = types.filter((type) => type !== 'null');
+  if (concrete.length === 0 && !nullable) refuse(walk, path, 'accepts a value of any type (no type, as Type.Any() or Type.Unknown() give)', 'Give it a type.');
+  if (concrete.length > 1) {
+    const { description, title: _title, ...rest } = node;
+    const anyOf = concrete.map((type) => convert({ ...rest, type }, path, walk));
+    return annotate({ anyOf, ...(nullable ? { nullable: true } : {}) }, typeof description === 'string' ? description : undefined);
+  }
+  const type = concrete[0];
+  if (type === undefined) return { type: 'NULL' };
+  const notes: string[] = [];
+  const out: GeminiSchema = { type: type.toUpperCase() as GeminiType };
+  if (typeof node.title === 'string') out.title = node.title;
+  if (typeof node.description === 'string') out.description = node.description;
+  if (nullable) out.nullable = true;
+  enumPart(node, type, out, notes);
+  if ('default' in node) out.default = node.default;
+  if (typeof node.format === 'string') {
+    if (type === 'string' && GEMINI_STRING_FORMATS.has(node.format)) out.format = node.format;
+    else notes.push(constraintNote('format', node.format)!);
+  }
+  if (typeof node.pattern === 'string') out.pattern = node.pattern;
+  for (const key of COUNTS) if (typeof node[key] === 'number') out[key] = String(node[key]);
+  boundsPart(node, type, out, notes);
+  if (type === 'object') objectPart(node, path, walk, out);
+  if (type === 'array') out.items = itemsOf(node, path, walk);
+  for (const [key, value] of Object.entries(node)) {
+    if (HANDLED.has(key) || ANNOTATION_KEYWORDS.has(key)) continue;
+    const note = constraintNote(key, value);
+    if (note !== undefined) notes.push(note);
+  }
+  return withNotes(out as SchemaNode, notes) as GeminiSchema;
+}
+
+function inline(node: SchemaNode, path: string, walk: Walk): GeminiSchema {
+  const ref = node.$ref as string;
+  const name = ref.slice('#/$defs/'.length);
+  if (walk.inlining.includes(name)) {
+    refuse(walk, path, `refers back to '${name}', which contains it: a recursive schema cannot be inlined, and Gemini's schema subset has no references`, 'Bound the depth with explicit nested types.');
+  }
+  const target = convert(refTarget(walk.schema, ref), path, { ...walk, inlining: [...walk.inlining, name] });
+  return typeof node.description === 'string' ? { ...target, description: node.description } : target;
+}
+
+function convertUnion(node: SchemaNode, branches: unknown[], path: string, walk: Walk): GeminiSchema {
+  const nullable = branches.some((branch) => isNode(branch) && branch.type === 'null');
+  const anyOf = branches.flatMap((branch, i) => (isNode(branch) && branch.type === 'null' ? [] : [convert(branch, pointer(path, i), walk)]));
+  const description = typeof node.description === 'string' ? node.description : undefined;
+  const strings = anyOf.every((branch) => branch.type === 'STRING' && branch.enum?.length === 1 && Object.keys(branch).length === 2);
+  if (strings && anyOf.length > 0) return annotate({ type: 'STRING', enum: anyOf.map((branch) => branch.enum![0]!), ...(nullable ? { nullable: true } : {}) }, description);
+  if (anyOf.length === 1) return annotate({ ...anyOf[0], ...(nullable ? { nullable: true } : {}) }, description ?? anyOf[0]!.description);
+  return annotate({ anyOf, ...(nullable ? { nullable: true } : {}) }, description);
+}
+
+function enumPart(node: SchemaNode, type: string, out: GeminiSchema, notes: string[]): void {
+  const values = 'const' in node ? [node.const] : Array.isArray(node.enum) ? node.enum : undefined;
+  if (values === undefined) return;
+  const concrete = values.filter((value) => value !== null);
+  if (concrete.length < values.length) out.nullable = true;
+  if (type === 'string') {
+    out.enum = concrete as string[];
+    return;
+  }
+  notes.push(concrete.length === 1 ? constraintNote('const', concrete[0])! : constraintNote('enum', concrete)!);
+  const numbers = concrete.filter((value): value is number => typeof value === 'number');
+  if (numbers.length > 0 && (type === 'number' || type === 'integer')) {
+    out.minimum = Math.min(...numbers);
+    out.maximum = Math.max(...numbers);
+  }
+}
+
+function boundsPart(node: SchemaNode, type: string, out: GeminiSchema, notes: string[]): void {
+  if (typeof node.minimum === 'number') out.minimum = Math.max(node.minimum, out.minimum ?? -Infinity);
+  if (typeof node.maximum === 'number') out.maximum = Math.min(node.maximum, out.maximum ?? Infinity);
+  const step = type === 'integer' ? 1 : 0;
+  if (typeof node.exclusiveMinimum === 'number') {
+    const bound = Number.isInteger(node.exclusiveMinimum) ? node.exclusiveMinimum + step : node.exclusiveMinimum;
+    if (out.minimum === undefined || bound >= out.minimum) out.minimum = step === 1 ? Math.ceil(bound) : bound;
+    if (step === 0) notes.push(constraintNote('exclusiveMinimum', node.exclusiveMinimum)!);
+  }
+  if (typeof node.exclusiveMaximum === 'number') {
+    const bound = Number.isInteger(node.exclusiveMaximum) ? node.exclusiveMaximum - step : node.exclusiveMaximum;
+    if (out.maximum === undefined || bound <= out.maximum) out.maximum = step === 1 ? Math.floor(bound) : bound;
+    if (step === 0) notes.push(constraintNote('exclusiveMaximum', node.exclusiveMaximum)!);
+  }
+}
+
+function objectPart(node: SchemaNode, path: string, walk: Walk, out: GeminiSchema): void {
+  const properties = isNode(node.properties) ? node.properties : {};
+  const extra = node.additionalProperties ?? node.patternProperties;
+  if (Object.keys(properties).length === 0 && ((isNode(extra) && Object.keys(extra).length > 0) || isNode(node.patternProperties))) {
+    refuse(walk, path, 'is a map with free keys (Type.Record, patternProperties or additionalProperties with a schema), which the subset cannot express', 'Use an array of { key, value } objects.');
+  }
+  out.properties = Object.fromEntries(Object.entries(properties).map(([key, sub]) => [key, convert(sub, pointer(pointer(path, 'properties'), key), walk)]));
+  const required = Array.isArray(node.required) ? (node.required as string[]).filter((key) => key in properties) : [];
+  if (required.length > 0) out.required = required;
+}
+
+function itemsOf(node: SchemaNode, path: string, walk: Walk): GeminiSchema {
+  if (Array.isArray(node.items) || Array.isArray(node.prefixItems)) refuse(walk, path, 'is a tuple (positional item schemas), which the subset cannot express', 'Use an object with named fields.');
+  if (!isNode(node.items)) refuse(walk, path, 'is an array without an item schema', 'Give it items, e.g. Type.Array(Type.String()).');
+  return convert(node.items, pointer(path, 'items'), walk);
+}
+
+function annotate(schema: GeminiSchema, description: string | undefined): GeminiSchema {
+  return description === undefined ? schema : { ...schema, description };
+}
+
+function refuse(walk: Walk, path: string, reason: string, fix: string): never {
+  throw new ToolDefinitionError(`${walk.where}: the params schema cannot be sent to Gemini: the schema at ${path} ${reason}. ${fix}`);
+}

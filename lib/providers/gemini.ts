@@ -1,0 +1,71 @@
+import type { ActionResult } from '../result';
+import type { Tool } from '../tool/tool';
+import type { ToolFormat } from '../tool/tool-format';
+import { toGeminiSchema, type GeminiSchema } from './gemini-schema';
+import type { ToolCallRequest } from './tool-call-request';
+
+export { toGeminiSchema, type GeminiSchema, type GeminiType } from './gemini-schema';
+
+/**
+ * One Gemini function declaration: `{"name", "description", "parameters"}`, `parameters` in the OpenAPI subset (see
+ * {@link toGeminiSchema}). Send them as `tools: [{ functionDeclarations }]`. Field for field the SDK's
+ * `FunctionDeclaration`; TypeScript sees the SDK's `Type` enum as nominal, so typed code passes
+ * `declarations as FunctionDeclaration[]` (the values are the enum's).
+ */
+export interface GeminiFunctionDeclaration {
+  name: string;
+  description: string;
+  parameters: GeminiSchema;
+}
+
+/**
+ * The Gemini function-declaration format. A schema the subset cannot express (recursion, free-key maps, tuples, any
+ * type) leaves that tool out of the Gemini listing with a logged reason; the other tools are listed.
+ */
+export const geminiFormat: ToolFormat<GeminiFunctionDeclaration> = {
+  id: 'gemini',
+  render(tool: Tool, description: string): GeminiFunctionDeclaration {
+    return { name: tool.name, description, parameters: toGeminiSchema(tool.parameters, tool.source) };
+  },
+};
+
+/** A Gemini `functionCall` (the SDK's `FunctionCall` fits). */
+export interface GeminiFunctionCall {
+  id?: string;
+  name?: string;
+  args?: Record<string, unknown>;
+}
+
+/** Parts of a Gemini `Content` (the SDK's `Part` fits). */
+export interface GeminiParts {
+  parts?: ReadonlyArray<{ functionCall?: GeminiFunctionCall }>;
+}
+
+/**
+ * The `functionCall` parts of a response (the first candidate of a `GenerateContentResponse`) or of one `Content`, as
+ * tool calls. A call without an id (the Gemini API often sends none) gets `""`: results are matched by name and order.
+ */
+export function geminiFunctionCalls(response: { candidates?: ReadonlyArray<{ content?: GeminiParts }> } | GeminiParts): ToolCallRequest[] {
+  const content = 'candidates' in response ? response.candidates?.[0]?.content : (response as GeminiParts);
+  return (content?.parts ?? []).flatMap(({ functionCall }) => (functionCall?.name ? [{ id: functionCall.id ?? '', name: functionCall.name, args: functionCall.args ?? {} }] : []));
+}
+
+/** A `functionResponse` part: `{"functionResponse": {"id"?, "name", "response"}}`, `response` always an object. */
+export interface GeminiFunctionResponsePart {
+  functionResponse: { id?: string; name: string; response: Record<string, unknown> };
+}
+
+/**
+ * A `functionResponse` part carrying a result back (provider rule: `response` is an object; the SDK documents the
+ * `output` and `error` keys): `{ output: value }` on success, `{ error: message }` on failure, declined and timed-out
+ * calls included. The call's id is echoed when it had one.
+ */
+export function geminiFunctionResponse(call: ToolCallRequest, result: ActionResult<unknown>): GeminiFunctionResponsePart {
+  const response = result.ok ? { output: result.result ?? null } : { error: result.error ?? 'The tool failed without a message.' };
+  return { functionResponse: { ...(call.id ? { id: call.id } : {}), name: call.name, response } };
+}
+
+/** The user turn answering every function call of a model turn: `{"role": "user", "parts": [functionResponse, ...]}`. */
+export function geminiFunctionResponseContent(results: ReadonlyArray<{ readonly call: ToolCallRequest; readonly result: ActionResult<unknown> }>): { role: 'user'; parts: GeminiFunctionResponsePart[] } {
+  return { role: 'user', parts: results.map(({ call, result }) => geminiFunctionResponse(call, result)) };
+}

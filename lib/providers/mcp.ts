@@ -1,0 +1,75 @@
+import type { ToolContext } from '../context/tool-context';
+import type { ActionResult } from '../result';
+import { isPlainObject } from '../schema/plain-copy';
+import type { Tool } from '../tool/tool';
+import { ToolEffect } from '../tool/tool-effect';
+import type { ToolFormat } from '../tool/tool-format';
+import type { Tools } from '../tools';
+import { executeToolCall, type ToolCallOptions } from './execute-tool-calls';
+import { objectParameters, type ObjectParameters } from './object-parameters';
+import { resultText } from './result-text';
+
+/** MCP tool annotations: hints for the client, derived from the tool's effects and approval. */
+export interface McpToolAnnotations {
+  readOnlyHint: boolean;
+  destructiveHint?: boolean;
+  openWorldHint: boolean;
+}
+
+/** One entry of an MCP `tools/list` result: `{"name", "description", "inputSchema", "annotations"}`. */
+export interface McpTool {
+  name: string;
+  description: string;
+  inputSchema: ObjectParameters;
+  annotations: McpToolAnnotations;
+}
+
+const WRITES = [ToolEffect.WRITES_WORKSPACE, ToolEffect.NETWORK, ToolEffect.SPAWNS_PROCESS];
+
+/**
+ * The MCP tool-listing format: `inputSchema` is the params schema as written with `$ref`s only into `$defs`, and
+ * `annotations` come from the effects and approval: `readOnlyHint` for a tool with no write, network or process
+ * effect, `openWorldHint` for a network effect, `destructiveHint` (for tools that are not read-only) when the tool
+ * requires approval.
+ */
+export const mcpFormat: ToolFormat<McpTool> = {
+  id: 'mcp',
+  render(tool: Tool, description: string): McpTool {
+    const readOnly = !WRITES.some((effect) => tool.hasEffect(effect));
+    const annotations: McpToolAnnotations = { readOnlyHint: readOnly, openWorldHint: tool.hasEffect(ToolEffect.NETWORK) };
+    if (!readOnly) annotations.destructiveHint = tool.requiresApproval;
+    return { name: tool.name, description, inputSchema: objectParameters(tool), annotations };
+  },
+};
+
+/** The `tools/list` result for the tools available in `context` (default: the registry's active context). */
+export function mcpListTools(tools: Tools<ActionResult<unknown>>, context?: ToolContext): { tools: McpTool[] } {
+  return { tools: tools.getSchema(mcpFormat, context) };
+}
+
+/** An MCP `CallToolResult`: text content, the structured value when it is an object, `isError` on failure. */
+export interface McpCallToolResult {
+  [key: string]: unknown;
+  content: Array<{ type: 'text'; text: string }>;
+  structuredContent?: Record<string, unknown>;
+  isError: boolean;
+}
+
+/**
+ * A result as an MCP `CallToolResult` (provider rule: a failed call is a result with `isError: true`, not a protocol
+ * error). `structuredContent` carries a successful plain-object result as well as its JSON text.
+ */
+export function mcpToolResult(result: ActionResult<unknown>): McpCallToolResult {
+  const out: McpCallToolResult = { content: [{ type: 'text', text: resultText(result) }], isError: !result.ok };
+  if (result.ok && isPlainObject(result.result)) out.structuredContent = result.result;
+  return out;
+}
+
+/**
+ * Serves an MCP `tools/call` request (`params` is the request's `{ name, arguments }`): approval (see
+ * {@link ToolCallOptions}; without an `approve` step, calls that need approval are declined), validation, execution.
+ * Never rejects: unknown tools, invalid arguments, declined and failed calls are results with `isError: true`.
+ */
+export async function mcpCallTool(tools: Tools<ActionResult<unknown>>, params: { name: string; arguments?: Record<string, unknown> }, options?: ToolCallOptions): Promise<McpCallToolResult> {
+  return mcpToolResult(await executeToolCall(tools, { id: '', name: params.name, args: params.arguments ?? {} }, options));
+}

@@ -1,0 +1,29 @@
+import { isNode, pointer, type SchemaNode } from './schema-walk';
+
+/** Reports why a schema cannot be converted: the path, the reason and how to fix it. Never returns. */
+export type Refusal = (path: string, reason: string, fix: string) => never;
+
+/**
+ * Merges `allOf` parts that are plain objects (what `Type.Intersect` of objects produces) into one object: fields
+ * and `required` lists combined, `unevaluatedProperties` dropped. For formats that have no `allOf` (OpenAI strict
+ * mode, Gemini); local validation keeps using the original schema.
+ *
+ * @param refuse - called for a part that is not a plain object (a union, a reference, a map) or a field declared twice.
+ */
+export function mergeAllOf(node: SchemaNode, path: string, refuse: Refusal): SchemaNode {
+  const { allOf, unevaluatedProperties: _closed, ...rest } = node;
+  const properties: SchemaNode = isNode(rest.properties) ? { ...rest.properties } : {};
+  const required = new Set<string>(Array.isArray(rest.required) ? (rest.required as string[]) : []);
+  (allOf as unknown[]).forEach((part, i) => {
+    const at = pointer(pointer(path, 'allOf'), i);
+    if (!isNode(part) || part.type !== 'object' || part.allOf || part.anyOf || part.oneOf || isNode(part.additionalProperties) || isNode(part.patternProperties)) {
+      refuse(at, 'is part of an allOf that is not a set of plain objects', 'Write the combined object out (Type.Composite merges objects).');
+    }
+    for (const [key, sub] of Object.entries(isNode(part.properties) ? part.properties : {})) {
+      if (key in properties) refuse(pointer(pointer(at, 'properties'), key), 'declares a field another allOf part declares too', 'Declare each field once.');
+      properties[key] = sub;
+    }
+    for (const key of Array.isArray(part.required) ? (part.required as string[]) : []) required.add(key);
+  });
+  return { ...rest, type: 'object', properties, required: [...required] };
+}

@@ -1,0 +1,110 @@
+import type { JsonSchema } from './json-schema';
+import { normalizeRefs, refTarget, type NormalizedSchema } from './schema-refs';
+import { isNode, type SchemaNode } from './schema-walk';
+
+/** Removes, in place, the `null`s a strict-mode model sends for fields it leaves out. */
+export type NullStripper = (value: unknown) => void;
+
+const NOTHING: NullStripper = () => undefined;
+
+/**
+ * Compiles, once per params schema, the step that turns the nulls of omitted fields back into absent fields (OpenAI
+ * strict mode: the model sends `null` for every optional field it wants to leave out). It runs before validation and
+ * before defaults, so the tool, its approval predicate and its status line see what a non-strict call would give.
+ *
+ * A field's `null` is removed when the field is optional (not required, or with a `default`) and its own schema does
+ * not accept `null`; a field whose schema accepts `null` keeps it. The walk follows nested objects, array items,
+ * `allOf` parts, `$ref`s (recursion included) and unions, where the first branch whose type and `const`/`enum`
+ * discriminators fit the value is followed. A non-strict call never sends such nulls, so it is unaffected.
+ *
+ * @param where - the tool, named in errors.
+ * @throws ToolDefinitionError for a `$ref` that points nowhere (see `normalizeRefs`).
+ */
+export function compileNullStripper(parameters: JsonSchema, where: string): NullStripper {
+  const schema = normalizeRefs(parameters, where);
+  const byDef = new Map<string, NullStripper>();
+  const compile = (node: unknown): NullStripper => {
+    if (!isNode(node)) return NOTHING;
+    if (typeof node.$ref === 'string') {
+      const ref = node.$ref;
+      return (value) => {
+        let strip = byDef.get(ref);
+        if (strip === undefined) byDef.set(ref, (strip = compile(refTarget(schema, ref))));
+        strip(value);
+      };
+    }
+    const parts = [objectStripper(node, compile, schema), ...(Array.isArray(node.allOf) ? node.allOf.map(compile) : [])];
+    if (isNode(node.items)) parts.push(arrayStripper(compile(node.items)));
+    const union = (node.anyOf ?? node.oneOf) as unknown[] | undefined;
+    if (Array.isArray(union)) parts.push(unionStripper(union, compile, schema));
+    const active = parts.filter((part) => part !== NOTHING);
+    if (active.length === 0) return NOTHING;
+    return active.length === 1 ? active[0]! : (value) => active.forEach((strip) => strip(value));
+  };
+  return compile(schema.root);
+}
+
+function objectStripper(node: SchemaNode, compile: (node: unknown) => NullStripper, schema: NormalizedSchema): NullStripper {
+  if (!isNode(node.properties)) return NOTHING;
+  const required = new Set(Array.isArray(node.required) ? (node.required as string[]) : []);
+  const fields = Object.entries(node.properties).map(([key, sub]) => {
+    const target = resolve(sub, schema);
+    const dropsNull = (!required.has(key) || (isNode(sub) && 'default' in sub)) && !acceptsNull(target, schema);
+    return { key, dropsNull, strip: compile(sub) };
+  });
+  return (value) => {
+    if (!isNode(value)) return;
+    for (const { key, dropsNull, strip } of fields) {
+      if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
+      if (value[key] === null && dropsNull) delete value[key];
+      else strip(value[key]);
+    }
+  };
+}
+
+function arrayStripper(strip: NullStripper): NullStripper {
+  return (value) => {
+    if (Array.isArray(value)) value.forEach(strip);
+  };
+}
+
+function unionStripper(branches: unknown[], compile: (node: unknown) => NullStripper, schema: NormalizedSchema): NullStripper {
+  const compiled = branches.map((branch) => ({ branch: resolve(branch, schema), strip: compile(branch) }));
+  return (value) => compiled.find(({ branch }) => fits(branch, value))?.strip(value);
+}
+
+/** Whether `value` has the branch's type and matches its `const`/`enum` fields (the discriminators of a union). */
+function fits(branch: unknown, value: unknown): boolean {
+  if (!isNode(branch)) return false;
+  const types = typeof branch.type === 'string' ? [branch.type] : Array.isArray(branch.type) ? (branch.type as string[]) : undefined;
+  if (types !== undefined && !types.some((type) => hasType(value, type))) return false;
+  if (!isNode(value) || !isNode(branch.properties)) return true;
+  return Object.entries(branch.properties).every(([key, sub]) => {
+    if (!isNode(sub) || !(key in value)) return true;
+    if ('const' in sub) return sub.const === value[key];
+    return !Array.isArray(sub.enum) || sub.enum.includes(value[key]);
+  });
+}
+
+function hasType(value: unknown, type: string): boolean {
+  if (type === 'null') return value === null;
+  if (type === 'array') return Array.isArray(value);
+  if (type === 'object') return isNode(value);
+  if (type === 'integer') return Number.isInteger(value);
+  return typeof value === type;
+}
+
+function resolve(node: unknown, schema: NormalizedSchema): unknown {
+  for (let seen = 0; isNode(node) && typeof node.$ref === 'string' && seen < 32; seen++) node = refTarget(schema, node.$ref);
+  return node;
+}
+
+function acceptsNull(node: unknown, schema: NormalizedSchema): boolean {
+  if (!isNode(node)) return node !== false;
+  const keywords = Object.keys(node).filter((key) => key !== 'description' && key !== 'title' && key !== 'default');
+  if (keywords.length === 0) return true;
+  if (node.type === 'null' || (Array.isArray(node.type) && node.type.includes('null'))) return true;
+  if (node.const === null || (Array.isArray(node.enum) && node.enum.includes(null))) return true;
+  const union = (node.anyOf ?? node.oneOf) as unknown[] | undefined;
+  return Array.isArray(union) && union.some((branch) => acceptsNull(resolve(branch, schema), schema));
+}

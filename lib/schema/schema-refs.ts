@@ -1,0 +1,89 @@
+import { ToolDefinitionError } from '../tool/tool-definition-error';
+import type { JsonSchema } from './json-schema';
+import { isNode, mapSubschemas, pointer, type SchemaNode } from './schema-walk';
+
+/**
+ * A params schema with every reference in one form: `$ref: "#/$defs/<name>"`, the definitions gathered in `defs`.
+ * `root` carries no `$defs` (the formats add them back where their provider takes them).
+ */
+export interface NormalizedSchema {
+  readonly root: SchemaNode;
+  readonly defs: Readonly<Record<string, SchemaNode>>;
+}
+
+/**
+ * Rewrites the references of a params schema into the one form every provider understands: `#/$defs/<name>`.
+ *
+ * Accepted targets: `#/$defs/<name>` and `#/definitions/<name>` of the root, `#` (the root itself), and any sub-schema
+ * carrying an `$id` (what TypeBox's `Type.Recursive` and `Type.Ref` produce). `$id`s are dropped from the output and
+ * only the definitions that are actually referenced are kept. Rules followed: MCP ("`$ref`s must point into
+ * `$defs`"), OpenAI strict mode (`$defs` + `$ref`, recursion allowed).
+ *
+ * @param where - the tool, named in errors.
+ * @throws ToolDefinitionError when a `$ref` points to nothing in the schema (the message names its path).
+ */
+export function normalizeRefs(schema: JsonSchema, where: string): NormalizedSchema {
+  const root = schema as SchemaNode;
+  const targets = new Map<string, { wanted: string; node: SchemaNode }>();
+  for (const keyword of ['$defs', 'definitions']) {
+    const map = root[keyword];
+    if (!isNode(map)) continue;
+    for (const [key, node] of Object.entries(map)) if (isNode(node)) targets.set(`#/${keyword}/${key}`, { wanted: key, node });
+  }
+  collectIds(root, (id, node) => {
+    if (!targets.has(id)) targets.set(id, { wanted: id, node });
+  });
+  targets.set('#', { wanted: typeof root.$id === 'string' ? root.$id : 'root', node: root });
+
+  const names = new Map<SchemaNode, string>();
+  const defs: Record<string, SchemaNode> = {};
+  const pending: Array<{ name: string; node: SchemaNode; path: string }> = [];
+  const nameOf = (target: { wanted: string; node: SchemaNode }, path: string): string => {
+    let name = names.get(target.node);
+    if (name === undefined) {
+      const base = target.wanted.replace(/[^A-Za-z0-9_.-]/g, '_') || 'def';
+      name = base;
+      for (let i = 2; name in defs; i++) name = `${base}_${i}`;
+      names.set(target.node, name);
+      defs[name] = {};
+      pending.push({ name, node: target.node, path });
+    }
+    return name;
+  };
+  const rewrite = (node: unknown, path: string): unknown => {
+    if (!isNode(node)) return node;
+    const { $id: _id, $defs: _defs, definitions: _definitions, $schema: _schema, ...rest } = node;
+    const out = mapSubschemas(rest, path, rewrite);
+    if (typeof out.$ref === 'string') {
+      const target = targets.get(out.$ref) ?? targets.get(out.$ref.replace(/^#(?=[^/])/, ''));
+      if (target === undefined) {
+        throw new ToolDefinitionError(`${where}: the $ref '${out.$ref}' at ${path} points to nothing in the schema. Put the schema it names under $defs and refer to it as '#/$defs/<name>'.`);
+      }
+      out.$ref = `#/$defs/${nameOf(target, pointer(path, '$ref'))}`;
+    }
+    return out;
+  };
+  const rootOut = rewrite(root, '#') as SchemaNode;
+  while (pending.length > 0) {
+    const next = pending.shift()!;
+    defs[next.name] = rewrite(next.node, next.path) as SchemaNode;
+  }
+  return { root: rootOut, defs };
+}
+
+function collectIds(node: unknown, found: (id: string, node: SchemaNode) => void): void {
+  if (!isNode(node)) return;
+  if (typeof node.$id === 'string') found(node.$id, node);
+  mapSubschemas(node, '', (sub) => (collectIds(sub, found), sub));
+}
+
+/** The definition a normalized `$ref` names, or undefined for a ref this module did not write. */
+export function refTarget(schema: NormalizedSchema, ref: string): SchemaNode | undefined {
+  return ref.startsWith('#/$defs/') ? schema.defs[ref.slice('#/$defs/'.length)] : undefined;
+}
+
+/** The normalized schema as one JSON Schema document: the root with its `$defs` (only when there are any). */
+export function withDefs(schema: NormalizedSchema, root: SchemaNode = schema.root, defs = schema.defs): SchemaNode {
+  return Object.keys(defs).length > 0 ? { ...root, $defs: { ...defs } } : root;
+}
+

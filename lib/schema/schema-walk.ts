@@ -1,0 +1,42 @@
+/** A JSON Schema node as plain, mutable data (the converters build these). */
+export type SchemaNode = { [keyword: string]: unknown };
+
+/** Keywords whose value is a map from names to sub-schemas. */
+export const SCHEMA_MAP_KEYWORDS: ReadonlySet<string> = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+/** Keywords whose value is a list of sub-schemas. */
+export const SCHEMA_LIST_KEYWORDS: ReadonlySet<string> = new Set(['anyOf', 'oneOf', 'allOf', 'prefixItems']);
+/** Keywords whose value is one sub-schema (`items` may also be a list: the draft-07 tuple form). */
+export const SCHEMA_KEYWORDS: ReadonlySet<string> = new Set([
+  'items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedProperties', 'unevaluatedItems', 'additionalItems',
+]);
+
+/** True for a JSON object (not null, not an array). */
+export function isNode(value: unknown): value is SchemaNode {
+  return value !== null && typeof value === 'object' && !Array.isArray(value);
+}
+
+/** A JSON Pointer segment (`~` and `/` escaped), for the paths named in errors. */
+export function pointer(path: string, key: string | number): string {
+  return `${path}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
+}
+
+/**
+ * Copies `node`, passing every sub-schema (in any keyword position) through `map` with its JSON Pointer path; other
+ * values are copied as they are. The one place that knows where sub-schemas sit in a JSON Schema.
+ */
+export function mapSubschemas(node: SchemaNode, path: string, map: (sub: unknown, path: string) => unknown): SchemaNode {
+  const out: SchemaNode = {};
+  for (const [key, value] of Object.entries(node)) {
+    const at = pointer(path, key);
+    if (SCHEMA_MAP_KEYWORDS.has(key) && isNode(value)) {
+      out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, map(sub, pointer(at, name))]));
+    } else if ((SCHEMA_LIST_KEYWORDS.has(key) || key === 'items') && Array.isArray(value)) {
+      out[key] = value.map((sub, i) => map(sub, pointer(at, i)));
+    } else if (SCHEMA_KEYWORDS.has(key) && (isNode(value) || typeof value === 'boolean')) {
+      out[key] = map(value, at);
+    } else {
+      out[key] = value;
+    }
+  }
+  return out;
+}

@@ -1,0 +1,139 @@
+import { ToolDefinitionError } from '../tool/tool-definition-error';
+import { mergeAllOf } from './merge-all-of';
+import { ANNOTATION_KEYWORDS, constraintNote, withNotes } from './constraint-notes';
+import type { JsonSchema } from './json-schema';
+import { normalizeRefs, withDefs } from './schema-refs';
+import { isNode, pointer, type SchemaNode } from './schema-walk';
+
+/** The string formats OpenAI strict mode accepts on the wire; any other is removed there and enforced locally. */
+export const STRICT_FORMATS: ReadonlySet<string> = new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid']);
+
+/** Constraints OpenAI strict mode accepts, kept on the wire as they are. */
+const KEPT = new Set(['pattern', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minItems', 'maxItems']);
+/** Keywords this converter reads itself. */
+const STRUCTURAL = new Set([
+  'type', 'enum', 'const', 'title', 'description', 'properties', 'required', 'additionalProperties', 'unevaluatedProperties', 'items', 'anyOf', 'oneOf', 'allOf', 'format',
+]);
+
+/**
+ * The strict-mode form of a params schema (OpenAI structured outputs, function calling with `strict: true`):
+ *
+ * - every object closed (`additionalProperties: false`) with every property listed in `required`;
+ * - an optional field (not required, or with a `default`) made nullable while keeping its own type:
+ *   `type: [T, "null"]` (an `enum` gains `null`), or an added `{ "type": "null" }` branch for unions, `const` and refs;
+ * - `oneOf` written as `anyOf`, `allOf` of plain objects merged into one object;
+ * - references as `#/$defs/<name>` (recursion allowed);
+ * - unsupported keywords and formats (`minLength`, `uri`, `default`, `uniqueItems`, ...) removed and named in the
+ *   sub-schema's description. They stay in `tool.parameters`, so local validation keeps enforcing them, and defaults
+ *   are applied locally once the nulls of omitted fields are stripped (see `compileNullStripper`).
+ *
+ * @param parameters - a tool's params schema (plain JSON Schema with `type: "object"` at the root).
+ * @param where - the tool, named in errors.
+ * @returns a new, frozen schema.
+ * @throws ToolDefinitionError naming the tool, the path and the reason when the schema cannot be made strict: a union
+ *   at the root, a map with free keys (`Type.Record`, `patternProperties`, `additionalProperties` with a schema), a
+ *   tuple, a value of any type (`Type.Any()`, `Type.Unknown()`), an `allOf` that is not a set of plain objects.
+ */
+export function toStrictSchema(parameters: JsonSchema, where: string): JsonSchema {
+  const normalized = normalizeRefs(parameters, where);
+  const convert = (node: unknown, path: string) => strictNode(node, path, where);
+  const root = convert(normalized.root, '#');
+  if (Array.isArray(root.anyOf)) refuse(where, '#', 'is a union (anyOf/oneOf) at the root; providers need an object there', 'Make the union a field of the params object.');
+  const defs = Object.fromEntries(Object.entries(normalized.defs).map(([name, def]) => [name, convert(def, `#/$defs/${name}`)]));
+  return deepFreeze(withDefs(normalized, root, defs));
+}
+
+function strictNode(input: unknown, path: string, where: string): SchemaNode {
+  if (!isNode(input)) refuse(where, path, `is the boolean schema ${String(input)}`, 'Give it a typed schema.');
+  if (typeof input.$ref === 'string') return { $ref: input.$ref };
+  const node = Array.isArray(input.allOf) ? mergeAllOf(input, path, (at, reason, fix) => refuse(where, at, reason, fix)) : input;
+  const out: SchemaNode = {};
+  const notes: string[] = [];
+  if (typeof node.title === 'string') out.title = node.title;
+  if (typeof node.description === 'string') out.description = node.description;
+  for (const [key, value] of Object.entries(node)) {
+    if (KEPT.has(key)) out[key] = value;
+    else if (key === 'format') {
+      if (STRICT_FORMATS.has(String(value))) out.format = value;
+      else notes.push(constraintNote(key, value)!);
+    } else if (!STRUCTURAL.has(key) && !ANNOTATION_KEYWORDS.has(key)) {
+      const note = constraintNote(key, value);
+      if (note !== undefined) notes.push(note);
+    }
+  }
+  const union = (node.anyOf ?? node.oneOf) as unknown[] | undefined;
+  if (Array.isArray(union)) {
+    const keyword = node.anyOf ? 'anyOf' : 'oneOf';
+    out.anyOf = union.map((branch, i) => strictNode(branch, pointer(pointer(path, keyword), i), where));
+    return withNotes(out, notes);
+  }
+  const types = typesOf(node);
+  if (types.length === 0) refuse(where, path, 'accepts a value of any type (no type, as Type.Any() or Type.Unknown() give)', 'Give it a type.');
+  out.type = node.type ?? (types.length === 1 ? types[0] : types);
+  if ('enum' in node) out.enum = node.enum;
+  if ('const' in node) out.const = node.const;
+  if (types.includes('object')) Object.assign(out, strictObject(node, path, where));
+  if (types.includes('array')) out.items = strictItems(node, path, where);
+  return withNotes(out, notes);
+}
+
+function strictObject(node: SchemaNode, path: string, where: string): SchemaNode {
+  const extra = node.additionalProperties ?? node.patternProperties;
+  if ((isNode(extra) && Object.keys(extra).length > 0) || isNode(node.patternProperties)) {
+    refuse(where, path, 'is a map with free keys (Type.Record, patternProperties or additionalProperties with a schema); strict mode needs every key declared', 'Use an array of { key, value } objects.');
+  }
+  const properties = isNode(node.properties) ? node.properties : {};
+  const required = new Set(Array.isArray(node.required) ? (node.required as string[]) : []);
+  const out: SchemaNode = {};
+  for (const [key, sub] of Object.entries(properties)) {
+    const strict = strictNode(sub, pointer(pointer(path, 'properties'), key), where);
+    out[key] = required.has(key) && !(isNode(sub) && 'default' in sub) ? strict : nullable(strict);
+  }
+  return { properties: out, required: Object.keys(properties), additionalProperties: false };
+}
+
+function strictItems(node: SchemaNode, path: string, where: string): SchemaNode {
+  if (Array.isArray(node.items) || Array.isArray(node.prefixItems)) {
+    refuse(where, path, 'is a tuple (positional item schemas); strict mode takes one schema for all items', 'Use an object with named fields.');
+  }
+  if (!isNode(node.items)) refuse(where, path, 'is an array without an item schema', 'Give it items, e.g. Type.Array(Type.String()).');
+  return strictNode(node.items, pointer(path, 'items'), where);
+}
+
+/** The JSON types a node admits: its `type`, or those of its `const`/`enum` values. */
+export function typesOf(node: SchemaNode): string[] {
+  if (typeof node.type === 'string') return [node.type];
+  if (Array.isArray(node.type)) return node.type as string[];
+  const values = 'const' in node ? [node.const] : Array.isArray(node.enum) ? node.enum : [];
+  return [...new Set(values.map((v) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'number' ? (Number.isInteger(v) ? 'integer' : 'number') : typeof v)))];
+}
+
+/** The node accepting `null` as well, keeping its own type (provider rule: "add null and nothing else"). */
+function nullable(node: SchemaNode): SchemaNode {
+  if (acceptsNull(node)) return node;
+  if (Array.isArray(node.anyOf)) return { ...node, anyOf: [...node.anyOf, { type: 'null' }] };
+  if (typeof node.$ref === 'string' || 'const' in node) {
+    const { description, ...inner } = node;
+    return { ...(description === undefined ? {} : { description }), anyOf: [inner, { type: 'null' }] };
+  }
+  const type = Array.isArray(node.type) ? [...(node.type as string[]), 'null'] : [node.type, 'null'];
+  return Array.isArray(node.enum) ? { ...node, type, enum: [...node.enum, null] } : { ...node, type };
+}
+
+function acceptsNull(node: SchemaNode): boolean {
+  if (node.type === 'null' || (Array.isArray(node.type) && node.type.includes('null'))) return true;
+  if (Array.isArray(node.anyOf)) return node.anyOf.some((branch) => isNode(branch) && acceptsNull(branch));
+  return false;
+}
+
+function refuse(where: string, path: string, reason: string, fix: string): never {
+  throw new ToolDefinitionError(`${where}: the params schema cannot be made strict: the schema at ${path} ${reason}. ${fix} Or opt the tool out of strict mode with { strict: false }.`);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object') {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}
