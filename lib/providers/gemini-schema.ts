@@ -122,12 +122,24 @@ function inline(node: SchemaNode, path: string, walk: Walk): GeminiSchema {
 
 function convertUnion(node: SchemaNode, branches: unknown[], path: string, walk: Walk): GeminiSchema {
   const nullable = branches.some((branch) => isNode(branch) && branch.type === 'null');
-  const anyOf = branches.flatMap((branch, i) => (isNode(branch) && branch.type === 'null' ? [] : [convert(branch, pointer(path, i), walk)]));
+  const rest = branches.filter((branch) => !(isNode(branch) && branch.type === 'null'));
+  const literals = literalUnion(rest);
+  const extra: GeminiSchema = { ...(nullable ? { nullable: true } : {}), ...('default' in node ? { default: node.default } : {}) };
   const description = typeof node.description === 'string' ? node.description : undefined;
-  const strings = anyOf.every((branch) => branch.type === 'STRING' && branch.enum?.length === 1 && Object.keys(branch).length === 2);
-  if (strings && anyOf.length > 0) return annotate({ type: 'STRING', enum: anyOf.map((branch) => branch.enum![0]!), ...(nullable ? { nullable: true } : {}) }, description);
-  if (anyOf.length === 1) return annotate({ ...anyOf[0], ...(nullable ? { nullable: true } : {}) }, description ?? anyOf[0]!.description);
-  return annotate({ anyOf, ...(nullable ? { nullable: true } : {}) }, description);
+  if (literals !== undefined) return { ...convert({ ...literals, ...(description === undefined ? {} : { description }) }, path, walk), ...extra };
+  const anyOf = rest.map((branch) => convert(branch, pointer(path, branches.indexOf(branch)), walk));
+  if (anyOf.length === 1) return annotate({ ...anyOf[0], ...extra }, description ?? anyOf[0]!.description);
+  return annotate({ anyOf, ...extra }, description);
+}
+
+/** A union of `const` branches of one type (`Type.Union` of literals, `Type.Enum`) as one enum node. */
+function literalUnion(branches: unknown[]): SchemaNode | undefined {
+  if (branches.length === 0 || !branches.every((branch) => isNode(branch) && 'const' in branch && Object.keys(branch).every((key) => key === 'const' || key === 'type'))) return undefined;
+  const values = branches.map((branch) => (branch as SchemaNode).const);
+  const types = new Set(values.map((value) => (typeof value === 'number' ? 'number' : typeof value)));
+  if (types.size !== 1) return undefined;
+  const type = values.every((value) => Number.isInteger(value)) ? 'integer' : [...types][0];
+  return { type, enum: values };
 }
 
 function enumPart(node: SchemaNode, type: string, out: GeminiSchema, notes: string[]): void {
