@@ -12,21 +12,21 @@ export function constraintNote(keyword: string, value: unknown): string | undefi
     case 'default':
       return `default: ${JSON.stringify(value)}`;
     case 'minLength':
-      return `at least ${String(value)} characters`;
+      return `at least ${count(value, 'character')}`;
     case 'maxLength':
-      return `at most ${String(value)} characters`;
+      return `at most ${count(value, 'character')}`;
     case 'pattern':
       return `matches the pattern ${String(value)}`;
     case 'minItems':
-      return `at least ${String(value)} items`;
+      return `at least ${count(value, 'item')}`;
     case 'maxItems':
-      return `at most ${String(value)} items`;
+      return `at most ${count(value, 'item')}`;
     case 'uniqueItems':
       return value === true ? 'items must be unique' : undefined;
     case 'minProperties':
-      return `at least ${String(value)} fields`;
+      return `at least ${count(value, 'field')}`;
     case 'maxProperties':
-      return `at most ${String(value)} fields`;
+      return `at most ${count(value, 'field')}`;
     case 'exclusiveMinimum':
       return `greater than ${String(value)}`;
     case 'exclusiveMaximum':
@@ -47,6 +47,10 @@ export function constraintNote(keyword: string, value: unknown): string | undefi
     default:
       return undefined;
   }
+}
+
+function count(value: unknown, noun: string): string {
+  return `${String(value)} ${value === 1 ? noun : `${noun}s`}`;
 }
 
 /** Keywords that only annotate a schema: dropped silently where a provider does not take them. */
