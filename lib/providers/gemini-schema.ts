@@ -36,9 +36,11 @@ export interface GeminiSchema {
   maximum?: number;
 }
 
-/** String formats Gemini documents for function parameters; others are dropped and named in the description. */
-const GEMINI_STRING_FORMATS = new Set(['date-time', 'enum']);
+/** The formats Gemini documents per type; others are dropped and named in the description. */
+const GEMINI_FORMATS: Record<string, ReadonlySet<string>> = { string: new Set(['date-time', 'enum']), number: new Set(['float', 'double']), integer: new Set(['int32', 'int64']) };
 const COUNTS = ['minItems', 'maxItems', 'minLength', 'maxLength', 'minProperties', 'maxProperties'] as const;
+/** The counts that apply to each type (JSON Schema ignores the others for that type, and so does this converter). */
+const COUNTS_OF: Record<string, ReadonlyArray<(typeof COUNTS)[number]>> = { string: ['minLength', 'maxLength'], array: ['minItems', 'maxItems'], object: ['minProperties', 'maxProperties'] };
 const HANDLED = new Set([
   'type', 'title', 'description', 'enum', 'const', 'default', 'format', 'pattern', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum',
   'properties', 'required', 'additionalProperties', 'patternProperties', 'items', 'prefixItems', 'anyOf', 'oneOf', 'allOf', 'unevaluatedProperties', ...COUNTS,
@@ -94,11 +96,11 @@ function convert(input: unknown, path: string, walk: Walk): GeminiSchema {
   enumPart(node, type, out, notes);
   if ('default' in node) out.default = node.default;
   if (typeof node.format === 'string') {
-    if (type === 'string' && GEMINI_STRING_FORMATS.has(node.format)) out.format = node.format;
+    if (GEMINI_FORMATS[type]?.has(node.format)) out.format = node.format;
     else notes.push(constraintNote('format', node.format)!);
   }
-  if (typeof node.pattern === 'string') out.pattern = node.pattern;
-  for (const key of COUNTS) if (typeof node[key] === 'number') out[key] = String(node[key]);
+  if (typeof node.pattern === 'string' && type === 'string') out.pattern = node.pattern;
+  for (const key of COUNTS_OF[type] ?? []) if (typeof node[key] === 'number') out[key] = String(node[key]);
   boundsPart(node, type, out, notes);
   if (type === 'object') objectPart(node, path, walk, out);
   if (type === 'array') out.items = itemsOf(node, path, walk);
