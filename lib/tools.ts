@@ -23,6 +23,12 @@ export interface ToolsOptions<R extends ActionResult<unknown>> {
   resultType?: ActionResultClass<R>;
   /** Where warnings, internal errors and (with `debug`) per-call lines go (default: the console, no debug). */
   logger?: ToolLogger;
+  /**
+   * Formats every tool must be expressible in (for example `[ToolSchemaFormat.GEMINI]`): each tool is rendered in
+   * each of them at registration, and one that cannot be throws the format's `ToolDefinitionError` (tool, path,
+   * reason) instead of being left out of that listing later. Default: none.
+   */
+  formats?: readonly ToolFormat<unknown>[];
 }
 
 /** Options of {@link Tools.execute}. */
@@ -54,6 +60,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
   private readonly resultType: ActionResultClass<R>;
   private readonly logger: ToolLogger;
   private readonly middleware: readonly ToolMiddleware[];
+  private readonly formats: readonly ToolFormat<unknown>[];
   private readonly chain: NextHandler | undefined;
   private readonly schemaCache = new Map<ToolFormat<unknown>, Map<Tool, unknown>>();
 
@@ -62,6 +69,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
     this.resultType = options.resultType ?? (ActionResult as unknown as ActionResultClass<R>);
     this.logger = options.logger ?? consoleLogger;
     this.middleware = options.middleware ?? [];
+    this.formats = options.formats ?? [];
     const steps = this.logger.debug ? [...this.middleware, this.loggingStep()] : this.middleware;
     this.chain = steps.length > 0 ? compose(steps, (call) => this.invoke(call.tool, call.params, call.context, call.signal, call.name)) : undefined;
   }
@@ -195,6 +203,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
   merge(other: Tools<ActionResult<unknown>>, options: { replace?: boolean } = {}): this {
     const incoming = other.list();
     if (!options.replace) this.assertFree(incoming);
+    this.assertExpressible(incoming);
     for (const tool of incoming) this.byName.set(tool.name, tool);
     this.schemaCache.clear();
     return this;
@@ -202,8 +211,13 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
 
   private addAll(tools: readonly Tool[]): void {
     this.assertFree(tools);
+    this.assertExpressible(tools);
     for (const tool of tools) this.byName.set(tool.name, tool);
     this.schemaCache.clear();
+  }
+
+  private assertExpressible(tools: readonly Tool[]): void {
+    for (const format of this.formats) for (const tool of tools) format.render(tool, tool.resolveDescription());
   }
 
   private assertFree(tools: readonly Tool[]): void {

@@ -46,6 +46,9 @@ const HANDLED = new Set([
   'properties', 'required', 'additionalProperties', 'patternProperties', 'items', 'prefixItems', 'anyOf', 'oneOf', 'allOf', 'unevaluatedProperties', ...COUNTS,
 ]);
 
+/** Gemini's rule for parameter names (the top-level properties). */
+const PARAMETER_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,63}$/;
+
 interface Walk {
   readonly where: string;
   readonly schema: NormalizedSchema;
@@ -63,11 +66,15 @@ interface Walk {
  *
  * @param where - the tool, named in errors.
  * @throws ToolDefinitionError naming the tool, the path and the reason for what the subset cannot express: a
- *   recursive schema, a map with free keys, a tuple, a value of any type.
+ *   recursive schema, a map with free keys, a tuple, a value of any type, a parameter name Gemini does not take.
  */
 export function toGeminiSchema(parameters: JsonSchema, where: string): GeminiSchema {
   const schema = normalizeRefs(parameters, where);
-  const root = convert(schema.root, '#', { where, schema, inlining: [] });
+  const walk: Walk = { where, schema, inlining: [] };
+  for (const key of Object.keys(isNode(schema.root.properties) ? schema.root.properties : {})) {
+    if (!PARAMETER_NAME.test(key)) refuse(walk, pointer('#/properties', key), `is named '${key}': Gemini takes parameter names of letters, digits and '_' that start with a letter or '_' (at most 64)`, 'Rename the field.');
+  }
+  const root = convert(schema.root, '#', walk);
   return { ...root, type: 'OBJECT', properties: root.properties ?? {} };
 }
 

@@ -1,5 +1,6 @@
 import type { ActionResult } from '../result';
 import type { Tool } from '../tool/tool';
+import { ToolDefinitionError } from '../tool/tool-definition-error';
 import type { ToolFormat } from '../tool/tool-format';
 import { toGeminiSchema, type GeminiSchema } from './gemini-schema';
 import type { ToolCallRequest } from './tool-call-request';
@@ -19,12 +20,16 @@ export interface GeminiFunctionDeclaration {
 }
 
 /**
- * The Gemini function-declaration format. A schema the subset cannot express (recursion, free-key maps, tuples, any
- * type) leaves that tool out of the Gemini listing with a logged reason; the other tools are listed.
+ * The Gemini function-declaration format. A tool Gemini cannot take (recursion, free-key maps, tuples, any type, a
+ * name or parameter name outside Gemini's rules) is left out of the Gemini listing with a logged reason; the other tools
+ * are listed. To refuse such tools at registration instead, pass `new Tools({ formats: [ToolSchemaFormat.GEMINI] })`.
  */
 export const geminiFormat: ToolFormat<GeminiFunctionDeclaration> = {
   id: 'gemini',
   render(tool: Tool, description: string): GeminiFunctionDeclaration {
+    if (!/^[A-Za-z_]/.test(tool.name)) {
+      throw new ToolDefinitionError(`${tool.source}: Gemini takes function names that start with a letter or '_', not '${tool.name}'. Rename the tool with { name }.`);
+    }
     return { name: tool.name, description, parameters: toGeminiSchema(tool.parameters, tool.source) };
   },
 };

@@ -10,6 +10,11 @@ export const STRICT_FORMATS: ReadonlySet<string> = new Set(['date-time', 'time',
 
 /** Constraints OpenAI strict mode accepts, kept on the wire as they are. */
 const KEPT = new Set(['pattern', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minItems', 'maxItems']);
+/** Regular-expression features strict mode does not take (lookaround, backreferences): such a pattern moves to the description. */
+const UNSUPPORTED_PATTERN = /\(\?<?[=!]|\\[1-9]|\\k</;
+/** How deep strict mode lets objects nest (OpenAI: "up to 10 levels of nesting"). */
+const MAX_DEPTH = 10;
+
 /** Keywords this converter reads itself. */
 const STRUCTURAL = new Set([
   'type', 'enum', 'const', 'title', 'description', 'properties', 'required', 'additionalProperties', 'unevaluatedProperties', 'items', 'anyOf', 'oneOf', 'allOf', 'format',
@@ -23,7 +28,8 @@ const STRUCTURAL = new Set([
  *   `type: [T, "null"]` (an `enum` gains `null`), or an added `{ "type": "null" }` branch for unions, `const` and refs;
  * - `oneOf` written as `anyOf`, `allOf` of plain objects merged into one object;
  * - references as `#/$defs/<name>` (recursion allowed);
- * - unsupported keywords and formats (`minLength`, `uri`, `default`, `uniqueItems`, ...) removed and named in the
+ * - unsupported keywords and formats (`minLength`, `uri`, `default`, `uniqueItems`, a `pattern` with lookaround or
+ *   backreferences, ...) removed and named in the
  *   sub-schema's description. They stay in `tool.parameters`, so local validation keeps enforcing them, and defaults
  *   are applied locally once the nulls of omitted fields are stripped (see `compileNullStripper`).
  *
@@ -32,7 +38,8 @@ const STRUCTURAL = new Set([
  * @returns a new, frozen schema.
  * @throws ToolDefinitionError naming the tool, the path and the reason when the schema cannot be made strict: a union
  *   at the root, a map with free keys (`Type.Record`, `patternProperties`, `additionalProperties` with a schema), a
- *   tuple, a value of any type (`Type.Any()`, `Type.Unknown()`), an `allOf` that is not a set of plain objects.
+ *   tuple, a value of any type (`Type.Any()`, `Type.Unknown()`), an `allOf` that is not a set of plain objects, objects
+ *   nested more than 10 levels deep.
  */
 export function toStrictSchema(parameters: JsonSchema, where: string): JsonSchema {
   const normalized = normalizeRefs(parameters, where);
@@ -52,7 +59,8 @@ function strictNode(input: unknown, path: string, where: string): SchemaNode {
   if (typeof node.title === 'string') out.title = node.title;
   if (typeof node.description === 'string') out.description = node.description;
   for (const [key, value] of Object.entries(node)) {
-    if (KEPT.has(key)) out[key] = value;
+    if (key === 'pattern' && UNSUPPORTED_PATTERN.test(String(value))) notes.push(constraintNote(key, value)!);
+    else if (KEPT.has(key)) out[key] = value;
     else if (key === 'format') {
       if (STRICT_FORMATS.has(String(value))) out.format = value;
       else notes.push(constraintNote(key, value)!);
@@ -82,6 +90,8 @@ function strictObject(node: SchemaNode, path: string, where: string): SchemaNode
   if ((isNode(extra) && Object.keys(extra).length > 0) || isNode(node.patternProperties)) {
     refuse(where, path, 'is a map with free keys (Type.Record, patternProperties or additionalProperties with a schema); strict mode needs every key declared', 'Use an array of { key, value } objects.');
   }
+  const depth = path.split('/properties/').length;
+  if (depth > MAX_DEPTH) refuse(where, path, `nests objects ${depth} levels deep; strict mode takes at most ${MAX_DEPTH}`, 'Flatten the params.');
   const properties = isNode(node.properties) ? node.properties : {};
   const required = new Set(Array.isArray(node.required) ? (node.required as string[]) : []);
   const out: SchemaNode = {};

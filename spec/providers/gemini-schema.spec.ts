@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { toGeminiSchema, ToolDefinitionError } from '../../lib';
+import { toGeminiSchema, ToolDefinitionError, ToolSchemaFormat, Tools } from '../../lib';
 
 const gemini = (schema: object) => toGeminiSchema(JSON.parse(JSON.stringify(schema)), "tool 'g'");
 const property = (schema: object) => gemini({ type: 'object', properties: { p: schema } }).properties!.p;
@@ -43,11 +43,29 @@ describe('toGeminiSchema: the OpenAPI subset', () => {
     ['a tuple', Type.Object({ t: Type.Tuple([Type.String()]) }), /#\/properties\/t is a tuple/],
     ['items missing', { type: 'object', properties: { l: { type: 'array' } } }, /#\/properties\/l is an array without an item schema/],
     ['any type', Type.Object({ a: Type.Unknown() }), /#\/properties\/a accepts a value of any type/],
+    ['a parameter name Gemini does not take', { type: 'object', properties: { 'dry-run': { type: 'boolean' } } }, /#\/properties\/dry-run is named 'dry-run'/],
     ['a boolean schema', { type: 'object', properties: { b: false } }, /#\/properties\/b is the boolean schema false/],
     ['an allOf of non-objects', { type: 'object', properties: { b: { allOf: [{ type: 'string' }] } } }, /#\/properties\/b\/allOf\/0 is part of an allOf/],
   ])('refuses %s, naming the tool and the path', (_name, schema, message) => {
     expect(() => gemini(schema)).toThrow(ToolDefinitionError);
     expect(() => gemini(schema)).toThrow(/^tool 'g': the params schema cannot be sent to Gemini: /);
     expect(() => gemini(schema)).toThrow(message);
+  });
+});
+
+describe('Gemini at registration', () => {
+  it('leaves out a tool whose name Gemini does not take, or refuses it at registration when Gemini is a declared format', () => {
+    const logger = { warn: jest.fn(), error: jest.fn() };
+    const tools = new Tools({ logger });
+    tools.action({ name: '-dash', description: 'Dash.' }, () => 'ok');
+    expect(tools.getSchema(ToolSchemaFormat.GEMINI)).toEqual([]);
+    expect(logger.warn).toHaveBeenCalledWith(expect.stringMatching(/Gemini takes function names that start with a letter or '_', not '-dash'/));
+    const strictTools = new Tools({ formats: [ToolSchemaFormat.GEMINI, ToolSchemaFormat.MCP] });
+    const Tree = Type.Recursive((This) => Type.Object({ kids: Type.Array(This) }));
+    expect(() => strictTools.action({ name: 'tree', description: 'Tree.', params: Type.Object({ tree: Tree }) }, () => 'ok')).toThrow(/tool 'tree': the params schema cannot be sent to Gemini: .*recursive/);
+    expect(strictTools.list()).toEqual([]);
+    strictTools.action({ name: 'flat', description: 'Flat.', params: Type.Object({ a: Type.String() }) }, () => 'ok');
+    expect(() => strictTools.merge(tools)).toThrow(/not '-dash'/);
+    expect(strictTools.list().map((t) => t.name)).toEqual(['flat']);
   });
 });

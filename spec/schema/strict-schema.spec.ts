@@ -100,6 +100,16 @@ describe('toStrictSchema conversions', () => {
     });
   });
 
+  it('moves a pattern with lookaround or backreferences to the description and refuses objects nested too deep', () => {
+    expect(strict({ type: 'object', properties: { p: { type: 'string', pattern: '^(?!tmp)' }, q: { type: 'string', pattern: '^[a-z]+$' } }, required: ['p', 'q'] }).properties).toEqual({
+      p: { type: 'string', description: '(matches the pattern ^(?!tmp))' },
+      q: { pattern: '^[a-z]+$', type: 'string' },
+    });
+    let deep: object = { type: 'object', properties: {} };
+    for (let i = 0; i < 10; i++) deep = { type: 'object', properties: { n: deep }, required: ['n'] };
+    expect(refusal(deep)).toMatch(/#(\/properties\/n){10} nests objects 11 levels deep; strict mode takes at most 10/);
+  });
+
   it('refuses a $ref that points nowhere', () => {
     expect(refusal({ type: 'object', properties: { a: { $ref: '#/$defs/Missing' } } })).toMatch(/the \$ref '#\/\$defs\/Missing' at #\/properties\/a points to nothing/);
   });
