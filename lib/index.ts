@@ -32,6 +32,7 @@ export { anthropicFormat, anthropicToolUses, anthropicToolResult, anthropicToolR
 export { geminiFormat, geminiFunctionCalls, geminiFunctionResponse, geminiFunctionResponseContent, type GeminiFunctionDeclaration, type GeminiFunctionCall, type GeminiFunctionResponsePart, type GeminiParts } from './providers/gemini';
 export { toGeminiSchema, type GeminiSchema, type GeminiType } from './providers/gemini-schema';
 export { mcpFormat, mcpListTools, mcpCallTool, mcpToolResult, type McpTool, type McpToolAnnotations, type McpCallToolResult } from './providers/mcp';
+export { openAIFunctionParameters, type OpenAIFunctionParameters } from './providers/openai-parameters';
 export { executeToolCall, executeToolCalls, type ToolCallOptions, type ToolCallOutcome } from './providers/execute-tool-calls';
 export type { ObjectParameters, JsonObject } from './providers/object-parameters';
 export type { ToolCallRequest } from './providers/tool-call-request';
