@@ -185,7 +185,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
 
   /** A failed result for a call the user declined, to hand back to the model like any other result. */
   declined(name: string, reason?: string): R {
-    return this.resultType.fail(`The user declined to run tool '${name}'${reason ? `: ${reason}` : '.'} Do not retry it unchanged; ask the user or take another approach.`);
+    return this.resultType.fail(`The user declined to run tool '${name}'${reason ? ` (${reason})` : ''}. Do not retry it unchanged; ask the user or take another approach.`);
   }
 
   /**
