@@ -279,7 +279,7 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 
 function messageOf(error: unknown): string {
   const message = error instanceof Error ? error.message : typeof error === 'string' ? error : 'an unknown error';
-  const firstLine = message.split('\n')[0] ?? '';
+  const firstLine = message.split('\n', 1)[0]!;
   return firstLine.length > 500 ? `${firstLine.slice(0, 497)}...` : firstLine || 'an error without a message';
 }
 
