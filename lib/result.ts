@@ -67,12 +67,12 @@ export class ActionResult<T = unknown> {
 
   /** A successful result carrying `result`, built with the class it is called on (a subclass yields a subclass). */
   static success<C extends ResultConstructor, T>(this: C, result: T, extra?: Record<string, unknown>): InstanceType<C> & { readonly result?: T } {
-    return new this({ ...extra, ok: true, result: result as never }) as InstanceType<C> & { readonly result?: T };
+    return new this(extra === undefined ? { ok: true, result: result as never } : { ...extra, ok: true, result: result as never }) as InstanceType<C> & { readonly result?: T };
   }
 
   /** A failed result whose `error` is written for the model, built with the class it is called on. */
   static fail<C extends ResultConstructor>(this: C, error: string, extra?: Record<string, unknown>): InstanceType<C> {
-    return new this({ ...extra, ok: false, error }) as InstanceType<C>;
+    return new this(extra === undefined ? { ok: false, error } : { ...extra, ok: false, error }) as InstanceType<C>;
   }
 
   /** A copy with some fields replaced (same class; unknown fields rejected). */

@@ -1,5 +1,4 @@
 import type { TObject } from '@sinclair/typebox';
-import { Type } from '@sinclair/typebox';
 import type { Token } from './context/injection-token';
 import { MissingDependencyError, ToolContext } from './context/tool-context';
 import { consoleLogger, type ToolLogger } from './pipeline/logger';
@@ -34,6 +33,8 @@ export interface ExecuteOptions {
 }
 
 const NEVER_ABORTED = new AbortController().signal;
+const EMPTY_PARAMS = Object.freeze({ type: 'object', properties: Object.freeze({}), additionalProperties: false });
+const NO_DEPENDENCIES = Object.freeze({});
 
 /**
  * A registry of tools and the pipeline that executes the calls a model makes (seed: "Quickstart" to "Merging
@@ -63,7 +64,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
     this.logger = options.logger ?? consoleLogger;
     this.middleware = options.middleware ?? [];
     const steps = this.logger.debug ? [...this.middleware, this.loggingStep()] : this.middleware;
-    this.chain = steps.length > 0 ? compose(steps, (call) => this.invoke(call.tool, call.params, call.context, call.signal, call.name)) : undefined;
+    this.chain = steps.length > 0 ? compose(steps, async (call) => this.invoke(call.tool, call.params, call.context, call.signal, call.name)) : undefined;
   }
 
   /** The active context. */
@@ -106,14 +107,17 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
       description: options.description,
       group: options.group ?? 'default',
       source,
-      params: options.params ?? Type.Object({}, { additionalProperties: false }),
+      params: options.params ?? (EMPTY_PARAMS as TObject),
       options,
       approval: options.requiresApproval ?? false,
-      body: (params, invocation: Invocation) => {
-        const dependencies: Record<string, unknown> = {};
-        for (const { key, record } of inject) dependencies[key] = injected(record, invocation, source);
-        return (fn as (p: unknown, d: unknown, i: Invocation) => unknown)(params, dependencies, invocation);
-      },
+      body:
+        inject.length === 0
+          ? (params, invocation: Invocation) => (fn as (p: unknown, d: unknown, i: Invocation) => unknown)(params, NO_DEPENDENCIES, invocation)
+          : (params, invocation: Invocation) => {
+              const dependencies: Record<string, unknown> = {};
+              for (const { key, record } of inject) dependencies[key] = injected(record, invocation, source);
+              return (fn as (p: unknown, d: unknown, i: Invocation) => unknown)(params, dependencies, invocation);
+            },
     });
     this.addAll([tool]);
     return tool;
@@ -222,22 +226,34 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
     return this.resultType.fail(`Unknown tool '${name}'. Available: ${available.length ? available.join(', ') : '(none)'}`);
   }
 
-  private async invoke(tool: Tool, params: Record<string, unknown>, context: ToolContext, signal: AbortSignal, name: string): Promise<R> {
+  /** The invoke step: runs the tool; a synchronous value is wrapped without another asynchronous hop. */
+  private invoke(tool: Tool, params: Record<string, unknown>, context: ToolContext, signal: AbortSignal, name: string): R | Promise<R> {
     let value: unknown;
     try {
       value = tool.invoke(params, { context, signal });
-      if (signal !== NEVER_ABORTED && isThenable(value)) value = await raceAbort(value, signal);
-      else if (isThenable(value)) value = await value;
     } catch (error) {
-      if (error === CANCELLED) return this.resultType.fail(`Tool '${name}' was cancelled before it finished.`);
-      if (error instanceof MissingDependencyError) {
-        this.logger.error(`Tool '${name}' could not run: ${error.message}`);
-        return this.resultType.fail(`Tool '${name}' cannot run right now: a service it needs is not configured. This is not caused by your arguments.`);
-      }
-      this.logger.warn(`Tool '${name}' threw`, { error, stack: (error as Error)?.stack });
-      return this.resultType.fail(`Tool '${name}' failed: ${messageOf(error)}`);
+      return this.toolFailure(name, error);
     }
-    return this.conform(value);
+    if (!isThenable(value)) return this.conform(value);
+    return this.settle(signal === NEVER_ABORTED ? value : raceAbort(value, signal), name);
+  }
+
+  private async settle(pending: PromiseLike<unknown>, name: string): Promise<R> {
+    try {
+      return this.conform(await pending);
+    } catch (error) {
+      return this.toolFailure(name, error);
+    }
+  }
+
+  private toolFailure(name: string, error: unknown): R {
+    if (error === CANCELLED) return this.resultType.fail(`Tool '${name}' was cancelled before it finished.`);
+    if (error instanceof MissingDependencyError) {
+      this.logger.error(`Tool '${name}' could not run: ${error.message}`);
+      return this.resultType.fail(`Tool '${name}' cannot run right now: a service it needs is not configured. This is not caused by your arguments.`);
+    }
+    this.logger.warn(`Tool '${name}' threw`, { error, stack: (error as Error)?.stack });
+    return this.resultType.fail(`Tool '${name}' failed: ${messageOf(error)}`);
   }
 
   private conform(value: unknown): R {

@@ -156,13 +156,11 @@ export class Tool {
   parseArgs(args: unknown): ParsedArgs {
     let data: unknown;
     if (typeof args === 'string') {
-      if (args.trim() === '') data = {};
-      else {
-        try {
-          data = JSON.parse(args);
-        } catch (error) {
-          return { ok: false, error: `Arguments for tool '${this.name}' are not valid JSON (${(error as Error).message}). Send the arguments as one complete JSON object.` };
-        }
+      try {
+        data = JSON.parse(args);
+      } catch (error) {
+        if (args.trim() === '') data = {};
+        else return { ok: false, error: `Arguments for tool '${this.name}' are not valid JSON (${(error as Error).message}). Send the arguments as one complete JSON object.` };
       }
       if (!isPlainObject(data)) return notAnObject(this.name, data);
     } else {
