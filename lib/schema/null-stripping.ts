@@ -2,10 +2,14 @@ import type { JsonSchema } from './json-schema';
 import { normalizeRefs, refTarget, type NormalizedSchema } from './schema-refs';
 import { isNode, type SchemaNode } from './schema-walk';
 
-/** Removes, in place, the `null`s a strict-mode model sends for fields it leaves out. */
-export type NullStripper = (value: unknown) => void;
+/**
+ * Returns `value` without the `null`s a strict-mode model sends for fields it leaves out. Never changes `value`: the
+ * objects and arrays on the way to a removed null are copied, everything else is shared (the same reference comes back
+ * when nothing is removed).
+ */
+export type NullStripper = (value: unknown) => unknown;
 
-const NOTHING: NullStripper = () => undefined;
+const NOTHING: NullStripper = (value) => value;
 
 /**
  * Compiles, once per params schema, the step that turns the nulls of omitted fields back into absent fields (OpenAI
@@ -15,7 +19,8 @@ const NOTHING: NullStripper = () => undefined;
  * A field's `null` is removed when the field is optional (not required, or with a `default`) and its own schema does
  * not accept `null`; a field whose schema accepts `null` keeps it. The walk follows nested objects, array items,
  * `allOf` parts, `$ref`s (recursion included) and unions, where the first branch whose type and `const`/`enum`
- * discriminators fit the value is followed. A non-strict call never sends such nulls, so it is unaffected.
+ * discriminators fit the value is followed. A non-strict call never sends such nulls, so it is unaffected. The input
+ * is never changed (see {@link NullStripper}).
  *
  * @param where - the tool, named in errors.
  * @throws ToolDefinitionError for a `$ref` that points nowhere (see `normalizeRefs`).
@@ -30,7 +35,7 @@ export function compileNullStripper(parameters: JsonSchema, where: string): Null
       return (value) => {
         let strip = byDef.get(ref);
         if (strip === undefined) byDef.set(ref, (strip = compile(refTarget(schema, ref))));
-        strip(value);
+        return strip(value);
       };
     }
     const parts = [objectStripper(node, compile, schema), ...(Array.isArray(node.allOf) ? node.allOf.map(compile) : [])];
@@ -39,7 +44,7 @@ export function compileNullStripper(parameters: JsonSchema, where: string): Null
     if (Array.isArray(union)) parts.push(unionStripper(union, compile, schema));
     const active = parts.filter((part) => part !== NOTHING);
     if (active.length === 0) return NOTHING;
-    return active.length === 1 ? active[0]! : (value) => active.forEach((strip) => strip(value));
+    return active.length === 1 ? active[0]! : (value) => active.reduce((current, strip) => strip(current), value);
   };
   return compile(schema.root);
 }
@@ -53,24 +58,39 @@ function objectStripper(node: SchemaNode, compile: (node: unknown) => NullStripp
     return { key, dropsNull, strip: compile(sub) };
   });
   return (value) => {
-    if (!isNode(value)) return;
+    if (!isNode(value)) return value;
+    let out: SchemaNode | undefined;
     for (const { key, dropsNull, strip } of fields) {
       if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
-      if (value[key] === null && dropsNull) delete value[key];
-      else strip(value[key]);
+      const current = value[key];
+      if (current === null && dropsNull) {
+        out ??= { ...value };
+        delete out[key];
+        continue;
+      }
+      const next = strip(current);
+      if (next === current) continue;
+      out ??= { ...value };
+      Object.defineProperty(out, key, { value: next, enumerable: true, writable: true, configurable: true });
     }
+    return out ?? value;
   };
 }
 
 function arrayStripper(strip: NullStripper): NullStripper {
   return (value) => {
-    if (Array.isArray(value)) value.forEach(strip);
+    if (!Array.isArray(value)) return value;
+    const out = value.map(strip);
+    return out.every((item, i) => item === value[i]) ? value : out;
   };
 }
 
 function unionStripper(branches: unknown[], compile: (node: unknown) => NullStripper, schema: NormalizedSchema): NullStripper {
   const compiled = branches.map((branch) => ({ branch: resolve(branch, schema), strip: compile(branch) }));
-  return (value) => compiled.find(({ branch }) => fits(branch, value))?.strip(value);
+  return (value) => {
+    const match = compiled.find(({ branch }) => fits(branch, value));
+    return match === undefined ? value : match.strip(value);
+  };
 }
 
 /** Whether `value` has the branch's type and matches its `const`/`enum` fields (the discriminators of a union). */

@@ -1,7 +1,7 @@
 import type { TObject } from '@sinclair/typebox';
 import type { ValidateFunction } from 'ajv';
 import type { Availability } from '../context/availability';
-import { ContextDescription } from '../context/context-description';
+import type { DescriptionSource } from '../context/context-description';
 import type { ToolContext } from '../context/tool-context';
 import { assertJsonSchema, toPlainJsonSchema, type JsonSchema } from '../schema/json-schema';
 import { compileNullStripper, type NullStripper } from '../schema/null-stripping';
@@ -26,7 +26,7 @@ export type ToolBody = (params: Record<string, unknown>, invocation: Invocation)
 /** Everything needed to build a {@link Tool}: produced from an `@Action` method or from `tools.action(...)`. */
 export interface ToolSpec {
   readonly name: string;
-  readonly description: string | ContextDescription;
+  readonly description: string | DescriptionSource;
   /** The group the tool belongs to: the class's `@ToolGroup` name or class name, or `"default"` for function tools. */
   readonly group: string;
   /** `Class.method` or `tool '<name>'`, named in errors. */
@@ -68,11 +68,13 @@ export class Tool {
   /** False when the tool opted out of strict mode (`strict: false`); strict formats then render it non-strict. */
   readonly strict: boolean;
   private readonly stripNulls: NullStripper;
-  private readonly description: string | ContextDescription;
+  private readonly description: string | DescriptionSource;
   private readonly validator: ValidateFunction;
   private readonly status: StatusRenderer | undefined;
   private readonly approval: boolean | ((params: never) => boolean);
   private readonly body: ToolBody;
+  /** Whether validation may write defaults into nested objects (then arguments are deep-copied first). */
+  private readonly hasDefaults: boolean;
 
   /** @throws ToolDefinitionError when the spec cannot be registered (see class docs). */
   constructor(spec: ToolSpec) {
@@ -96,6 +98,7 @@ export class Tool {
     this.paramsSchema = spec.params;
     this.parameters = toPlainJsonSchema(spec.params);
     this.validator = compileValidator(this.parameters, where);
+    this.hasDefaults = JSON.stringify(this.parameters).includes('"default"');
     this.stripNulls = compileNullStripper(this.parameters, where);
     this.strict = spec.options.strict !== false;
     if (this.strict) toStrictSchema(this.parameters, where);
@@ -115,12 +118,12 @@ export class Tool {
 
   /** The description rendered against `context` (a `descriptionFromContext` falls back when its dependency is absent). */
   resolveDescription(context?: ToolContext): string {
-    return this.description instanceof ContextDescription ? this.description.resolve(context) : this.description;
+    return typeof this.description === 'string' ? this.description : this.description.resolve(context);
   }
 
   /** True when the description depends on the context (so it cannot be cached across contexts). */
   get hasContextDescription(): boolean {
-    return this.description instanceof ContextDescription;
+    return typeof this.description !== 'string';
   }
 
   /** Whether the tool is offered in `context` (its `availableWhen`, if any). */
@@ -158,27 +161,27 @@ export class Tool {
 
   /**
    * Turns a model's arguments (an object, or the JSON text a provider sends) into validated params: a fresh copy
-   * (the caller's object is never changed), the nulls a strict-mode model sends for omitted optional fields removed
-   * (before validation and defaults; see `compileNullStripper`), schema defaults applied. A failure carries the model-facing message: one
+   * (deep when the schema has defaults to apply, else of the top level), so the caller's object is never changed;
+   * the nulls a strict-mode model sends for omitted optional fields removed (before validation and defaults, without
+   * touching the caller's object; see `compileNullStripper`); schema defaults applied. A failure carries the
+   * model-facing message: one
    * line per offending field.
    */
   parseArgs(args: unknown): ParsedArgs {
     let data: unknown;
     if (typeof args === 'string') {
-      if (args.trim() === '') data = {};
-      else {
-        try {
-          data = JSON.parse(args);
-        } catch (error) {
-          return { ok: false, error: `Arguments for tool '${this.name}' are not valid JSON (${(error as Error).message}). Send the arguments as one complete JSON object.` };
-        }
+      try {
+        data = JSON.parse(args);
+      } catch (error) {
+        if (args.trim() === '') data = {};
+        else return { ok: false, error: `Arguments for tool '${this.name}' are not valid JSON (${(error as Error).message}). Send the arguments as one complete JSON object.` };
       }
       if (!isPlainObject(data)) return notAnObject(this.name, data);
     } else {
       if (!isPlainObject(args)) return notAnObject(this.name, args);
-      data = plainCopy(args);
+      data = this.hasDefaults ? plainCopy(args) : { ...args };
     }
-    this.stripNulls(data);
+    data = this.stripNulls(data);
     if (this.validator(data)) return { ok: true, params: data as Record<string, unknown> };
     return { ok: false, error: describeValidationErrors(this.name, this.validator.errors ?? []) };
   }
