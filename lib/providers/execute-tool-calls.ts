@@ -20,13 +20,14 @@ export interface ToolCallOutcome<R extends ActionResult<unknown>> {
 }
 
 /**
- * Runs one model call: asks for approval when the tool needs it, then `tools.execute`. Never rejects: a declined call
+ * Runs one model call: asks for approval when the tool is available in the call's context and needs it for these
+ * arguments, then `tools.execute`. Never rejects: a declined call
  * is `tools.declined(name)`, and every other failure a failed result from `execute`, so each call gets a result to
  * send back (Anthropic rejects a request whose `tool_use` has no `tool_result`).
  */
 export async function executeToolCall<R extends ActionResult<unknown>>(tools: Tools<R>, call: ToolCallRequest, options: ToolCallOptions = {}): Promise<R> {
   const tool = tools.get(call.name);
-  if (tool !== undefined && tool.needsApproval(call.args)) {
+  if (tool !== undefined && tool.isAvailable(options.context ?? tools.context) && tool.needsApproval(call.args)) {
     if (options.approve === undefined) return tools.declined(call.name, 'this call needs approval and no approval step is configured');
     let approved = false;
     try {

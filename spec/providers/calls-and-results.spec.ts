@@ -8,6 +8,7 @@ import {
   openAIChatToolCalls,
   openAIChatToolMessage,
   openAIResponsesToolCalls,
+  provided,
   TimeoutMiddleware,
   Tools,
 } from '../../lib';
@@ -64,6 +65,11 @@ describe('model calls in, results out', () => {
     const throwing = await executeToolCall(tools, { id: '3', name: 'guarded', args: { force: true } }, { approve: () => Promise.reject(new Error('ui closed')) });
     expect(throwing.error).toMatch(/^The user declined to run tool 'guarded'/);
     expect((await executeToolCall(tools, { id: '4', name: 'missing', args: {} })).error).toMatch(/^Unknown tool 'missing'/);
+    const hidden = new Tools();
+    hidden.action({ name: 'secret', description: 'Hidden.', requiresApproval: true, availableWhen: provided(Date) }, () => 'ran');
+    const never = jest.fn(() => true);
+    expect((await executeToolCall(hidden, { id: '5', name: 'secret', args: {} }, { approve: never })).error).toMatch(/^Unknown tool 'secret'/);
+    expect(never).not.toHaveBeenCalled();
   });
 
   it('answers MCP calls without arguments', async () => {
