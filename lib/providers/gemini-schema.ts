@@ -83,7 +83,10 @@ function convert(input: unknown, path: string, walk: Walk): GeminiSchema {
   if (typeof input.$ref === 'string') return inline(input, path, walk);
   const node = Array.isArray(input.allOf) ? mergeAllOf(input, path, (at, reason, fix) => refuse(walk, at, reason, fix)) : input;
   const union = (node.anyOf ?? node.oneOf) as unknown[] | undefined;
-  if (Array.isArray(union)) return convertUnion(node, union, pointer(path, node.anyOf ? 'anyOf' : 'oneOf'), walk);
+  if (Array.isArray(union)) {
+    if (isNode(node.properties) && Object.keys(node.properties).length > 0) refuse(walk, path, 'has fields of its own beside its union', 'Repeat the shared fields in every branch.');
+    return convertUnion(node, union, pointer(path, node.anyOf ? 'anyOf' : 'oneOf'), walk);
+  }
   const types = typesOf(node);
   const nullable = types.includes('null');
   const concrete = types.filter((type) => type !== 'null');

@@ -38,8 +38,8 @@ const STRUCTURAL = new Set([
  * @returns a new, frozen schema.
  * @throws ToolDefinitionError naming the tool, the path and the reason when the schema cannot be made strict: a union
  *   at the root, a map with free keys (`Type.Record`, `patternProperties`, `additionalProperties` with a schema), a
- *   tuple, a value of any type (`Type.Any()`, `Type.Unknown()`), an `allOf` that is not a set of plain objects, objects
- *   nested more than 10 levels deep.
+ *   tuple, a value of any type (`Type.Any()`, `Type.Unknown()`), an `allOf` that is not a set of plain objects, a
+ *   `required` name that `properties` does not declare, objects nested more than 10 levels deep.
  */
 export function toStrictSchema(parameters: JsonSchema, where: string): JsonSchema {
   const normalized = normalizeRefs(parameters, where);
@@ -72,6 +72,9 @@ function strictNode(input: unknown, path: string, where: string): SchemaNode {
   const union = (node.anyOf ?? node.oneOf) as unknown[] | undefined;
   if (Array.isArray(union)) {
     const keyword = node.anyOf ? 'anyOf' : 'oneOf';
+    if (isNode(node.properties) && Object.keys(node.properties).length > 0) {
+      refuse(where, path, `has fields of its own beside its ${keyword}`, 'Repeat the shared fields in every branch.');
+    }
     out.anyOf = union.map((branch, i) => strictNode(branch, pointer(pointer(path, keyword), i), where));
     return withNotes(out, notes);
   }
@@ -94,6 +97,9 @@ function strictObject(node: SchemaNode, path: string, where: string): SchemaNode
   if (depth > MAX_DEPTH) refuse(where, path, `nests objects ${depth} levels deep; strict mode takes at most ${MAX_DEPTH}`, 'Flatten the params.');
   const properties = isNode(node.properties) ? node.properties : {};
   const required = new Set(Array.isArray(node.required) ? (node.required as string[]) : []);
+  for (const key of required) {
+    if (!(key in properties)) refuse(where, pointer(path, 'required'), `requires '${key}', which it does not declare in properties`, 'Declare the field or drop it from required.');
+  }
   const out: SchemaNode = {};
   for (const [key, sub] of Object.entries(properties)) {
     const strict = strictNode(sub, pointer(pointer(path, 'properties'), key), where);
@@ -110,10 +116,15 @@ function strictItems(node: SchemaNode, path: string, where: string): SchemaNode 
   return strictNode(node.items, pointer(path, 'items'), where);
 }
 
-/** The JSON types a node admits: its `type`, or those of its `const`/`enum` values. */
+/**
+ * The JSON types a node admits: its `type`; without one, `object` for object keywords and `array` for `items` (draft 7
+ * lets them imply the type), else the types of its `const`/`enum` values.
+ */
 export function typesOf(node: SchemaNode): string[] {
   if (typeof node.type === 'string') return [node.type];
   if (Array.isArray(node.type)) return node.type as string[];
+  if (isNode(node.properties) || isNode(node.additionalProperties) || isNode(node.patternProperties)) return ['object'];
+  if ('items' in node || Array.isArray(node.prefixItems)) return ['array'];
   const values = 'const' in node ? [node.const] : Array.isArray(node.enum) ? node.enum : [];
   return [...new Set(values.map((v) => (v === null ? 'null' : Array.isArray(v) ? 'array' : typeof v === 'number' ? (Number.isInteger(v) ? 'integer' : 'number') : typeof v)))];
 }

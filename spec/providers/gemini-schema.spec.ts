@@ -44,6 +44,7 @@ describe('toGeminiSchema: the OpenAPI subset', () => {
     ['items missing', { type: 'object', properties: { l: { type: 'array' } } }, /#\/properties\/l is an array without an item schema/],
     ['any type', Type.Object({ a: Type.Unknown() }), /#\/properties\/a accepts a value of any type/],
     ['a parameter name Gemini does not take', { type: 'object', properties: { 'dry-run': { type: 'boolean' } } }, /#\/properties\/dry-run is named 'dry-run'/],
+    ['fields beside a union', { type: 'object', properties: { u: { type: 'object', properties: { id: { type: 'string' } }, oneOf: [{ type: 'object', properties: { a: { type: 'string' } } }] } } }, /#\/properties\/u has fields of its own beside its union/],
     ['a boolean schema', { type: 'object', properties: { b: false } }, /#\/properties\/b is the boolean schema false/],
     ['an allOf of non-objects', { type: 'object', properties: { b: { allOf: [{ type: 'string' }] } } }, /#\/properties\/b\/allOf\/0 is part of an allOf/],
   ])('refuses %s, naming the tool and the path', (_name, schema, message) => {

@@ -21,6 +21,8 @@ describe('toStrictSchema refuses what strict mode cannot express, naming the too
     ['prefixItems', { type: 'object', properties: { p: { type: 'array', prefixItems: [{ type: 'string' }] } } }, /#\/properties\/p is a tuple/],
     ['an array without items', { type: 'object', properties: { list: { type: 'array' } } }, /#\/properties\/list is an array without an item schema/],
     ['a value of any type', Type.Object({ anything: Type.Any() }), /#\/properties\/anything accepts a value of any type/],
+    ['an undeclared required field', { type: 'object', properties: { a: { type: 'string' } }, required: ['a', 'b'] }, /#\/required requires 'b', which it does not declare in properties/],
+    ['fields beside a union', { type: 'object', properties: { u: { type: 'object', properties: { id: { type: 'string' } }, anyOf: [{ type: 'object', properties: { a: { type: 'string' } } }] } } }, /#\/properties\/u has fields of its own beside its anyOf/],
     ['a boolean schema', { type: 'object', properties: { x: true } }, /#\/properties\/x is the boolean schema true/],
     ['a root union', { type: 'object', anyOf: [{ type: 'object', properties: {} }] }, /the schema at # is a union \(anyOf\/oneOf\) at the root/],
     ['an allOf of non-objects', Type.Object({ both: Type.Intersect([Type.String(), Type.String({ minLength: 1 })]) }), /#\/properties\/both\/allOf\/0 is part of an allOf that is not a set of plain objects/],
@@ -84,6 +86,13 @@ describe('toStrictSchema conversions', () => {
       },
       required: ['tags', 'id'],
       additionalProperties: false,
+    });
+  });
+
+  it('reads object and array keywords without a type as objects and arrays (draft 7)', () => {
+    expect(strict({ type: 'object', properties: { o: { properties: { a: { type: 'string' } }, required: ['a'] }, l: { items: { type: 'string' } } }, required: ['o', 'l'] }).properties).toEqual({
+      o: { type: 'object', properties: { a: { type: 'string' } }, required: ['a'], additionalProperties: false },
+      l: { type: 'array', items: { type: 'string' } },
     });
   });
 
