@@ -52,7 +52,7 @@ export function toStrictSchema(parameters: JsonSchema, where: string): JsonSchem
 
 function strictNode(input: unknown, path: string, where: string): SchemaNode {
   if (!isNode(input)) refuse(where, path, `is the boolean schema ${String(input)}`, 'Give it a typed schema.');
-  if (typeof input.$ref === 'string') return { $ref: input.$ref };
+  if (typeof input.$ref === 'string') return typeof input.description === 'string' ? { $ref: input.$ref, description: input.description } : { $ref: input.$ref };
   const node = Array.isArray(input.allOf) ? mergeAllOf(input, path, (at, reason, fix) => refuse(where, at, reason, fix)) : input;
   const out: SchemaNode = {};
   const notes: string[] = [];

@@ -49,7 +49,8 @@ describe('toStrictSchema conversions', () => {
       properties: {
         e: { type: 'string', enum: ['a', 'b'] },
         multi: { type: ['string', 'integer'], description: 'Either' },
-        r: { $ref: '#/$defs/P', description: 'dropped beside $ref' },
+        r: { $ref: '#/$defs/P', description: 'A point' },
+        s: { $ref: '#/$defs/P', description: 'Kept beside $ref', examples: [] },
         c: { const: 'x', description: 'Always x' },
         n: { type: ['string', 'null'] },
         u: { anyOf: [{ type: 'string' }, { type: 'null' }] },
@@ -58,12 +59,13 @@ describe('toStrictSchema conversions', () => {
     expect(out.properties).toEqual({
       e: { type: ['string', 'null'], enum: ['a', 'b', null] },
       multi: { description: 'Either', type: ['string', 'integer', 'null'] },
-      r: { anyOf: [{ $ref: '#/$defs/P' }, { type: 'null' }] },
+      r: { description: 'A point', anyOf: [{ $ref: '#/$defs/P' }, { type: 'null' }] },
+      s: { anyOf: [{ $ref: '#/$defs/P' }, { type: 'null' }], description: 'Kept beside $ref' },
       c: { description: 'Always x', anyOf: [{ type: 'string', const: 'x' }, { type: 'null' }] },
       n: { type: ['string', 'null'] },
       u: { anyOf: [{ type: 'string' }, { type: 'null' }] },
     });
-    expect(out.required).toEqual(['e', 'multi', 'r', 'c', 'n', 'u']);
+    expect(out.required).toEqual(['e', 'multi', 'r', 's', 'c', 'n', 'u']);
     expect(Object.isFrozen(out)).toBe(true);
   });
 
