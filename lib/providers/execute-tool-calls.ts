@@ -40,7 +40,15 @@ export async function executeToolCall<R extends ActionResult<unknown>>(tools: To
   return tools.execute(call.name, call.args, options);
 }
 
-/** Runs every call of one model turn concurrently (see {@link executeToolCall}); results come back in call order. */
+/**
+ * Runs every call of one model turn concurrently (see {@link executeToolCall}); results come back in call order.
+ *
+ * @example
+ * ```ts
+ * const outcomes = await executeToolCalls(tools, anthropicToolUses(message), { approve: (tool, call) => confirm(tool.name) });
+ * messages.push({ role: 'assistant', content: message.content }, anthropicToolResultMessage(outcomes));
+ * ```
+ */
 export async function executeToolCalls<R extends ActionResult<unknown>>(tools: Tools<R>, calls: readonly ToolCallRequest[], options: ToolCallOptions = {}): Promise<Array<ToolCallOutcome<R>>> {
   return Promise.all(calls.map(async (call) => ({ call, result: await executeToolCall(tools, call, options) })));
 }

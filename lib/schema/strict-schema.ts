@@ -33,6 +33,13 @@ const STRUCTURAL = new Set([
  *   sub-schema's description. They stay in `tool.parameters`, so local validation keeps enforcing them, and defaults
  *   are applied locally once the nulls of omitted fields are stripped (see `compileNullStripper`).
  *
+ * @example
+ * ```ts
+ * toStrictSchema({ type: 'object', properties: { command: { type: 'array', items: { type: 'string' } }, workdir: { type: 'string' } }, required: ['command'] }, "tool 'shell'");
+ * // { type: 'object', properties: { command: {...}, workdir: { type: ['string', 'null'] } },
+ * //   required: ['command', 'workdir'], additionalProperties: false }
+ * ```
+ *
  * @param parameters - a tool's params schema (plain JSON Schema with `type: "object"` at the root).
  * @param where - the tool, named in errors.
  * @returns a new, frozen schema.
