@@ -31,6 +31,7 @@ export { openAIResponsesFormat, openAIResponsesStrictFormat, openAIResponsesTool
 export { anthropicFormat, anthropicToolUses, anthropicToolResult, anthropicToolResultMessage, type AnthropicTool, type AnthropicToolResult, type AnthropicMessage } from './providers/anthropic';
 export { geminiFormat, geminiFunctionCalls, geminiFunctionResponse, geminiFunctionResponseContent, type GeminiFunctionDeclaration, type GeminiFunctionCall, type GeminiFunctionResponsePart, type GeminiParts } from './providers/gemini';
 export { toGeminiSchema, type GeminiSchema, type GeminiType } from './providers/gemini-schema';
+export { withGeminiTypeEnum, type GeminiFunctionDeclarationOf, type GeminiSchemaOf } from './providers/gemini-type-enum';
 export { mcpFormat, mcpListTools, mcpCallTool, mcpToolResult, type McpTool, type McpToolAnnotations, type McpCallToolResult } from './providers/mcp';
 export { openAIFunctionParameters, type OpenAIFunctionParameters } from './providers/openai-parameters';
 export { executeToolCall, executeToolCalls, type ToolCallOptions, type ToolCallOutcome } from './providers/execute-tool-calls';

@@ -6,12 +6,13 @@ import { toGeminiSchema, type GeminiSchema } from './gemini-schema';
 import type { ToolCallRequest } from './tool-call-request';
 
 export { toGeminiSchema, type GeminiSchema, type GeminiType } from './gemini-schema';
+export { withGeminiTypeEnum, type GeminiFunctionDeclarationOf, type GeminiSchemaOf } from './gemini-type-enum';
 
 /**
  * One Gemini function declaration: `{"name", "description", "parameters"}`, `parameters` in the OpenAPI subset (see
  * {@link toGeminiSchema}). Send them as `tools: [{ functionDeclarations }]`. Field for field the SDK's
- * `FunctionDeclaration`; TypeScript sees the SDK's `Type` enum as nominal, so typed code passes
- * `declarations as FunctionDeclaration[]` (the values are the enum's).
+ * `FunctionDeclaration`; TypeScript sees the SDK's `Type` enum as nominal, so typed code passes the declarations
+ * through `withGeminiTypeEnum(declarations, Type)` (the values are the enum's already).
  */
 export interface GeminiFunctionDeclaration {
   name: string;

@@ -4,7 +4,7 @@
  * response type. The runtime assertions check what TypeScript cannot: Gemini's enum values.
  */
 import type Anthropic from '@anthropic-ai/sdk';
-import type { Content, FunctionCall, FunctionResponse, GenerateContentResponse, Part, Schema, Type as GeminiSdkType } from '@google/genai' with { 'resolution-mode': 'import' };
+import type { Content, FunctionCall, FunctionDeclaration, FunctionResponse, GenerateContentResponse, Part, Schema, Type as GeminiSdkType } from '@google/genai' with { 'resolution-mode': 'import' };
 import type { CallToolResult, ListToolsResult, Tool as McpSdkTool } from '@modelcontextprotocol/sdk/types.js';
 import type { ChatCompletionMessage, ChatCompletionTool, ChatCompletionToolMessageParam } from 'openai/resources/chat/completions';
 import type { FunctionTool, Response as OpenAIResponse, ResponseInputItem } from 'openai/resources/responses/responses';
@@ -28,6 +28,7 @@ import {
   type GeminiSchema,
   type GeminiType,
   type ToolCallRequest,
+  withGeminiTypeEnum,
 } from '../../lib';
 import { GOLDEN_CASES } from './golden-cases';
 
@@ -110,6 +111,8 @@ describe('type compatibility with the official SDKs', () => {
       Object.values(schema.properties ?? {}).forEach(visit);
     };
     parameters.forEach(visit);
+    const typed = withGeminiTypeEnum(declarations, genai.Type) satisfies FunctionDeclaration[];
+    expect(typed).toEqual(declarations);
     const functionCall: FunctionCall = { id: 'g1', name: 'no_parameters', args: {} };
     const response = { candidates: [{ content: { role: 'model', parts: [{ functionCall }] } }] } as unknown as GenerateContentResponse;
     expect(geminiFunctionCalls(response)).toEqual([{ id: 'g1', name: 'no_parameters', args: {} }]);
