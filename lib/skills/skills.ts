@@ -1,0 +1,235 @@
+import { type SkillChanges, diffSkills, freezeChanges, hasSkillChanges } from './changes';
+import { type Discovery, discoverSkills } from './discovery';
+import { SkillNotFoundError } from './errors';
+import { fingerprintSkills } from './fingerprint';
+import { type SkillLimits, resolveSkillLimits } from './limits';
+import { renderSkillsPrompt } from './prompt';
+import { listSkillResources } from './resources';
+import { type Skill, type SkillRead, folderKind, readSkillFolder } from './skill-folder';
+import { type SkillRootsWatch, watchSkillRoots } from './watcher';
+
+/** Where a registry reports what it does not throw: overrides, and failed background refreshes. */
+export interface SkillLogger {
+  warn(message: string): void;
+}
+
+/** Options of {@link Skills.fromLocalDir}. */
+export interface SkillsOptions {
+  /** Receives override warnings and the errors of watcher-driven refreshes; default `console`. */
+  readonly logger?: SkillLogger;
+  /** Size bounds for SKILL.md files; see {@link SkillLimits}. */
+  readonly limits?: Partial<SkillLimits>;
+}
+
+/** Options of {@link Skills.watch}. */
+export interface SkillWatchOptions {
+  /** Quiet time after the last file event before the registry refreshes itself, in ms (default 100). */
+  readonly debounceMs?: number;
+}
+
+/** A skill loaded in full by {@link Skills.load}: its manifest and place, instructions and resource list. Frozen. */
+export interface LoadedSkill extends Skill {
+  /** The Markdown body of SKILL.md, trimmed. */
+  readonly instructions: string;
+  /** Every other file of the skill folder, as sorted POSIX paths relative to `directory`. */
+  readonly resources: readonly string[];
+}
+
+/**
+ * A registry of local Agent Skills (the SKILL.md convention; the seed's "Skills" section, reference semantics §4).
+ *
+ * Each root holds one sub-folder per skill with a SKILL.md (YAML front matter, then Markdown instructions). The
+ * registry keeps the manifests (for {@link renderPrompt}) and re-reads a skill in full on {@link load}. Refreshes are
+ * all-or-nothing and serialised: a failed discovery throws and leaves the active skills as they were.
+ */
+export class Skills {
+  private active: ReadonlyMap<string, SkillRead>;
+  private currentRevision = 0;
+  private fingerprint: string;
+  private failure: { fingerprint: string; error: unknown } | undefined;
+  private queue: Promise<unknown> = Promise.resolve();
+  private watcher: SkillRootsWatch | undefined;
+  private dirty = true;
+  private timer: NodeJS.Timeout | undefined;
+  private seenOverrides = new Set<string>();
+
+  private constructor(
+    private readonly roots: readonly string[],
+    private readonly limits: SkillLimits,
+    private readonly logger: SkillLogger,
+    initial: Discovery,
+    fingerprint: string,
+  ) {
+    this.active = initial.skills;
+    this.fingerprint = fingerprint;
+    this.warnOverrides(initial);
+  }
+
+  /**
+   * Discovers the skills of one or more local folders. A skill in a later folder overrides one of the same name from
+   * an earlier folder, with a warning on the logger. Pass options as the last argument.
+   *
+   * @example
+   * ```ts
+   * const skills = await Skills.fromLocalDir('./skills', '~/.agent/skills', { logger });
+   * ```
+   * @throws TypeError when no folder is given; RangeError for a bad limit; SkillDiscoveryError (code
+   *   `SKILL_DISCOVERY`) listing each missing root, invalid SKILL.md and link out of its root.
+   */
+  static async fromLocalDir(...args: [...dirs: string[], options: SkillsOptions] | string[]): Promise<Skills> {
+    const all: readonly (string | SkillsOptions)[] = args;
+    const last = all[all.length - 1];
+    const options: SkillsOptions = typeof last === 'object' ? last : {};
+    const roots = Object.freeze(all.filter((a): a is string => typeof a === 'string'));
+    if (roots.length === 0) throw new TypeError('Skills.fromLocalDir() needs at least one folder.');
+    const limits = resolveSkillLimits(options.limits);
+    const fingerprint = await fingerprintSkills(roots);
+    const discovery = await discoverSkills(roots, limits);
+    return new Skills(roots, limits, options.logger ?? console, discovery, fingerprint);
+  }
+
+  /** The registry revision: 0 after discovery, one more after each refresh that changed something. */
+  get revision(): number {
+    return this.currentRevision;
+  }
+
+  /** True while {@link watch} is active. */
+  get watching(): boolean {
+    return this.watcher !== undefined;
+  }
+
+  /** The active skills (manifest and place, not the instructions), sorted by name. */
+  list(): readonly Skill[] {
+    return [...this.active.values()].map((read) => read.skill);
+  }
+
+  /** The active skill called `name`, or `undefined`. */
+  get(name: string): Skill | undefined {
+    return this.active.get(name)?.skill;
+  }
+
+  /**
+   * The compact listing for a system prompt: `<available_skills>` with each skill's escaped name and description, or
+   * `''` when there are none.
+   */
+  renderPrompt(): string {
+    return renderSkillsPrompt(this.list());
+  }
+
+  /**
+   * Loads one active skill in full, re-reading its SKILL.md from disk (so edited instructions show without a refresh)
+   * and listing its resources.
+   *
+   * @throws SkillNotFoundError when no active skill has that name, or its SKILL.md is gone; InvalidSkillError or
+   *   SkillOutsideRootError when the file on disk now breaks a rule (the edit is not activated).
+   */
+  async load(name: string): Promise<LoadedSkill> {
+    const entry = this.active.get(name);
+    if (entry === undefined) throw new SkillNotFoundError(name, [...this.active.keys()]);
+    const { root } = entry.skill;
+    const read = await readSkillFolder(root, name, await folderKind(root, name), this.limits);
+    if (read === null) throw new SkillNotFoundError(name, [...this.active.keys()], `its SKILL.md is gone from '${entry.skill.directory}'`);
+    const resources = await listSkillResources(read.realDirectory, root);
+    return Object.freeze({ ...read.skill, instructions: read.instructions, resources });
+  }
+
+  /**
+   * Rediscovers every root and activates the result when discovery succeeds.
+   *
+   * @returns the revision and the sorted names added, updated and removed (all empty, same revision, when nothing
+   *   changed).
+   * @throws SkillDiscoveryError when any skill or root is refused; the active skills and revision stay as they were.
+   */
+  refresh(): Promise<SkillChanges> {
+    return this.serialize(async () => this.rediscover(await fingerprintSkills(this.roots)));
+  }
+
+  /**
+   * Refreshes only when the fingerprint of the SKILL.md files (names, mtimes, sizes) differs from the last one seen.
+   * While {@link watch} is active and no file event came since the last check, it answers without touching the disk.
+   *
+   * @throws SkillDiscoveryError as {@link refresh}; the same error again, without re-reading, while the broken files
+   *   are unchanged.
+   */
+  refreshIfChanged(): Promise<SkillChanges> {
+    return this.serialize(async () => {
+      if (this.watcher === undefined || this.dirty) {
+        this.dirty = false;
+        const fingerprint = await fingerprintSkills(this.roots);
+        if (fingerprint !== this.fingerprint && fingerprint !== this.failure?.fingerprint) {
+          return this.rediscover(fingerprint);
+        }
+        if (fingerprint === this.fingerprint) this.failure = undefined;
+      }
+      if (this.failure !== undefined) throw this.failure.error;
+      return freezeChanges(this.currentRevision);
+    });
+  }
+
+  /**
+   * Watches the roots with chokidar (an optional peer dependency, loaded now): each SKILL.md event marks the registry
+   * dirty and schedules a debounced {@link refreshIfChanged}, whose errors go to the logger. Resolves when the watcher
+   * is ready; calling it again while watching does nothing.
+   *
+   * @throws SkillWatchError (code `SKILL_WATCH_UNAVAILABLE`) when chokidar is not installed.
+   */
+  async watch(options: SkillWatchOptions = {}): Promise<void> {
+    if (this.watcher !== undefined) return;
+    const debounceMs = options.debounceMs ?? 100;
+    const onChange = (): void => {
+      this.dirty = true;
+      clearTimeout(this.timer);
+      this.timer = setTimeout(() => {
+        this.refreshIfChanged().catch((error: unknown) => this.logger.warn(`Skills refresh failed: ${String(error)}`));
+      }, debounceMs);
+      this.timer.unref();
+    };
+    const onError = (error: unknown): void => this.logger.warn(`Skills watcher error: ${String(error)}`);
+    this.watcher = await watchSkillRoots(this.roots, onChange, onError);
+    this.dirty = true;
+  }
+
+  /** Stops {@link watch} (and any pending debounced refresh); refreshIfChanged() reads the disk again. Idempotent. */
+  async close(): Promise<void> {
+    clearTimeout(this.timer);
+    const watcher = this.watcher;
+    this.watcher = undefined;
+    await watcher?.close();
+  }
+
+  private async rediscover(fingerprint: string): Promise<SkillChanges> {
+    let discovery: Discovery;
+    try {
+      discovery = await discoverSkills(this.roots, this.limits);
+    } catch (error) {
+      this.failure = { fingerprint, error };
+      throw error;
+    }
+    this.failure = undefined;
+    this.fingerprint = fingerprint;
+    const changes = diffSkills(this.active, discovery.skills, this.currentRevision + 1);
+    this.active = discovery.skills;
+    this.warnOverrides(discovery);
+    if (!hasSkillChanges(changes)) return freezeChanges(this.currentRevision);
+    this.currentRevision = changes.revision;
+    return changes;
+  }
+
+  private warnOverrides(discovery: Discovery): void {
+    const seen = new Set<string>();
+    for (const { name, replaced, by } of discovery.overrides) {
+      const key = `${name}\0${replaced}\0${by}`;
+      seen.add(key);
+      if (!this.seenOverrides.has(key)) {
+        this.logger.warn(`Skill '${name}' in '${by}' overrides the one in '${replaced}' (a later skills folder wins).`);
+      }
+    }
+    this.seenOverrides = seen;
+  }
+
+  private serialize<T>(work: () => Promise<T>): Promise<T> {
+    const run = this.queue.then(work, work);
+    this.queue = run.catch(() => undefined);
+    return run;
+  }
+}
