@@ -1,0 +1,85 @@
+import { AgentToolkitError } from './errors';
+
+/** The fields of a result, as passed to the {@link ActionResult} constructor. */
+export interface ActionResultInit<T> {
+  ok: boolean;
+  result?: T;
+  error?: string;
+  [extra: string]: unknown;
+}
+
+/** A class producing results: `ActionResult` itself or a subclass with extra fields. */
+export type ActionResultClass<R extends ActionResult<unknown> = ActionResult<unknown>> = (new (init: ActionResultInit<unknown>) => R) &
+  Pick<typeof ActionResult, 'fields' | 'extendFields' | 'success' | 'fail'>;
+
+/**
+ * The outcome of a tool call, handed back to the model as-is (seed: "Results (ActionResult)").
+ *
+ * Immutable (frozen on construction) and closed: a field the class does not declare is rejected with an
+ * `INVALID_RESULT` {@link AgentToolkitError}. Applications needing more fields (a trace id, citations) subclass it,
+ * declare the fields with `declare readonly` and list them in a static `fields` set, then pass the subclass as
+ * `new Tools({ resultType })`: every result the pipeline builds, failures included, is then an instance of it.
+ *
+ * @example
+ * ```ts
+ * class TracedResult<T = unknown> extends ActionResult<T> {
+ *   static override readonly fields = ActionResult.extendFields('traceId');
+ *   declare readonly traceId?: string;
+ * }
+ * ```
+ */
+export class ActionResult<T = unknown> {
+  /** The field names instances may carry. Subclasses replace it with {@link ActionResult.extendFields}. */
+  static readonly fields: ReadonlySet<string> = new Set(['ok', 'result', 'error']);
+
+  /** True when the call succeeded. */
+  declare readonly ok: boolean;
+  /** The tool's return value (success only). */
+  declare readonly result?: T;
+  /** What went wrong, written for the model (failure only). */
+  declare readonly error?: string;
+
+  /**
+   * @param init - `ok` plus `result` or `error`, and any subclass fields.
+   * @throws AgentToolkitError `INVALID_RESULT` when `init` holds a field the class does not declare.
+   */
+  constructor(init: ActionResultInit<T>) {
+    const fields = (new.target as unknown as ActionResultClass).fields;
+    for (const key in init) {
+      if (!fields.has(key)) {
+        throw new AgentToolkitError(
+          'INVALID_RESULT',
+          `${new.target.name} has no field '${key}'. Declared fields: ${[...fields].join(', ')}. Add it to a subclass's static fields.`,
+        );
+      }
+      (this as Record<string, unknown>)[key] = init[key];
+    }
+    Object.freeze(this);
+  }
+
+  /** The base fields plus `names`, for a subclass's static `fields`. */
+  static extendFields(...names: string[]): ReadonlySet<string> {
+    return new Set([...this.fields, ...names]);
+  }
+
+  /** A successful result carrying `result`, built with the class it is called on (a subclass yields a subclass). */
+  static success<T, R extends ActionResult<T> = ActionResult<T>>(this: new (init: ActionResultInit<T>) => R, result: T, extra?: Record<string, unknown>): R {
+    return new this({ ...extra, ok: true, result });
+  }
+
+  /** A failed result whose `error` is written for the model, built with the class it is called on. */
+  static fail<R extends ActionResult<unknown>>(this: new (init: ActionResultInit<never>) => R, error: string, extra?: Record<string, unknown>): R {
+    return new this({ ...extra, ok: false, error });
+  }
+
+  /** A copy with some fields replaced (same class; unknown fields rejected). */
+  with(patch: Partial<ActionResultInit<T>>): this {
+    const Ctor = this.constructor as new (init: ActionResultInit<T>) => this;
+    return new Ctor({ ...(this as unknown as ActionResultInit<T>), ...patch } as ActionResultInit<T>);
+  }
+
+  /** Plain JSON form (`ok`, `result` or `error`, and subclass fields that are set). */
+  toJSON(): Record<string, unknown> {
+    return { ...(this as object) };
+  }
+}
