@@ -12,7 +12,7 @@ export interface SkillDocument {
 }
 
 /** The opening line: exactly `---` (trailing blanks tolerated), so `---js`, `---json` or `--- yaml` are refused. */
-const OPENING = /^---[ \t]*\r?\n/;
+const OPENING = /^---[ \t]*\n/;
 
 /**
  * Splits and parses the text of a SKILL.md.
@@ -27,9 +27,9 @@ const OPENING = /^---[ \t]*\r?\n/;
  * @throws InvalidSkillError with rule `front-matter` (missing, not YAML), `front-matter-size` or `yaml`.
  */
 export function parseSkillDocument(file: string, text: string, limits: SkillLimits): SkillDocument {
-  const source = text.startsWith('\uFEFF') ? text.slice(1) : text;
+  const source = (text.startsWith('\uFEFF') ? text.slice(1) : text).replace(/\r\n?/g, '\n');
   if (!OPENING.test(source)) {
-    const first = source.split(/\r?\n/, 1)[0] ?? '';
+    const first = source.split('\n', 1)[0] ?? '';
     const why = first.startsWith('---')
       ? `the opening line '${first.slice(0, 40)}' declares another language; front matter is YAML only`
       : 'the file must start with YAML front matter between two `---` lines';
@@ -66,7 +66,7 @@ function parseFrontMatterYaml(file: string, block: string, limits: SkillLimits):
       uniqueKeys: true,
       merge: false,
       maxAliasCount: limits.maxYamlAliases,
-      logLevel: 'silent',
+      logLevel: 'error',
       prettyErrors: true,
     });
   } catch (error) {

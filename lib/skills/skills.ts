@@ -35,6 +35,15 @@ export interface LoadedSkill extends Skill {
   readonly resources: readonly string[];
 }
 
+/** What {@link Skills.fromLocalDir} hands the constructor. */
+interface SkillsInit {
+  readonly roots: readonly string[];
+  readonly limits: SkillLimits;
+  readonly logger: SkillLogger;
+  readonly discovery: Discovery;
+  readonly fingerprint: string;
+}
+
 /**
  * A registry of local Agent Skills (the SKILL.md convention; the seed's "Skills" section, reference semantics §4).
  *
@@ -53,16 +62,21 @@ export class Skills {
   private timer: NodeJS.Timeout | undefined;
   private seenOverrides = new Set<string>();
 
-  private constructor(
-    private readonly roots: readonly string[],
-    private readonly limits: SkillLimits,
-    private readonly logger: SkillLogger,
-    initial: Discovery,
-    fingerprint: string,
-  ) {
-    this.active = initial.skills;
-    this.fingerprint = fingerprint;
-    this.warnOverrides(initial);
+  private readonly roots: readonly string[];
+  private readonly limits: SkillLimits;
+  private readonly logger: SkillLogger;
+
+  /**
+   * Internal: build registries with {@link Skills.fromLocalDir}. (The constructor is public only so that the class
+   * itself can be a `ToolContext` token: `context.resolve(Skills)`.)
+   */
+  constructor(init: SkillsInit) {
+    this.roots = init.roots;
+    this.limits = init.limits;
+    this.logger = init.logger;
+    this.active = init.discovery.skills;
+    this.fingerprint = init.fingerprint;
+    this.warnOverrides(init.discovery);
   }
 
   /**
@@ -85,7 +99,7 @@ export class Skills {
     const limits = resolveSkillLimits(options.limits);
     const fingerprint = await fingerprintSkills(roots);
     const discovery = await discoverSkills(roots, limits);
-    return new Skills(roots, limits, options.logger ?? console, discovery, fingerprint);
+    return new Skills({ roots, limits, logger: options.logger ?? console, discovery, fingerprint });
   }
 
   /** The registry revision: 0 after discovery, one more after each refresh that changed something. */
