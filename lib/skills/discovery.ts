@@ -60,7 +60,7 @@ export async function discoverSkills(roots: readonly string[], limits: SkillLimi
       skills.set(read.skill.name, read);
     }
   }
-  const sorted = new Map([...skills].sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0)));
+  const sorted = new Map([...skills].sort(([a], [b]) => (a < b ? -1 : 1)));
   return { skills: sorted, overrides };
 }
 
@@ -73,7 +73,7 @@ export async function openRoot(configured: string): Promise<{ path: string; entr
   try {
     const path = await realpath(resolve(configured));
     const entries = await readdir(path, { withFileTypes: true });
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    entries.sort((a, b) => (a.name < b.name ? -1 : 1)); // names in one folder are unique
     return { path, entries };
   } catch (error) {
     throw new SkillRootError(resolve(configured), { cause: error });

@@ -1,5 +1,6 @@
 /**
- * `agenttoolkit/skills`: local Agent Skills (SKILL.md) discovery, progressive loading, refresh and watching.
+ * `agenttoolkit/skills`: local Agent Skills (SKILL.md) discovery, progressive loading, refresh and watching, the
+ * refresh middleware and the skill viewer tool.
  * Named exports only: every export here is public API (docs/skills.md).
  */
 export { Skills } from './skills';
@@ -12,6 +13,10 @@ export { hasSkillChanges } from './changes';
 export type { SkillLimits } from './limits';
 export { DEFAULT_SKILL_LIMITS } from './limits';
 export { escapeXml, renderSkillsPrompt } from './prompt';
+export { SkillRefreshMiddleware, writesWorkspace } from './refresh-middleware';
+export type { SkillRefreshOptions } from './refresh-middleware';
+export { registerSkillViewer, renderLoadedSkill, SKILL_VIEWER_TOOL_NAME, SkillViewerParams } from './viewer-tool';
+export type { SkillViewerOptions } from './viewer-tool';
 export type { SkillErrorCode, SkillRule } from './errors';
 export {
   InvalidSkillError,

@@ -4,7 +4,7 @@ const ESCAPES: Readonly<Record<string, string>> = { '&': '&amp;', '<': '&lt;', '
 
 /** Escapes `& < > " '` so text read from a SKILL.md cannot open, close or forge a tag of the listing. */
 export function escapeXml(text: string): string {
-  return text.replace(/[&<>"']/g, (c) => ESCAPES[c] ?? c);
+  return text.replace(/[&<>"']/g, (c) => ESCAPES[c] as string);
 }
 
 /**

@@ -20,7 +20,7 @@ export async function listSkillResources(directory: string, root: string): Promi
   const found: string[] = [];
   const walk = async (dir: string, prefix: string): Promise<void> => {
     const entries: Dirent[] = await readdir(dir, { withFileTypes: true }).catch(() => []);
-    entries.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+    entries.sort((a, b) => (a.name < b.name ? -1 : 1));
     for (const entry of entries) {
       if (found.length >= MAX_SKILL_RESOURCES) return;
       const relative = prefix === '' ? entry.name : `${prefix}/${entry.name}`;

@@ -112,6 +112,11 @@ export class Skills {
     return this.watcher !== undefined;
   }
 
+  /** How many skills are active. */
+  get size(): number {
+    return this.active.size;
+  }
+
   /** The active skills (manifest and place, not the instructions), sorted by name. */
   list(): readonly Skill[] {
     return [...this.active.values()].map((read) => read.skill);

@@ -3,7 +3,7 @@ import type { FSWatcher } from 'chokidar';
 import { SkillWatchError } from './errors';
 import { SKILL_FILE } from './skill-folder';
 
-/** A running watch over the skills roots; `close()` stops it (idempotent). */
+/** A running watch over the skills roots; `close()` stops it. */
 export interface SkillRootsWatch {
   close(): Promise<void>;
 }
@@ -52,12 +52,5 @@ export async function watchSkillRoots(
     onError(error);
   });
   await new Promise<void>((done) => watcher.once('ready', () => done()));
-  let closed = false;
-  return {
-    async close() {
-      if (closed) return;
-      closed = true;
-      await watcher.close();
-    },
-  };
+  return { close: () => watcher.close() };
 }

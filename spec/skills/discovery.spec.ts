@@ -96,7 +96,8 @@ describe('Skills.fromLocalDir discovery', () => {
     const error = await discoveryError(root);
     expect(error.message).toContain('3 problems');
     const byFile = new Map(error.problems.map((p) => [(p as InvalidSkillError).file, (p as InvalidSkillError).rule]));
-    expect(byFile).toEqual(new Map([[noBody, 'body'], [unclosed, 'body'], [wrongName, 'name-folder']].map(([f, r]) => [f.replace(root, realpathSync(root)), r])));
+    const real = (file: string) => file.replace(root, realpathSync(root));
+    expect(byFile).toEqual(new Map([[real(noBody), 'body'], [real(unclosed), 'body'], [real(wrongName), 'name-folder']]));
     expect(error.message).toContain('the previous skills stay active');
   });
 
@@ -120,6 +121,8 @@ describe('Skills.fromLocalDir discovery', () => {
     writeFileSync(join(root, '.store', 'aliased', 'SKILL.md'), skillText('aliased'));
     symlinkSync(join(root, '.store', 'aliased'), join(root, 'aliased'));
     symlinkSync(join(root, 'nowhere'), join(root, 'dangling'));
+    mkdirSync(join(root, 'dangling-file'));
+    symlinkSync(join(root, 'nowhere.md'), join(root, 'dangling-file', 'SKILL.md'));
     const skills = await Skills.fromLocalDir(root);
     expect(skills.list().map((s) => s.name)).toEqual(['aliased', 'linked', 'real-skill']);
   });
