@@ -11,7 +11,7 @@ export { ToolGroup } from './decorators/tool-group';
 export { InjectionToken, type ClassToken, type Token } from './context/injection-token';
 export { ToolContext, MissingDependencyError } from './context/tool-context';
 export { Availability, provided, requires } from './context/availability';
-export { ContextDescription, descriptionFromContext } from './context/context-description';
+export { ContextDescription, descriptionFromContext, type DescriptionSource } from './context/context-description';
 export { ActionResult, type ActionResultClass, type ActionResultInit } from './result';
 export { ToolEffect } from './tool/tool-effect';
 export { Tool, type Invocation, type ParsedArgs, type ToolBody, type ToolSpec } from './tool/tool';

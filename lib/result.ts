@@ -8,6 +8,9 @@ export interface ActionResultInit<T> {
   [extra: string]: unknown;
 }
 
+/** Any constructor of results. */
+type ResultConstructor = new (init: ActionResultInit<never>) => ActionResult<unknown>;
+
 /** A class producing results: `ActionResult` itself or a subclass with extra fields. */
 export type ActionResultClass<R extends ActionResult<unknown> = ActionResult<unknown>> = (new (init: ActionResultInit<unknown>) => R) &
   Pick<typeof ActionResult, 'fields' | 'extendFields' | 'success' | 'fail'>;
@@ -63,13 +66,13 @@ export class ActionResult<T = unknown> {
   }
 
   /** A successful result carrying `result`, built with the class it is called on (a subclass yields a subclass). */
-  static success<T, R extends ActionResult<T> = ActionResult<T>>(this: new (init: ActionResultInit<T>) => R, result: T, extra?: Record<string, unknown>): R {
-    return new this({ ...extra, ok: true, result });
+  static success<C extends ResultConstructor, T>(this: C, result: T, extra?: Record<string, unknown>): InstanceType<C> & { readonly result?: T } {
+    return new this({ ...extra, ok: true, result: result as never }) as InstanceType<C> & { readonly result?: T };
   }
 
   /** A failed result whose `error` is written for the model, built with the class it is called on. */
-  static fail<R extends ActionResult<unknown>>(this: new (init: ActionResultInit<never>) => R, error: string, extra?: Record<string, unknown>): R {
-    return new this({ ...extra, ok: false, error });
+  static fail<C extends ResultConstructor>(this: C, error: string, extra?: Record<string, unknown>): InstanceType<C> {
+    return new this({ ...extra, ok: false, error }) as InstanceType<C>;
   }
 
   /** A copy with some fields replaced (same class; unknown fields rejected). */

@@ -185,7 +185,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
 
   /** A failed result for a call the user declined, to hand back to the model like any other result. */
   declined(name: string, reason?: string): R {
-    return this.resultType.fail(`The user declined to run tool '${name}'${reason ? `: ${reason}` : '.'} Do not retry it unchanged; ask the user or take another approach.`);
+    return this.resultType.fail(`The user declined to run tool '${name}'${reason ? ` (${reason})` : ''}. Do not retry it unchanged; ask the user or take another approach.`);
   }
 
   /**
@@ -279,7 +279,7 @@ function isThenable(value: unknown): value is PromiseLike<unknown> {
 
 function messageOf(error: unknown): string {
   const message = error instanceof Error ? error.message : typeof error === 'string' ? error : 'an unknown error';
-  const firstLine = message.split('\n')[0] ?? '';
+  const firstLine = message.split('\n', 1)[0]!;
   return firstLine.length > 500 ? `${firstLine.slice(0, 497)}...` : firstLine || 'an error without a message';
 }
 

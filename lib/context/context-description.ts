@@ -1,11 +1,16 @@
 import type { Token } from './injection-token';
 import type { ToolContext } from './tool-context';
 
+/** Anything that renders a description against a context: what `@Action` and `tools.action` accept besides a string. */
+export interface DescriptionSource {
+  resolve(context: ToolContext | undefined): string;
+}
+
 /**
  * A tool description rendered against the context each time schemas are produced (seed: "Conditional availability
  * and descriptions"). Create it with {@link descriptionFromContext}.
  */
-export class ContextDescription<T = unknown> {
+export class ContextDescription<T = unknown> implements DescriptionSource {
   constructor(
     readonly token: Token<T>,
     readonly render: (value: T) => string,

@@ -1,5 +1,5 @@
 import type { Static, TObject } from '@sinclair/typebox';
-import type { ContextDescription } from '../context/context-description';
+import type { DescriptionSource } from '../context/context-description';
 import { MetadataKeys } from '../metadata/keys';
 import type { ActionRecord } from '../metadata/records';
 import { defineOwn, getOwn } from '../metadata/reflection';
@@ -26,11 +26,11 @@ export type ParamsMethod<P extends TObject> = (params: Static<P>, ...dependencie
  * ```
  */
 export function Action<P extends TObject>(
-  description: string | ContextDescription,
+  description: string | DescriptionSource,
   options: ActionOptions<P> & { params: P },
 ): <M extends ParamsMethod<P>>(target: object, member: string | symbol, descriptor: TypedPropertyDescriptor<M>) => void;
-export function Action(description: string | ContextDescription, options?: Omit<ActionOptions, 'params'>): MethodDecorator;
-export function Action(description: string | ContextDescription, options: ActionOptions = {}) {
+export function Action(description: string | DescriptionSource, options?: Omit<ActionOptions, 'params'>): MethodDecorator;
+export function Action(description: string | DescriptionSource, options: ActionOptions = {}) {
   return (target: object, member: string | symbol): void => {
     const record: ActionRecord = { description, options };
     defineOwn(MetadataKeys.action, record, target, member);

@@ -1,11 +1,11 @@
 import type { TSchema } from '@sinclair/typebox';
-import type { ContextDescription } from '../context/context-description';
+import type { DescriptionSource } from '../context/context-description';
 import type { Token } from '../context/injection-token';
 import type { ActionOptions } from '../tool/action-options';
 
 /** What `@Action` stores for a method. */
 export interface ActionRecord {
-  readonly description: string | ContextDescription;
+  readonly description: string | DescriptionSource;
   readonly options: ActionOptions;
 }
 

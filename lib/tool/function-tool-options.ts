@@ -1,5 +1,5 @@
 import type { Static, TObject } from '@sinclair/typebox';
-import type { ContextDescription } from '../context/context-description';
+import type { DescriptionSource } from '../context/context-description';
 import type { Token } from '../context/injection-token';
 import type { ActionOptions } from './action-options';
 import type { Invocation } from './tool';
@@ -11,7 +11,7 @@ export type TokenValue<K> = K extends Token<infer T> ? T : never;
 export interface FunctionActionOptions<P extends TObject, D extends Record<string, Token<unknown>>> extends ActionOptions<P> {
   /** The tool name (required: a function has no method name to default to). */
   name: string;
-  description: string | ContextDescription;
+  description: string | DescriptionSource;
   /** Dependencies resolved from the call's context and passed as the second argument, by key. All required. */
   inject?: D;
   /** The group the tool belongs to (default `"default"`). */

@@ -1,7 +1,7 @@
 import type { TObject } from '@sinclair/typebox';
 import type { ValidateFunction } from 'ajv';
 import type { Availability } from '../context/availability';
-import { ContextDescription } from '../context/context-description';
+import type { DescriptionSource } from '../context/context-description';
 import type { ToolContext } from '../context/tool-context';
 import { assertJsonSchema, toPlainJsonSchema, type JsonSchema } from '../schema/json-schema';
 import { isPlainObject, plainCopy } from '../schema/plain-copy';
@@ -24,7 +24,7 @@ export type ToolBody = (params: Record<string, unknown>, invocation: Invocation)
 /** Everything needed to build a {@link Tool}: produced from an `@Action` method or from `tools.action(...)`. */
 export interface ToolSpec {
   readonly name: string;
-  readonly description: string | ContextDescription;
+  readonly description: string | DescriptionSource;
   /** The group the tool belongs to: the class's `@ToolGroup` name or class name, or `"default"` for function tools. */
   readonly group: string;
   /** `Class.method` or `tool '<name>'`, named in errors. */
@@ -63,7 +63,7 @@ export class Tool {
   /** The params schema as plain, frozen JSON Schema: what provider formats start from. */
   readonly parameters: JsonSchema;
   readonly availableWhen: Availability | undefined;
-  private readonly description: string | ContextDescription;
+  private readonly description: string | DescriptionSource;
   private readonly validator: ValidateFunction;
   private readonly status: StatusRenderer | undefined;
   private readonly approval: boolean | ((params: never) => boolean);
@@ -107,12 +107,12 @@ export class Tool {
 
   /** The description rendered against `context` (a `descriptionFromContext` falls back when its dependency is absent). */
   resolveDescription(context?: ToolContext): string {
-    return this.description instanceof ContextDescription ? this.description.resolve(context) : this.description;
+    return typeof this.description === 'string' ? this.description : this.description.resolve(context);
   }
 
   /** True when the description depends on the context (so it cannot be cached across contexts). */
   get hasContextDescription(): boolean {
-    return this.description instanceof ContextDescription;
+    return typeof this.description !== 'string';
   }
 
   /** Whether the tool is offered in `context` (its `availableWhen`, if any). */
