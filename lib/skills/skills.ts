@@ -1,3 +1,4 @@
+import { resolve } from 'node:path';
 import { type SkillChanges, diffSkills, freezeChanges, hasSkillChanges } from './changes';
 import { type Discovery, discoverSkills } from './discovery';
 import { SkillNotFoundError } from './errors';
@@ -61,6 +62,7 @@ export class Skills {
   private dirty = true;
   private timer: NodeJS.Timeout | undefined;
   private seenOverrides = new Set<string>();
+  private lastLogged: unknown;
 
   private readonly roots: readonly string[];
   private readonly limits: SkillLimits;
@@ -83,9 +85,11 @@ export class Skills {
    * Discovers the skills of one or more local folders. A skill in a later folder overrides one of the same name from
    * an earlier folder, with a warning on the logger. Pass options as the last argument.
    *
+   * Relative folders are resolved against the current directory now, once.
+   *
    * @example
    * ```ts
-   * const skills = await Skills.fromLocalDir('./skills', '~/.agent/skills', { logger });
+   * const skills = await Skills.fromLocalDir('./skills', '/opt/agent/skills', { logger });
    * ```
    * @throws TypeError when no folder is given; RangeError for a bad limit; SkillDiscoveryError (code
    *   `SKILL_DISCOVERY`) listing each missing root, invalid SKILL.md and link out of its root.
@@ -94,7 +98,7 @@ export class Skills {
     const all: readonly (string | SkillsOptions)[] = args;
     const last = all[all.length - 1];
     const options: SkillsOptions = typeof last === 'object' ? last : {};
-    const roots = Object.freeze(all.filter((a): a is string => typeof a === 'string'));
+    const roots = Object.freeze(all.filter((a): a is string => typeof a === 'string').map((dir) => resolve(dir)));
     if (roots.length === 0) throw new TypeError('Skills.fromLocalDir() needs at least one folder.');
     const limits = resolveSkillLimits(options.limits);
     const fingerprint = await fingerprintSkills(roots);
@@ -187,7 +191,7 @@ export class Skills {
 
   /**
    * Watches the roots with chokidar (an optional peer dependency, loaded now): each SKILL.md event marks the registry
-   * dirty and schedules a debounced {@link refreshIfChanged}, whose errors go to the logger. Resolves when the watcher
+   * dirty and schedules a debounced {@link refreshIfChanged}, whose errors go to the logger (once per broken state). Resolves when the watcher
    * is ready; calling it again while watching does nothing.
    *
    * @throws SkillWatchError (code `SKILL_WATCH_UNAVAILABLE`) when chokidar is not installed.
@@ -199,7 +203,11 @@ export class Skills {
       this.dirty = true;
       clearTimeout(this.timer);
       this.timer = setTimeout(() => {
-        this.refreshIfChanged().catch((error: unknown) => this.logger.warn(`Skills refresh failed: ${String(error)}`));
+        this.refreshIfChanged().catch((error: unknown) => {
+          if (error === this.lastLogged) return;
+          this.lastLogged = error;
+          this.logger.warn(`Skills refresh failed: ${String(error)}`);
+        });
       }, debounceMs);
       this.timer.unref();
     };

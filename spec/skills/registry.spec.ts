@@ -218,3 +218,22 @@ describe('refreshIfChanged', () => {
     }
   });
 });
+
+describe('relative roots', () => {
+  it('are resolved once, when the registry is made', async () => {
+    const parent = tempDir();
+    const root = join(parent, 'skills');
+    mkdirSync(root);
+    writeSkill(root, 'relative');
+    const cwd = process.cwd();
+    process.chdir(parent);
+    let skills: Skills;
+    try {
+      skills = await Skills.fromLocalDir('skills');
+    } finally {
+      process.chdir(cwd);
+    }
+    expect(skills.get('relative')!.root).toBe(realpathSync(root));
+    expect(await skills.refreshIfChanged()).toEqual({ revision: 0, added: [], updated: [], removed: [] });
+  });
+});

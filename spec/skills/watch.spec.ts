@@ -1,4 +1,5 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import * as fingerprintModule from '../../lib/skills/fingerprint';
 import { SkillWatchError, Skills } from '../../lib/skills';
 import { cleanup, recordingLogger, skillText, tempDir, writeSkill } from './helpers';
@@ -66,6 +67,9 @@ describe('Skills.watch (real chokidar)', () => {
     expect(logger.messages[0]).toContain(file.replace(root, ''));
     expect(skills.get('target')!.description).toContain('target');
     await expect(skills.refreshIfChanged()).rejects.toThrow('Skill discovery failed with 1 problem');
+    mkdirSync(join(root, 'empty-folder')); // an event that leaves the broken state as it is: not logged again
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    expect(logger.messages).toHaveLength(1);
   });
 
   it('reports watcher errors to the logger', async () => {
