@@ -4,7 +4,7 @@
  * Named exports only: every export here is public API (docs/skills.md).
  */
 export { Skills } from './skills';
-export type { LoadedSkill, SkillLogger, SkillsOptions, SkillWatchOptions } from './skills';
+export type { LoadedSkill, SkillLogger, SkillsOptions, SkillWatchOptions } from './options';
 export type { Skill } from './skill-folder';
 export type { SkillManifest } from './manifest';
 export { isValidSkillName, MAX_SKILL_COMPATIBILITY_LENGTH, MAX_SKILL_DESCRIPTION_LENGTH, MAX_SKILL_NAME_LENGTH } from './manifest';

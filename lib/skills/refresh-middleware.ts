@@ -2,7 +2,8 @@ import type { NextHandler, ToolMiddleware } from '../pipeline/middleware';
 import type { ToolCall } from '../pipeline/tool-call';
 import type { ActionResult } from '../result';
 import { ToolEffect } from '../tool/tool-effect';
-import { Skills, type SkillLogger } from './skills';
+import type { SkillLogger } from './options';
+import { Skills } from './skills';
 
 /** Options of {@link SkillRefreshMiddleware}. */
 export interface SkillRefreshOptions {

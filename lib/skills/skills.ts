@@ -6,35 +6,9 @@ import { fingerprintSkills } from './fingerprint';
 import { type SkillLimits, resolveSkillLimits } from './limits';
 import { renderSkillsPrompt } from './prompt';
 import { listSkillResources } from './resources';
+import type { LoadedSkill, SkillLogger, SkillsOptions, SkillWatchOptions } from './options';
 import { type Skill, type SkillRead, folderKind, readSkillFolder } from './skill-folder';
 import { type SkillRootsWatch, watchSkillRoots } from './watcher';
-
-/** Where a registry reports what it does not throw: overrides, and failed background refreshes. */
-export interface SkillLogger {
-  warn(message: string): void;
-}
-
-/** Options of {@link Skills.fromLocalDir}. */
-export interface SkillsOptions {
-  /** Receives override warnings and the errors of watcher-driven refreshes; default `console`. */
-  readonly logger?: SkillLogger;
-  /** Size bounds for SKILL.md files; see {@link SkillLimits}. */
-  readonly limits?: Partial<SkillLimits>;
-}
-
-/** Options of {@link Skills.watch}. */
-export interface SkillWatchOptions {
-  /** Quiet time after the last file event before the registry refreshes itself, in ms (default 100). */
-  readonly debounceMs?: number;
-}
-
-/** A skill loaded in full by {@link Skills.load}: its manifest and place, instructions and resource list. Frozen. */
-export interface LoadedSkill extends Skill {
-  /** The Markdown body of SKILL.md, trimmed. */
-  readonly instructions: string;
-  /** Every other file of the skill folder, as sorted POSIX paths relative to `directory`. */
-  readonly resources: readonly string[];
-}
 
 /** What {@link Skills.fromLocalDir} hands the constructor. */
 interface SkillsInit {

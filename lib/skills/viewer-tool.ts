@@ -4,7 +4,8 @@ import type { ActionResult } from '../result';
 import type { Tool } from '../tool/tool';
 import { ToolEffect } from '../tool/tool-effect';
 import type { Tools } from '../tools';
-import { Skills, type LoadedSkill } from './skills';
+import type { LoadedSkill } from './options';
+import { Skills } from './skills';
 
 /** The default name of the skill viewer tool. */
 export const SKILL_VIEWER_TOOL_NAME = 'view_skill';
