@@ -1,11 +1,18 @@
 import { createHash } from 'node:crypto';
-import type { Stats } from 'node:fs';
-import { lstat, readFile, realpath, stat } from 'node:fs/promises';
+import * as fs from 'node:fs';
 import { join, sep } from 'node:path';
+import { promisify } from 'node:util';
 import { InvalidSkillError, SkillOutsideRootError } from './errors';
 import { parseSkillDocument } from './front-matter';
 import type { SkillLimits } from './limits';
 import { type SkillManifest, validateManifest } from './manifest';
+
+// The callback forms, promisified: fs/promises' readFile costs several thread-pool round trips per file and is about
+// four times slower over 1,000 small files (bench/skills.bench.ts).
+const lstat = promisify(fs.lstat);
+const readFile = promisify(fs.readFile);
+const realpath = promisify(fs.realpath);
+const stat = promisify(fs.stat);
 
 /** The file every skill folder holds. */
 export const SKILL_FILE = 'SKILL.md';
@@ -61,7 +68,7 @@ export async function readSkillFolder(root: string, name: string, kind: FolderKi
   if (link === null) return null;
   const realFile = link.isSymbolicLink() ? await realpath(file).catch(() => null) : join(realDirectory, SKILL_FILE);
   if (realFile === null) return null;
-  const info: Stats = link.isSymbolicLink() ? await stat(realFile) : link;
+  const info: fs.Stats = link.isSymbolicLink() ? await stat(realFile) : link;
   if (!info.isFile()) return null;
   if (!isInside(root, realDirectory)) throw new SkillOutsideRootError(directory, realDirectory, root);
   if (!isInside(root, realFile)) throw new SkillOutsideRootError(file, realFile, root);

@@ -75,7 +75,7 @@ export class Skills {
     const roots = Object.freeze(all.filter((a): a is string => typeof a === 'string').map((dir) => resolve(dir)));
     if (roots.length === 0) throw new TypeError('Skills.fromLocalDir() needs at least one folder.');
     const limits = resolveSkillLimits(options.limits);
-    const fingerprint = await fingerprintSkills(roots);
+    const fingerprint = fingerprintSkills(roots);
     const discovery = await discoverSkills(roots, limits);
     return new Skills({ roots, limits, logger: options.logger ?? console, discovery, fingerprint });
   }
@@ -138,7 +138,7 @@ export class Skills {
    * @throws SkillDiscoveryError when any skill or root is refused; the active skills and revision stay as they were.
    */
   refresh(): Promise<SkillChanges> {
-    return this.serialize(async () => this.rediscover(await fingerprintSkills(this.roots)));
+    return this.serialize(async () => this.rediscover(fingerprintSkills(this.roots)));
   }
 
   /**
@@ -152,7 +152,7 @@ export class Skills {
     return this.serialize(async () => {
       if (this.watcher === undefined || this.dirty) {
         this.dirty = false;
-        const fingerprint = await fingerprintSkills(this.roots);
+        const fingerprint = fingerprintSkills(this.roots);
         if (fingerprint !== this.fingerprint && fingerprint !== this.failure?.fingerprint) {
           return this.rediscover(fingerprint);
         }

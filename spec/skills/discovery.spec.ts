@@ -121,10 +121,12 @@ describe('Skills.fromLocalDir discovery', () => {
     writeFileSync(join(root, '.store', 'aliased', 'SKILL.md'), skillText('aliased'));
     symlinkSync(join(root, '.store', 'aliased'), join(root, 'aliased'));
     symlinkSync(join(root, 'nowhere'), join(root, 'dangling'));
+    symlinkSync(join(root, 'linked-source.md'), join(root, 'link-to-a-file'));
     mkdirSync(join(root, 'dangling-file'));
     symlinkSync(join(root, 'nowhere.md'), join(root, 'dangling-file', 'SKILL.md'));
     const skills = await Skills.fromLocalDir(root);
     expect(skills.list().map((s) => s.name)).toEqual(['aliased', 'linked', 'real-skill']);
+    expect(await skills.refreshIfChanged()).toEqual({ revision: 0, added: [], updated: [], removed: [] });
   });
 
   it('refuses a skill folder that is a link out of its root', async () => {
