@@ -27,7 +27,9 @@ export function writesWorkspace(call: ToolCall): boolean {
  *
  * After each call matching `when` (default: tools declaring `WRITES_WORKSPACE`, so a new write tool is covered as soon
  * as it declares its effect), it resolves `Skills` from the call's `ToolContext` (not one captured at construction:
- * a per-call or swapped context refreshes the registry actually in use) and awaits `refreshIfChanged()`. It never
+ * a per-call or swapped context refreshes the registry actually in use) and awaits `refreshIfChanged({ checkDisk:
+ * true })`: the fingerprint is compared even while the registry is watched, because the watcher's event for a write
+ * that just finished may not have arrived yet. It never
  * changes the tool's result: a refused skill edit is logged once per broken state and stays inactive. Without `Skills`
  * in the context it does nothing.
  *
@@ -55,7 +57,7 @@ export class SkillRefreshMiddleware implements ToolMiddleware {
     const skills = call.context.resolve(Skills);
     if (skills === undefined) return result;
     try {
-      await skills.refreshIfChanged();
+      await skills.refreshIfChanged({ checkDisk: true });
     } catch (error) {
       this.report(call, error);
     }

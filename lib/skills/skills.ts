@@ -37,6 +37,7 @@ export class Skills {
   private timer: NodeJS.Timeout | undefined;
   private seenOverrides = new Set<string>();
   private lastLogged: unknown;
+  private starting: Promise<void> | undefined;
 
   private readonly roots: readonly string[];
   private readonly limits: SkillLimits;
@@ -143,14 +144,16 @@ export class Skills {
 
   /**
    * Refreshes only when the fingerprint of the SKILL.md files (names, mtimes, sizes) differs from the last one seen.
-   * While {@link watch} is active and no file event came since the last check, it answers without touching the disk.
+   * While {@link watch} is active and no file event came since the last check, it answers without touching the disk;
+   * pass `{ checkDisk: true }` to compare the fingerprint anyway (file events arrive asynchronously, so right after a
+   * write the watcher may not have reported it yet).
    *
    * @throws SkillDiscoveryError as {@link refresh}; the same error again, without re-reading, while the broken files
    *   are unchanged.
    */
-  refreshIfChanged(): Promise<SkillChanges> {
+  refreshIfChanged(options: { readonly checkDisk?: boolean } = {}): Promise<SkillChanges> {
     return this.serialize(async () => {
-      if (this.watcher === undefined || this.dirty) {
+      if (this.watcher === undefined || this.dirty || options.checkDisk === true) {
         this.dirty = false;
         const fingerprint = fingerprintSkills(this.roots);
         if (fingerprint !== this.fingerprint && fingerprint !== this.failure?.fingerprint) {
@@ -165,14 +168,27 @@ export class Skills {
 
   /**
    * Watches the roots with chokidar (an optional peer dependency, loaded now): each SKILL.md event marks the registry
-   * dirty and schedules a debounced {@link refreshIfChanged}, whose errors go to the logger (once per broken state). Resolves when the watcher
-   * is ready; calling it again while watching does nothing.
+   * dirty and schedules a debounced {@link refreshIfChanged}, whose errors go to the logger (once per broken state).
+   * Resolves when the watcher is ready; calling it again while watching (or starting to) does nothing more.
    *
    * @throws SkillWatchError (code `SKILL_WATCH_UNAVAILABLE`) when chokidar is not installed.
    */
-  async watch(options: SkillWatchOptions = {}): Promise<void> {
-    if (this.watcher !== undefined) return;
-    const debounceMs = options.debounceMs ?? 100;
+  watch(options: SkillWatchOptions = {}): Promise<void> {
+    if (this.watcher !== undefined) return Promise.resolve();
+    this.starting ??= this.startWatching(options.debounceMs ?? 100).finally(() => (this.starting = undefined));
+    return this.starting;
+  }
+
+  /** Stops {@link watch} (and any pending debounced refresh); refreshIfChanged() reads the disk again. Idempotent. */
+  async close(): Promise<void> {
+    clearTimeout(this.timer);
+    await this.starting?.catch(() => undefined);
+    const watcher = this.watcher;
+    this.watcher = undefined;
+    await watcher?.close();
+  }
+
+  private async startWatching(debounceMs: number): Promise<void> {
     const onChange = (): void => {
       this.dirty = true;
       clearTimeout(this.timer);
@@ -188,14 +204,6 @@ export class Skills {
     const onError = (error: unknown): void => this.logger.warn(`Skills watcher error: ${String(error)}`);
     this.watcher = await watchSkillRoots(this.roots, onChange, onError);
     this.dirty = true;
-  }
-
-  /** Stops {@link watch} (and any pending debounced refresh); refreshIfChanged() reads the disk again. Idempotent. */
-  async close(): Promise<void> {
-    clearTimeout(this.timer);
-    const watcher = this.watcher;
-    this.watcher = undefined;
-    await watcher?.close();
   }
 
   private async rediscover(fingerprint: string): Promise<SkillChanges> {

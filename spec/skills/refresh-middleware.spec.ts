@@ -49,6 +49,18 @@ describe('SkillRefreshMiddleware', () => {
     expect(skills.revision).toBe(1);
   });
 
+  it('sees a write at once even while the registry is watched', async () => {
+    const { skills, tools } = await setup();
+    await skills.watch({ debounceMs: 60_000 });
+    await skills.refreshIfChanged(); // consumes the first check after watch(); from now on the watcher is trusted
+    try {
+      await tools.execute('write_file', { path: 'fresh/SKILL.md', text: skillText('fresh') });
+      expect(skills.get('fresh')).toBeDefined();
+    } finally {
+      await skills.close();
+    }
+  });
+
   it('refreshes after a failed write tool too, and passes its failure through', async () => {
     const { skills, tools } = await setup();
     const result = await tools.execute('failing_write', { path: 'half-done/SKILL.md', text: skillText('half-done') });

@@ -72,6 +72,22 @@ describe('Skills.watch (real chokidar)', () => {
     expect(logger.messages).toHaveLength(1);
   });
 
+  it('starts one watcher for concurrent watch() calls, and close() waits for a start in progress', async () => {
+    const root = tempDir();
+    skills = await Skills.fromLocalDir(root);
+    const chokidar = jest.requireActual<typeof import('chokidar')>('chokidar');
+    const spy = jest.spyOn(chokidar, 'watch');
+    try {
+      const starts = [skills.watch(), skills.watch()];
+      const closing = skills.close();
+      await Promise.all([...starts, closing]);
+      expect(spy).toHaveBeenCalledTimes(1);
+      expect(skills.watching).toBe(false);
+    } finally {
+      spy.mockRestore();
+    }
+  });
+
   it('reports watcher errors to the logger', async () => {
     const root = tempDir();
     const logger = recordingLogger();
