@@ -1,11 +1,10 @@
 import type { TObject } from '@sinclair/typebox';
-import { Type } from '@sinclair/typebox';
 import type { Token } from './context/injection-token';
 import { MissingDependencyError, ToolContext } from './context/tool-context';
 import { consoleLogger, type ToolLogger } from './pipeline/logger';
 import { compose, type NextHandler, type ToolMiddleware } from './pipeline/middleware';
 import { ToolCall } from './pipeline/tool-call';
-import { ActionResult, type ActionResultClass } from './result';
+import { ActionResult, type ActionResultClass, type ActionResultInit } from './result';
 import { injected } from './tool/class-tools';
 import { toolsFromInstance } from './tool/class-tools';
 import type { ActionFunction, FunctionActionOptions } from './tool/function-tool-options';
@@ -34,6 +33,8 @@ export interface ExecuteOptions {
 }
 
 const NEVER_ABORTED = new AbortController().signal;
+const EMPTY_PARAMS = Object.freeze({ type: 'object', properties: Object.freeze({}), additionalProperties: false });
+const NO_DEPENDENCIES = Object.freeze({});
 
 /**
  * A registry of tools and the pipeline that executes the calls a model makes (seed: "Quickstart" to "Merging
@@ -63,7 +64,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
     this.logger = options.logger ?? consoleLogger;
     this.middleware = options.middleware ?? [];
     const steps = this.logger.debug ? [...this.middleware, this.loggingStep()] : this.middleware;
-    this.chain = steps.length > 0 ? compose(steps, (call) => this.invoke(call.tool, call.params, call.context, call.signal, call.name)) : undefined;
+    this.chain = steps.length > 0 ? compose(steps, (call) => this.run(call.tool, call.params, call.context, call.signal, call.name)) : undefined;
   }
 
   /** The active context. */
@@ -106,14 +107,17 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
       description: options.description,
       group: options.group ?? 'default',
       source,
-      params: options.params ?? Type.Object({}, { additionalProperties: false }),
+      params: options.params ?? (EMPTY_PARAMS as TObject),
       options,
       approval: options.requiresApproval ?? false,
-      body: (params, invocation: Invocation) => {
-        const dependencies: Record<string, unknown> = {};
-        for (const { key, record } of inject) dependencies[key] = injected(record, invocation, source);
-        return (fn as (p: unknown, d: unknown, i: Invocation) => unknown)(params, dependencies, invocation);
-      },
+      body:
+        inject.length === 0
+          ? (params, invocation: Invocation) => (fn as (p: unknown, d: unknown, i: Invocation) => unknown)(params, NO_DEPENDENCIES, invocation)
+          : (params, invocation: Invocation) => {
+              const dependencies: Record<string, unknown> = {};
+              for (const { key, record } of inject) dependencies[key] = injected(record, invocation, source);
+              return (fn as (p: unknown, d: unknown, i: Invocation) => unknown)(params, dependencies, invocation);
+            },
     });
     this.addAll([tool]);
     return tool;
@@ -165,21 +169,19 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
    * Executes a model's tool call. `args` is the arguments object, or the JSON text the provider sent.
    * Never rejects for an expected failure; see the class docs.
    */
-  async execute(name: string, args: unknown, options?: ExecuteOptions): Promise<R> {
+  execute(name: string, args: unknown, options?: ExecuteOptions): Promise<R> {
     const context = options?.context ?? this.activeContext;
     try {
       const tool = this.byName.get(name);
-      if (tool === undefined || !tool.isAvailable(context)) return this.unknownTool(name, context);
+      if (tool === undefined || !tool.isAvailable(context)) return Promise.resolve(this.unknownTool(name, context));
       const parsed = tool.parseArgs(args);
-      if (!parsed.ok) return this.resultType.fail(parsed.error);
+      if (!parsed.ok) return Promise.resolve(this.resultType.fail(parsed.error));
       const signal = options?.signal ?? NEVER_ABORTED;
-      if (signal.aborted) return this.resultType.fail(`Tool '${name}' was cancelled before it started.`);
-      if (this.chain === undefined) return await this.invoke(tool, parsed.params, context, signal, name);
-      const call = new ToolCall({ name, args, context, tool, params: parsed.params, signal, resultType: this.resultType });
-      return this.conform(await this.chain(call));
+      if (signal.aborted) return Promise.resolve(this.resultType.fail(`Tool '${name}' was cancelled before it started.`));
+      if (this.chain === undefined) return this.run(tool, parsed.params, context, signal, name);
+      return this.runChain(new ToolCall({ name, args, context, tool, params: parsed.params, signal, resultType: this.resultType }));
     } catch (error) {
-      this.logger.error(`Internal error while executing tool '${name}'`, { error, stack: (error as Error)?.stack });
-      return this.resultType.fail(`Internal error while running tool '${name}'. It was logged; try again or use another tool.`);
+      return Promise.resolve(this.internalError(name, error));
     }
   }
 
@@ -222,27 +224,54 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
     return this.resultType.fail(`Unknown tool '${name}'. Available: ${available.length ? available.join(', ') : '(none)'}`);
   }
 
-  private async invoke(tool: Tool, params: Record<string, unknown>, context: ToolContext, signal: AbortSignal, name: string): Promise<R> {
+  /** The invoke step: runs the tool and wraps what it returns (one asynchronous hop, whatever the body is). */
+  private async run(tool: Tool, params: Record<string, unknown>, context: ToolContext, signal: AbortSignal, name: string): Promise<R> {
     let value: unknown;
     try {
       value = tool.invoke(params, { context, signal });
-      if (signal !== NEVER_ABORTED && isThenable(value)) value = await raceAbort(value, signal);
-      else if (isThenable(value)) value = await value;
+      if (isThenable(value)) value = await (signal === NEVER_ABORTED ? value : raceAbort(value, signal));
     } catch (error) {
-      if (error === CANCELLED) return this.resultType.fail(`Tool '${name}' was cancelled before it finished.`);
-      if (error instanceof MissingDependencyError) {
-        this.logger.error(`Tool '${name}' could not run: ${error.message}`);
-        return this.resultType.fail(`Tool '${name}' cannot run right now: a service it needs is not configured. This is not caused by your arguments.`);
-      }
-      this.logger.warn(`Tool '${name}' threw`, { error, stack: (error as Error)?.stack });
-      return this.resultType.fail(`Tool '${name}' failed: ${messageOf(error)}`);
+      return this.toolFailure(name, error);
     }
-    return this.conform(value);
+    try {
+      return this.conform(value);
+    } catch (error) {
+      return this.internalError(name, error);
+    }
   }
 
+  private async runChain(call: ToolCall): Promise<R> {
+    try {
+      return this.conform(await this.chain!(call));
+    } catch (error) {
+      return this.internalError(call.name, error);
+    }
+  }
+
+  /** The error boundary's answer to an unexpected error: logged with its stack, a short generic message for the model. */
+  private internalError(name: string, error: unknown): R {
+    this.logger.error(`Internal error while executing tool '${name}'`, { error, stack: (error as Error)?.stack });
+    return this.resultType.fail(`Internal error while running tool '${name}'. It was logged; try again or use another tool.`);
+  }
+
+  private toolFailure(name: string, error: unknown): R {
+    if (error === CANCELLED) return this.resultType.fail(`Tool '${name}' was cancelled before it finished.`);
+    if (error instanceof MissingDependencyError) {
+      this.logger.error(`Tool '${name}' could not run: ${error.message}`);
+      return this.resultType.fail(`Tool '${name}' cannot run right now: a service it needs is not configured. This is not caused by your arguments.`);
+    }
+    this.logger.warn(`Tool '${name}' threw`, { error, stack: (error as Error)?.stack });
+    return this.resultType.fail(`Tool '${name}' failed: ${messageOf(error)}`);
+  }
+
+  /** Wraps a raw value in the registry's result type; an `ActionResult` of another class keeps the fields this type declares. */
   private conform(value: unknown): R {
     if (value instanceof this.resultType) return value;
-    if (value instanceof ActionResult) return new this.resultType({ ...(value as ActionResult<unknown>) });
+    if (value instanceof ActionResult) {
+      const init: Record<string, unknown> = {};
+      for (const key of this.resultType.fields) if ((value as unknown as Record<string, unknown>)[key] !== undefined) init[key] = (value as unknown as Record<string, unknown>)[key];
+      return new this.resultType(init as unknown as ActionResultInit<unknown>);
+    }
     return this.resultType.success(value);
   }
 
