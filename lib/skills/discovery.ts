@@ -1,5 +1,5 @@
 import type { Dirent } from 'node:fs';
-import { readdir, realpath } from 'node:fs/promises';
+import { readdirSync, realpathSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { SkillDiscoveryError, SkillError, SkillRootError } from './errors';
 import type { SkillLimits } from './limits';
@@ -24,30 +24,28 @@ export interface Discovery {
  * Discovers the skills of every root: each direct sub-folder (in name order) holding a SKILL.md is one skill. A skill
  * of a later root replaces the one of the same name from an earlier root (reported in `overrides`).
  *
- * All-or-nothing: every problem found (a missing root, an invalid SKILL.md, a link out of its root) is collected and
+ * Synchronous, like {@link readSkillFolder} (whose doc says why). All-or-nothing: every problem found (a missing root, an invalid SKILL.md, a link out of its root) is collected and
  * thrown together, so the caller keeps its previous skills and the error names each file and rule.
  *
  * @param roots - the configured roots, in priority order (the last wins); relative ones resolve against the cwd.
  * @throws SkillDiscoveryError whose `problems` are SkillRootError, InvalidSkillError or SkillOutsideRootError.
  */
-export async function discoverSkills(roots: readonly string[], limits: SkillLimits): Promise<Discovery> {
+export function discoverSkills(roots: readonly string[], limits: SkillLimits): Discovery {
   const problems: SkillError[] = [];
-  const attempt = async <T>(work: () => Promise<T>): Promise<T | null> => {
+  const attempt = <T>(work: () => T): T | null => {
     try {
-      return await work();
+      return work();
     } catch (error) {
       if (!(error instanceof SkillError)) throw error;
       problems.push(error);
       return null;
     }
   };
-  const perRoot = await Promise.all(
-    roots.map(async (configured) => {
-      const root = await attempt(() => openRoot(configured));
-      if (root === null) return [];
-      return Promise.all(root.entries.map((entry) => attempt(() => readSkillFolder(root.path, entry.name, kindOf(entry), limits))));
-    }),
-  );
+  const perRoot = roots.map((configured) => {
+    const root = attempt(() => openRoot(configured));
+    if (root === null) return [];
+    return root.entries.map((entry) => attempt(() => readSkillFolder(root.path, entry.name, kindOf(entry), limits)));
+  });
   if (problems.length > 0) throw new SkillDiscoveryError(problems);
 
   const skills = new Map<string, SkillRead>();
@@ -69,10 +67,10 @@ export async function discoverSkills(roots: readonly string[], limits: SkillLimi
  *
  * @throws SkillRootError when the root is missing, not a folder or unreadable.
  */
-export async function openRoot(configured: string): Promise<{ path: string; entries: Dirent[] }> {
+export function openRoot(configured: string): { path: string; entries: Dirent[] } {
   try {
-    const path = await realpath(resolve(configured));
-    const entries = await readdir(path, { withFileTypes: true });
+    const path = realpathSync(resolve(configured));
+    const entries = readdirSync(path, { withFileTypes: true });
     entries.sort((a, b) => (a.name < b.name ? -1 : 1)); // names in one folder are unique
     return { path, entries };
   } catch (error) {

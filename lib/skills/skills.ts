@@ -77,7 +77,7 @@ export class Skills {
     if (roots.length === 0) throw new TypeError('Skills.fromLocalDir() needs at least one folder.');
     const limits = resolveSkillLimits(options.limits);
     const fingerprint = fingerprintSkills(roots);
-    const discovery = await discoverSkills(roots, limits);
+    const discovery = discoverSkills(roots, limits);
     return new Skills({ roots, limits, logger: options.logger ?? console, discovery, fingerprint });
   }
 
@@ -125,7 +125,7 @@ export class Skills {
     const entry = this.active.get(name);
     if (entry === undefined) throw new SkillNotFoundError(name, [...this.active.keys()]);
     const { root } = entry.skill;
-    const read = await readSkillFolder(root, name, await folderKind(root, name), this.limits);
+    const read = readSkillFolder(root, name, folderKind(root, name), this.limits);
     if (read === null) throw new SkillNotFoundError(name, [...this.active.keys()], `its SKILL.md is gone from '${entry.skill.directory}'`);
     const resources = await listSkillResources(read.realDirectory, root);
     return Object.freeze({ ...read.skill, instructions: read.instructions, resources });
@@ -209,7 +209,7 @@ export class Skills {
   private async rediscover(fingerprint: string): Promise<SkillChanges> {
     let discovery: Discovery;
     try {
-      discovery = await discoverSkills(this.roots, this.limits);
+      discovery = discoverSkills(this.roots, this.limits);
     } catch (error) {
       this.failure = { fingerprint, error };
       throw error;
