@@ -24,8 +24,9 @@ export interface Discovery {
  * Discovers the skills of every root: each direct sub-folder (in name order) holding a SKILL.md is one skill. A skill
  * of a later root replaces the one of the same name from an earlier root (reported in `overrides`).
  *
- * Synchronous, like {@link readSkillFolder} (whose doc says why). All-or-nothing: every problem found (a missing root, an invalid SKILL.md, a link out of its root) is collected and
- * thrown together, so the caller keeps its previous skills and the error names each file and rule.
+ * Synchronous, like {@link readSkillFolder} (whose doc says why). All-or-nothing: every problem found (a missing
+ * root, an invalid SKILL.md, a link out of its root) is collected and thrown together, so the caller keeps its
+ * previous skills and the error names each file and rule.
  *
  * @param roots - the configured roots, in priority order (the last wins); relative ones resolve against the cwd.
  * @throws SkillDiscoveryError whose `problems` are SkillRootError, InvalidSkillError or SkillOutsideRootError.

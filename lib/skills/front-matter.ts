@@ -30,7 +30,7 @@ export function parseSkillDocument(file: string, text: string, limits: SkillLimi
   const source = (text.startsWith('\uFEFF') ? text.slice(1) : text).replace(/\r\n?/g, '\n');
   if (!OPENING.test(source)) {
     const first = source.split('\n', 1)[0] ?? '';
-    const why = first.startsWith('---')
+    const why = first.startsWith('---') && first.trim() !== '---'
       ? `the opening line '${first.slice(0, 40)}' declares another language; front matter is YAML only`
       : 'the file must start with YAML front matter between two `---` lines';
     throw new InvalidSkillError(file, 'front-matter', `${why}. Start the file with a line '---'.`);

@@ -60,6 +60,7 @@ describe('SKILL.md front matter', () => {
     const error = refusal('# Demo\n---\nname: demo\n---\n');
     expect(error.rule).toBe('front-matter');
     expect(error.message).toContain('must start with YAML front matter');
+    expect(refusal('---').message).toContain('must start with YAML front matter between two `---` lines');
   });
 
   it('refuses invalid YAML and duplicate keys, naming the file and the yaml rule', () => {
