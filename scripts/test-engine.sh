@@ -55,6 +55,7 @@ start() {
 build_image() {
   local rootfs
   rootfs="$(mktemp -d)"
+  chmod 755 "$rootfs" # mktemp makes it 0700: the image root must be traversable by non-root users
   mkdir -p "$rootfs/bin" "$rootfs/tmp" "$rootfs/etc" "$rootfs/proc" "$rootfs/dev" "$rootfs/sys" "$rootfs/workspace" "$rootfs/mnt"
   cp "$(command -v busybox)" "$rootfs/bin/busybox"
   for applet in $(busybox --list); do

@@ -97,10 +97,10 @@ export function commonBehaviour(make: SandboxFactory, options: { floodBytes: num
   it('refuses commands once closed, and close kills what runs', async () => {
     const sandbox = open(SandboxPolicy.forWorkspace(dir.path));
     const marker = uniqueSleep();
-    const running = sandbox.execute(`sleep ${marker}`);
+    const running = expect(sandbox.execute(`sleep ${marker}`)).rejects.toMatchObject({ code: 'SANDBOX_CLOSED' });
     await new Promise((r) => setTimeout(r, 300));
     await sandbox.close();
-    await expect(running).rejects.toMatchObject({ code: 'SANDBOX_CLOSED' });
+    await running;
     expect(processesMatching(marker)).toEqual([]);
     await expect(sandbox.execute('true')).rejects.toMatchObject({ code: 'SANDBOX_CLOSED' });
     await sandbox.close();
