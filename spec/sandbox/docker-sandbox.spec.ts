@@ -10,7 +10,8 @@ import { describeWithEngine, dockerEngine, tempDir } from './helpers';
 const MiB = 1024 * 1024;
 
 describeWithEngine('docker', 'DockerSandbox (real Docker engine)', () => {
-  const { host, image } = dockerEngine()!;
+  // Without an engine the suite is skipped (or failed in CI) by describeWithEngine; these placeholders only let it load.
+  const { host, image } = dockerEngine() ?? { host: 'unix:///engine-not-configured.sock', image: 'not-configured' };
   const docker = new Docker(dockerOptionsFromUrl(host));
   const sandboxes: DockerSandbox[] = [];
   const make = (policy: SandboxPolicy, options: ConstructorParameters<typeof DockerSandbox>[2] = {}): DockerSandbox => {
@@ -72,6 +73,11 @@ describeWithEngine('docker', 'DockerSandbox (real Docker engine)', () => {
     const info = await docker.getContainer(await sandbox.start()).inspect();
     expect(info.HostConfig.PidsLimit).toBe(64);
     expect((await sandbox.execute('echo alive')).stdout).toBe('alive\n');
+  });
+
+  it('reports a limit the engine rejects as ENGINE_FAILED with the engine reason', async () => {
+    const sandbox = make(SandboxPolicy.forWorkspace(dir.path, { limits: { cpus: 512 } }));
+    await expect(sandbox.execute('true')).rejects.toMatchObject({ code: 'ENGINE_FAILED', message: expect.stringMatching(/Docker engine failed to create or start the container: .*CPU/i) });
   });
 
   it('maps the CPU limit to a kernel CPU quota', async () => {
