@@ -67,8 +67,12 @@ describeWithEngine('docker', 'DockerSandbox (real Docker engine)', () => {
 
   it('stops a fork bomb at the pids limit while the host stays responsive', async () => {
     const sandbox = make(SandboxPolicy.forWorkspace(dir.path, { limits: { pids: 64, timeoutMs: 4_000, maxOutputBytes: 4096 } }));
-    const bomb = await sandbox.execute('bomb() { bomb | bomb & }; bomb; sleep 10');
-    expect(spawnSync('/bin/true').status).toBe(0);
+    const running = sandbox.execute('bomb() { bomb | bomb & }; bomb; sleep 10');
+    await new Promise((r) => setTimeout(r, 1_500));
+    // While the bomb is at the limit, the host still forks and runs a process promptly (generous bound).
+    expect(spawnSync('/bin/true', { timeout: 5_000 }).status).toBe(0);
+    const bomb = await running;
+    expect(bomb.timedOut).toBe(true);
     expect(bomb.stderr).toMatch(/can't fork|Resource temporarily unavailable/);
     const info = await docker.getContainer(await sandbox.start()).inspect();
     expect(info.HostConfig.PidsLimit).toBe(64);
@@ -153,6 +157,17 @@ describeWithEngine('docker', 'DockerSandbox (real Docker engine)', () => {
     expect((await sandbox.execute('sleep 30', { timeoutMs: 500 })).timedOut).toBe(true);
     expect((await sandbox.execute('echo again')).stdout).toBe('again\n');
     expect(await sandbox.start()).toBe(id);
+  });
+
+  it('brings its container back when it was stopped or removed behind its back', async () => {
+    const sandbox = make(SandboxPolicy.forWorkspace(dir.path));
+    const id = await sandbox.start();
+    await docker.getContainer(id).stop({ t: 0 });
+    expect((await sandbox.execute('echo restarted')).stdout).toBe('restarted\n');
+    expect(await sandbox.start()).toBe(id);
+    await docker.getContainer(id).remove({ force: true });
+    expect((await sandbox.execute('echo recreated')).stdout).toBe('recreated\n');
+    expect(await sandbox.start()).not.toBe(id);
   });
 
   it('removes its container on close', async () => {

@@ -99,23 +99,28 @@ export class DockerSandbox implements Sandbox {
       const call = checkCall(this.policy, command, options);
       const cwd = await resolveWorkingDirectory(this.policy, options.cwd);
       const workingDir = cwd === undefined ? undefined : containerPathOf(cwd, this.mounts);
-      const container = await this.ensureRunning();
-      try {
-        return await runExec({
-          docker: this.docker,
-          container,
-          command,
-          env: { ...this.policy.environment, ...this.#inherited, ...call.env },
-          workingDir,
-          user: this.user,
-          timeoutMs: call.timeoutMs,
-          maxOutputBytes: call.maxOutputBytes,
-          signal,
-          killContainer: () => this.kill(container),
-        });
-      } catch (error) {
-        if (error === signal.reason) throw error;
-        throw engineError(error, 'run the command', this.image);
+      const env = { ...this.policy.environment, ...this.#inherited, ...call.env };
+      for (let attempt = 1; ; attempt++) {
+        const container = await this.ensureRunning();
+        try {
+          return await runExec({
+            docker: this.docker,
+            container,
+            command,
+            env,
+            workingDir,
+            user: this.user,
+            timeoutMs: call.timeoutMs,
+            maxOutputBytes: call.maxOutputBytes,
+            signal,
+            killContainer: () => this.kill(container),
+          });
+        } catch (error) {
+          if (error === signal.reason) throw error;
+          // The container stopped (409) or vanished (404) behind our back: bring it back once, then give up.
+          if (attempt === 1 && this.forget(container, error)) continue;
+          throw engineError(error, 'run the command', this.image);
+        }
       }
     });
   }
@@ -155,6 +160,17 @@ export class DockerSandbox implements Sandbox {
     } catch (error) {
       throw error instanceof SandboxError ? error : engineError(error, 'create or start the container', this.image);
     }
+  }
+
+  /** Drops what we know of a container the engine says is stopped or gone; true when the call may be retried. */
+  private forget(container: Docker.Container, error: unknown): boolean {
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status !== 404 && status !== 409) return false;
+    if (this.container === container) {
+      this.running = false;
+      if (status === 404) this.container = undefined;
+    }
+    return true;
   }
 
   /** SIGKILLs the container's init, which takes every process of the container with it; start() revives it. */
