@@ -5,7 +5,9 @@ import type { ExecuteOptions } from './sandbox';
 
 /** The checked, backend-neutral parts of one `execute` call. */
 export interface CheckedCall {
+  /** The call's timeout, else the policy's, in ms. */
   timeoutMs: number;
+  /** The policy's output budget, in bytes. */
   maxOutputBytes: number;
   /** The policy environment overlaid with the call's `env`. */
   env: Readonly<Record<string, string>>;

@@ -13,12 +13,19 @@ export const RUN_TAG_VARIABLE = 'AGENTTOOLKIT_SANDBOX_RUN';
 
 /** What {@link runProcessTree} needs to start and bound one host process. */
 export interface ProcessTreeRun {
+  /** Program to start (looked up on `PATH` when not absolute). */
   file: string;
+  /** Its arguments; never put an environment value here. */
   args: readonly string[];
+  /** The complete environment of the process (nothing else is inherited). */
   env: Record<string, string>;
+  /** Host working directory, or undefined for the current one. */
   cwd: string | undefined;
+  /** Wall-clock limit, in ms. */
   timeoutMs: number;
+  /** Budget for stdout + stderr, in bytes. */
   maxOutputBytes: number;
+  /** Aborting kills the tree and rejects with the signal's reason. */
   signal: AbortSignal | undefined;
   /**
    * Tag every process of the run with {@link RUN_TAG_VARIABLE} and, when killing, also kill the processes that

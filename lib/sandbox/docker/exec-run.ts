@@ -6,15 +6,23 @@ import type { SandboxResult } from '../sandbox';
 
 /** What {@link runExec} needs to run one command in a running container. */
 export interface ExecRun {
+  /** The engine client (its modem demultiplexes the output). */
   docker: Docker;
+  /** The running container. */
   container: Docker.Container;
+  /** Shell command line, run with `/bin/sh -c`. */
   command: string;
   /** The whole environment of the call; sent in the exec request only, never in the container's config. */
   env: Readonly<Record<string, string>>;
+  /** Container path of the working directory, or undefined for the container's. */
   workingDir: string | undefined;
+  /** `uid:gid` or user name for the exec, or undefined for the container's. */
   user: string | undefined;
+  /** Wall-clock limit, in ms. */
   timeoutMs: number;
+  /** Budget for stdout + stderr, in bytes. */
   maxOutputBytes: number;
+  /** Aborting kills the container and rejects with the signal's reason. */
   signal: AbortSignal;
   /** Kills every process of the container (the container itself); used on timeout and cancellation. */
   killContainer: () => Promise<void>;

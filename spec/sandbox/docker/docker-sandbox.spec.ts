@@ -2,10 +2,10 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import Docker from 'dockerode';
-import { BindMount, SandboxPolicy } from '../../lib/sandbox';
-import { DockerSandbox, SANDBOX_LABEL, dockerOptionsFromUrl } from '../../lib/sandbox/docker';
-import { commonBehaviour } from './common-behaviour';
-import { describeWithEngine, dockerEngine, tempDir } from './helpers';
+import { BindMount, SandboxPolicy } from '../../../lib/sandbox';
+import { DockerSandbox, SANDBOX_LABEL, dockerOptionsFromUrl } from '../../../lib/sandbox/docker';
+import { commonBehaviour } from '../common-behaviour';
+import { describeWithEngine, dockerEngine, tempDir } from '../helpers';
 
 const MiB = 1024 * 1024;
 
