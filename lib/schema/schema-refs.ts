@@ -14,8 +14,9 @@ export interface NormalizedSchema {
 /**
  * Rewrites the references of a params schema into the one form every provider understands: `#/$defs/<name>`.
  *
- * Accepted targets: `#/$defs/<name>` and `#/definitions/<name>` of the root, `#` (the root itself), and any sub-schema
- * carrying an `$id` (what TypeBox's `Type.Recursive` and `Type.Ref` produce). `$id`s are dropped from the output and
+ * Accepted targets: `#/$defs/<name>` and `#/definitions/<name>` of the root, `#` (the root itself), any other JSON
+ * Pointer into the schema (`#/properties/a`), and any sub-schema carrying an `$id` (what TypeBox's `Type.Recursive`
+ * and `Type.Ref` produce). `$id`s are dropped from the output and
  * only the definitions that are actually referenced are kept. Rules followed: MCP ("`$ref`s must point into
  * `$defs`"), OpenAI strict mode (`$defs` + `$ref`, recursion allowed).
  *
@@ -55,7 +56,7 @@ export function normalizeRefs(schema: JsonSchema, where: string): NormalizedSche
     const { $id: _id, $defs: _defs, definitions: _definitions, $schema: _schema, ...rest } = node;
     const out = mapSubschemas(rest, path, rewrite);
     if (typeof out.$ref === 'string') {
-      const target = targets.get(out.$ref) ?? targets.get(out.$ref.replace(/^#(?=[^/])/, ''));
+      const target = targets.get(out.$ref) ?? targets.get(out.$ref.replace(/^#(?=[^/])/, '')) ?? atPointer(root, out.$ref);
       if (target === undefined) {
         throw new ToolDefinitionError(`${where}: the $ref '${out.$ref}' at ${path} points to nothing in the schema. Put the schema it names under $defs and refer to it as '#/$defs/<name>'.`);
       }
@@ -69,6 +70,15 @@ export function normalizeRefs(schema: JsonSchema, where: string): NormalizedSche
     defs[next.name] = rewrite(next.node, next.path) as SchemaNode;
   }
   return { root: rootOut, defs };
+}
+
+/** The sub-schema a `#/a/b` JSON Pointer names inside `root`, named after its last segment. */
+function atPointer(root: SchemaNode, ref: string): { wanted: string; node: SchemaNode } | undefined {
+  if (!ref.startsWith('#/')) return undefined;
+  const segments = ref.slice(2).split('/').map((s) => decodeURIComponent(s).replace(/~1/g, '/').replace(/~0/g, '~'));
+  let node: unknown = root;
+  for (const segment of segments) node = isNode(node) || Array.isArray(node) ? (node as Record<string, unknown>)[segment] : undefined;
+  return isNode(node) ? { wanted: segments[segments.length - 1]!, node } : undefined;
 }
 
 function collectIds(node: unknown, found: (id: string, node: SchemaNode) => void): void {

@@ -121,6 +121,12 @@ describe('toStrictSchema conversions', () => {
     expect(refusal(deep)).toMatch(/#(\/properties\/n){10} nests objects 11 levels deep; strict mode takes at most 10/);
   });
 
+  it('follows a JSON Pointer $ref into the schema, moving its target into $defs', () => {
+    const out = strict({ type: 'object', properties: { a: { type: 'object', properties: { x: { type: 'string' } }, required: ['x'] }, b: { $ref: '#/properties/a' } }, required: ['a', 'b'] });
+    expect(out.properties).toEqual({ a: expect.objectContaining({ type: 'object' }), b: { $ref: '#/$defs/a' } });
+    expect(out.$defs).toEqual({ a: { type: 'object', properties: { x: { type: 'string' } }, required: ['x'], additionalProperties: false } });
+  });
+
   it('refuses a $ref that points nowhere', () => {
     expect(refusal({ type: 'object', properties: { a: { $ref: '#/$defs/Missing' } } })).toMatch(/the \$ref '#\/\$defs\/Missing' at #\/properties\/a points to nothing/);
   });
