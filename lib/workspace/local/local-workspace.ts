@@ -8,7 +8,7 @@ import type { EditOptions, GlobOptions, Workspace, WriteOptions } from '../works
 import { writeAtomic } from './atomic-write';
 import { globEntries } from './glob-entries';
 import { withDirectory } from './directory-handle';
-import { describeKind, toWorkspaceError } from './io-errors';
+import { describeKind, errnoOf, toWorkspaceError } from './io-errors';
 import { locate, type Located, type LocateOptions, type RootPaths } from './locate';
 import { readBounded, type ReadResult } from './read-bounded';
 import { checkEditArguments, replaceText } from './replace-text';
@@ -68,6 +68,7 @@ export class LocalWorkspace implements Workspace {
       this.root = realpathSync(configured);
       readdirSync(this.root);
     } catch (error) {
+      if (errnoOf(error) === 'EEXIST') throw new NotADirectoryError(root, { cause: error });
       throw toWorkspaceError(error, root, 'create or open the workspace root');
     }
     this.maxFileSize = maxFileSize;

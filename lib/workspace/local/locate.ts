@@ -100,15 +100,18 @@ async function openParent(root: RootPaths, parent: readonly string[], requested:
     }
     const { dir, depth } = await deepestExisting(root, parent, requested);
     const name = parent[depth]!;
-    let stats: Stats | null;
+    let keep = false;
     try {
-      stats = await lstatOrNull(`${dir.view}/${name}`);
-      if (stats?.isSymbolicLink()) return { dir, link: name, rest: parent.slice(depth + 1) };
+      const stats = await lstatOrNull(`${dir.view}/${name}`);
+      if (stats?.isSymbolicLink()) {
+        keep = true;
+        return { dir, link: name, rest: parent.slice(depth + 1) };
+      }
       if (stats !== null && !stats.isDirectory()) throw new NotADirectoryError(requested);
       if (stats === null && !create) throw new NotFoundError(requested);
       if (stats === null) await mkdir(`${dir.view}/${name}`).catch(ignoreExisting);
     } finally {
-      await dir.close();
+      if (!keep) await dir.close();
     }
   }
 }
