@@ -1,6 +1,7 @@
 import { constants } from 'node:fs';
 import { lstat, open, readlink, realpath, type FileHandle } from 'node:fs/promises';
 import { PathChangedError, PathOutsideWorkspaceError } from '../errors';
+import { errnoOf } from './io-errors';
 import { isInside } from './workspace-path';
 
 /**
@@ -47,7 +48,11 @@ export async function openDirectory(root: string, segments: readonly string[], r
   }
   const real = await realpath(target);
   if (!isInside(root, real)) throw outside(requested, real);
-  const handle = await open(real, O_DIRECTORY_READ | constants.O_NOFOLLOW);
+  const handle = await open(real, O_DIRECTORY_READ | constants.O_NOFOLLOW).catch((error: unknown) => {
+    // realpath just saw a folder here: ELOOP or ENOTDIR (Linux, for a link with O_DIRECTORY) means it was swapped.
+    const code = errnoOf(error);
+    throw code === 'ELOOP' || code === 'ENOTDIR' ? new PathChangedError(requested, `the folder '${real}' was replaced`) : error;
+  });
   try {
     const [opened, named] = await Promise.all([handle.stat(), lstat(real)]);
     if (opened.dev !== named.dev || opened.ino !== named.ino) throw new PathChangedError(requested, `the folder '${real}' was replaced`);

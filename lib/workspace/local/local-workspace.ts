@@ -108,7 +108,9 @@ export class LocalWorkspace implements Workspace {
     const segments = toSegments(path, this.#paths.accepted);
     checkEditArguments(oldText, newText, path);
     return this.#withLocated(path, segments, 'edit', { createParents: false }, async ({ dir, name, stats }) => {
-      if (name === null || stats === null) throw name === null ? new NotAFileError(path, 'the workspace root') : new NotFoundError(path);
+      if (name === null) throw new NotAFileError(path, 'the workspace root, a directory');
+      if (stats === null) throw new NotFoundError(path);
+      if (!stats.isFile()) throw new NotAFileError(path, describeKind(stats));
       const read = await readBounded(dir, name, path, this.maxFileSize);
       if (!isUtf8(read.bytes)) throw new NotTextError(path);
       const edited = replaceText(read.bytes.toString('utf8'), oldText, newText, options.replaceAll === true, path);
@@ -165,6 +167,8 @@ export class LocalWorkspace implements Workspace {
     return this.#withLocated(path, segments, 'read', {}, async ({ dir, name, stats }) => {
       if (name === null) throw new NotAFileError(path, 'the workspace root, a directory');
       if (stats === null) throw new NotFoundError(path);
+      // Checked before opening so that a FIFO or device is never opened; readBounded checks again what it opened.
+      if (!stats.isFile()) throw new NotAFileError(path, describeKind(stats));
       return readBounded(dir, name, path, this.maxFileSize);
     });
   }

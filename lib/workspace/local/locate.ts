@@ -1,6 +1,6 @@
 import { lstat, mkdir, readlink, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
-import { InvalidPathError, NotADirectoryError, NotFoundError, PathOutsideWorkspaceError } from '../errors';
+import { InvalidPathError, NotADirectoryError, NotFoundError, PathChangedError, PathOutsideWorkspaceError } from '../errors';
 import { openDirectory, type DirectoryHandle } from './directory-handle';
 import { errnoOf } from './io-errors';
 import { isInside, normalize } from './workspace-path';
@@ -50,13 +50,16 @@ export async function locate(root: RootPaths, segments: readonly string[], reque
   let followedLink = false;
   const follow = async (dir: DirectoryHandle, name: string, rest: readonly string[]): Promise<void> => {
     if (++links > MAX_LINKS) throw new InvalidPathError(requested, `more than ${MAX_LINKS} symbolic links on the way (a loop?)`);
-    const target = await readlink(`${dir.view}/${name}`);
+    const target = await readlink(`${dir.view}/${name}`).catch((error: unknown) => {
+      // EINVAL: what was a link a moment ago is no longer one.
+      throw errnoOf(error) === 'EINVAL' ? new PathChangedError(requested, `'${name}' stopped being a symbolic link`) : error;
+    });
     current = [...linkTarget(root, dir.segments, target, requested, `${[...dir.segments, name].join('/')}`), ...rest];
   };
   for (;;) {
     if (current.length === 0) {
-      const dir = await openDirectory(root.real, [], requested);
-      return { dir, name: null, stats: await stat(dir.view).catch(closeAndThrow(dir)), followedLink };
+      const stats = await stat(root.real);
+      return { dir: await openDirectory(root.real, [], requested), name: null, stats, followedLink };
     }
     const parent = current.slice(0, -1);
     const name = current[current.length - 1]!;
@@ -149,13 +152,6 @@ async function lstatOrNull(path: string): Promise<Stats | null> {
     if (errnoOf(error) === 'ENOENT') return null;
     throw error;
   }
-}
-
-function closeAndThrow(dir: DirectoryHandle): (error: unknown) => Promise<never> {
-  return async (error) => {
-    await dir.close();
-    throw error;
-  };
 }
 
 function ignoreExisting(error: unknown): void {
