@@ -115,6 +115,13 @@ describe('glob', () => {
     expect((await ws.glob('./src/a.ts')).map((e) => e.path)).toEqual(['src/a.ts']);
   });
 
+  it('describes many matches across folders (several batches between yields)', async () => {
+    for (let d = 0; d < 3; d++) for (let i = 0; i < 300; i++) box.put(`root/spread/d${d}/f${i}.txt`, 'x');
+    const entries = await ws.glob('spread/**/*.txt');
+    expect(entries).toHaveLength(900);
+    expect(entries.every((e) => e.size === 1 && !e.isDirectory)).toBe(true);
+  });
+
   it('handles many matches in one folder (more than one batch of descriptions)', async () => {
     mkdirSync(join(box.root, 'many'));
     for (let i = 0; i < 1100; i++) box.put(`root/many/f${String(i).padStart(4, '0')}.txt`, 'x');

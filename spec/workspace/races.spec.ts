@@ -79,6 +79,19 @@ describe('a swap between the check and the use', () => {
     expect(readdirSync(join(box.root, 'sub'))).toEqual(['data.txt']);
   });
 
+  it('reports a link that stopped being a link before it could be read', async () => {
+    symlinkSync('sub/data.txt', join(box.root, 'lnk'));
+    const original = fsp.readlink;
+    jest.spyOn(fsp, 'readlink').mockImplementation(async (...args: Parameters<typeof fsp.readlink>) => {
+      if (String(args[0]).endsWith('/lnk')) {
+        renameSync(join(box.root, 'lnk'), join(box.root, 'old-lnk'));
+        writeFileSync(join(box.root, 'lnk'), 'now a file');
+      }
+      return original(...args);
+    });
+    await expect(ws.readFile('lnk')).rejects.toMatchObject({ code: 'PATH_CHANGED', message: expect.stringContaining('stopped being a symbolic link') });
+  });
+
   it('removes the temporary file when the final step fails', async () => {
     swapBeforeOpen('.tmp', () => {
       renameSync(join(box.root, 'sub/data.txt'), join(box.root, 'sub/gone.txt'));

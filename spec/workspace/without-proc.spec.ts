@@ -8,6 +8,8 @@ import type * as WorkspaceModule from '../../lib/workspace';
 import { makeSandbox, type Sandbox } from './fixtures';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
+const fs = require('node:fs') as typeof import('node:fs');
+// eslint-disable-next-line @typescript-eslint/no-require-imports
 const fsp = require('node:fs/promises') as typeof import('node:fs/promises');
 
 let box: Sandbox;
@@ -18,6 +20,11 @@ beforeEach(() => {
   jest.spyOn(fsp, 'readlink').mockImplementation(async (...args: Parameters<typeof fsp.readlink>) => {
     if (String(args[0]).startsWith('/proc/')) throw Object.assign(new Error('ENOENT: no /proc here'), { code: 'ENOENT' });
     return readlink(...args);
+  });
+  const readlinkSync = fs.readlinkSync;
+  jest.spyOn(fs, 'readlinkSync').mockImplementation((...args: Parameters<typeof fs.readlinkSync>) => {
+    if (String(args[0]).startsWith('/proc/')) throw Object.assign(new Error('ENOENT: no /proc here'), { code: 'ENOENT' });
+    return readlinkSync(...args);
   });
   let isolated: typeof WorkspaceModule | undefined;
   jest.isolateModules(() => {
@@ -89,4 +96,26 @@ it('refuses a folder that became a link between resolving and opening it', async
     return real;
   });
   await expect(ws.listDir('sub')).rejects.toMatchObject({ code: 'PATH_CHANGED' });
+});
+
+it('finds out about the missing /proc from glob too, and refuses links out there', async () => {
+  symlinkSync(box.outside, join(box.root, 'dir-link'));
+  expect((await ws.glob('**/*.txt')).map((e) => e.path)).toEqual(['sub/data.txt']);
+  await expect(ws.glob('dir-link/*')).rejects.toMatchObject({ code: 'PATH_OUTSIDE_WORKSPACE' });
+});
+
+it('notices a folder replaced right after glob opened it', async () => {
+  await ws.stat('.');
+  const openSync = fs.openSync;
+  let done = false;
+  jest.spyOn(fs, 'openSync').mockImplementation((...args: Parameters<typeof fs.openSync>) => {
+    const fd = openSync(...args);
+    if (!done && String(args[0]).endsWith('/sub')) {
+      done = true;
+      renameSync(join(box.root, 'sub'), join(box.root, 'sub-old'));
+      mkdirSync(join(box.root, 'sub'));
+    }
+    return fd;
+  });
+  await expect(ws.glob('sub/*')).rejects.toMatchObject({ code: 'PATH_CHANGED' });
 });

@@ -4,20 +4,19 @@ import { glob as tinyglobby } from 'tinyglobby';
 import type { Entry } from '../entry';
 import { PathOutsideWorkspaceError } from '../errors';
 import type { GlobOptions } from '../workspace';
-import { openDirectory, type DirectoryHandle } from './directory-handle';
+import { withDirectorySync } from './directory-handle';
 import { errnoOf } from './io-errors';
 import { byPath, toEntry } from './to-entry';
 import { checkPathString } from './workspace-path';
 
-const DIRECTORY_CONCURRENCY = 8;
-const STATS_PER_TURN = 512;
+const CALLS_PER_TURN = 512;
 
 /**
  * `Workspace.glob` for the local disk. Matching and the directory walk are tinyglobby's (picomatch syntax), rooted
  * at the real root, never following symbolic links. Confinement is then checked on what was found, not assumed:
  * every match must be a plain relative path, and each folder holding matches is opened and verified to lie inside
- * the root (`openDirectory`) before its matches are described through it; matches that vanished meanwhile or turned
- * into links are left out.
+ * the root (`withDirectorySync`) before its matches are described through it; matches that vanished meanwhile or
+ * turned into links are left out.
  *
  * @param root - absolute real path of the workspace root.
  * @throws InvalidPathError (not a string, NUL), PathOutsideWorkspaceError (absolute pattern, a `..` segment, or a
@@ -46,38 +45,36 @@ export async function globEntries(root: string, pattern: string, options: GlobOp
     else names.push(path.slice(cut + 1));
   }
   const entries: Entry[] = [];
-  const folders = [...byFolder.keys()];
-  const workers = Array.from({ length: Math.min(DIRECTORY_CONCURRENCY, folders.length) }, async () => {
-    for (let folder = folders.pop(); folder !== undefined; folder = folders.pop()) {
-      await describeFolder(root, folder, byFolder.get(folder)!, pattern, entries);
+  let calls = 0;
+  for (const [folder, names] of byFolder) {
+    // Synchronous file system calls, several times cheaper than promises for thousands of small lstats, handed
+    // back to the event loop every CALLS_PER_TURN calls.
+    if (calls > CALLS_PER_TURN) {
+      calls = 0;
+      await yieldToEventLoop();
     }
-  });
-  await Promise.all(workers);
+    calls += names.length + 3;
+    describeFolder(root, folder, names, pattern, entries);
+  }
   return entries.sort(byPath);
 }
 
-/** Describes `names` in `folder` through a verified handle, appending to `out`; skips a folder that vanished. */
-async function describeFolder(root: string, folder: string, names: readonly string[], pattern: string, out: Entry[]): Promise<void> {
-  let dir: DirectoryHandle;
+/**
+ * Describes `names` in `folder` through a verified view of it, appending to `out`. A folder or match that vanished
+ * meanwhile, or became a link, is left out.
+ */
+function describeFolder(root: string, folder: string, names: readonly string[], pattern: string, out: Entry[]): void {
+  const prefix = folder === '' ? '' : `${folder}/`;
   try {
-    dir = await openDirectory(root, folder === '' ? [] : folder.split('/'), pattern);
+    withDirectorySync(root, folder === '' ? [] : folder.split('/'), pattern, (view) => {
+      for (const name of names) {
+        const stats = lstatSync(`${view}/${name}`, { throwIfNoEntry: false });
+        if (stats !== undefined && !stats.isSymbolicLink()) out.push(toEntry(prefix + name, stats));
+      }
+    });
   } catch (error) {
     const code = errnoOf(error);
-    if (code === 'ENOENT' || code === 'ENOTDIR') return;
-    throw error;
-  }
-  try {
-    const prefix = folder === '' ? '' : `${folder}/`;
-    for (let i = 0; i < names.length; i++) {
-      if (i > 0 && i % STATS_PER_TURN === 0) await yieldToEventLoop();
-      // Synchronous lstat: several times faster than the promise form for tens of thousands of small calls, and
-      // bounded to STATS_PER_TURN calls between yields.
-      const stats = lstatSync(`${dir.view}/${names[i]}`, { throwIfNoEntry: false });
-      if (stats === undefined || stats.isSymbolicLink()) continue;
-      out.push(toEntry(prefix + names[i]!, stats));
-    }
-  } finally {
-    await dir.close();
+    if (code !== 'ENOENT' && code !== 'ENOTDIR') throw error;
   }
 }
 

@@ -40,7 +40,7 @@ export async function readBounded(dir: DirectoryHandle, name: string, requested:
 }
 
 async function readAll(handle: FileHandle, expected: number, limit: number, requested: string): Promise<Buffer> {
-  // One byte more than expected, so that growth is noticed without a second read in the common case.
+  // One byte more than expected: a file that grew fills it, and is read on; one that did not comes back short.
   let buffer = Buffer.allocUnsafeSlow(Math.min(expected, limit) + 1);
   let length = 0;
   for (;;) {
@@ -50,9 +50,11 @@ async function readAll(handle: FileHandle, expected: number, limit: number, requ
       buffer.copy(grown, 0, 0, length);
       buffer = grown;
     }
-    const { bytesRead } = await handle.read(buffer, length, buffer.length - length, length);
-    if (bytesRead === 0) break;
+    const wanted = buffer.length - length;
+    const { bytesRead } = await handle.read(buffer, length, wanted, length);
     length += bytesRead;
+    // A regular file returns fewer bytes than asked only at its end: no extra read to find the end.
+    if (bytesRead < wanted) break;
   }
   if (length > limit) throw new FileTooLargeError(requested, length, limit);
   return buffer.subarray(0, length);
