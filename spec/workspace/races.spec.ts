@@ -92,6 +92,13 @@ describe('a swap between the check and the use', () => {
     await expect(ws.readFile('lnk')).rejects.toMatchObject({ code: 'PATH_CHANGED', message: expect.stringContaining('stopped being a symbolic link') });
   });
 
+  it('refuses an exclusive write when the file appears after the check, keeping what appeared', async () => {
+    swapBeforeOpen('.tmp', () => writeFileSync(join(box.root, 'sub/late.txt'), 'first'));
+    await expect(ws.writeFile('sub/late.txt', 'second', { overwrite: false })).rejects.toMatchObject({ code: 'ALREADY_EXISTS' });
+    expect(readFileSync(join(box.root, 'sub/late.txt'), 'utf8')).toBe('first');
+    expect(readdirSync(join(box.root, 'sub')).sort()).toEqual(['data.txt', 'late.txt']);
+  });
+
   it('removes the temporary file when the final step fails', async () => {
     swapBeforeOpen('.tmp', () => {
       renameSync(join(box.root, 'sub/data.txt'), join(box.root, 'sub/gone.txt'));

@@ -3,7 +3,7 @@ import { readdir, lstat } from 'node:fs/promises';
 import { isUtf8 } from 'node:buffer';
 import { resolve } from 'node:path';
 import type { Entry } from '../entry';
-import { FileTooLargeError, InvalidArgumentError, NotADirectoryError, NotAFileError, NotFoundError, NotTextError } from '../errors';
+import { AlreadyExistsError, FileTooLargeError, InvalidArgumentError, NotADirectoryError, NotAFileError, NotFoundError, NotTextError } from '../errors';
 import type { EditOptions, GlobOptions, Workspace, WriteOptions } from '../workspace';
 import { writeAtomic } from './atomic-write';
 import { globEntries } from './glob-entries';
@@ -180,6 +180,7 @@ export class LocalWorkspace implements Workspace {
       if (name === null) throw new NotAFileError(path, 'the workspace root, a directory');
       if (stats !== null && !stats.isFile()) throw new NotAFileError(path, describeKind(stats));
       const overwrite = options.overwrite !== false;
+      if (!overwrite && stats !== null) throw new AlreadyExistsError(path);
       await writeAtomic(dir, name, path, data, { overwrite, mode: stats?.mode });
     });
   }
