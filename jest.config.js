@@ -4,7 +4,7 @@ module.exports = {
   roots: ['<rootDir>/spec'],
   testMatch: ['**/*.spec.ts'],
   transform: {
-    '^.+\\.ts$': ['ts-jest', { isolatedModules: true, tsconfig: '<rootDir>/tsconfig.json' }],
+    '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }],
   },
   collectCoverageFrom: ['lib/**/*.ts'],
   coverageReporters: ['text-summary', 'lcov'],

@@ -1,0 +1,46 @@
+import type { TSchema } from '@sinclair/typebox';
+import { MetadataKeys } from '../metadata/keys';
+import type { ParamRecord } from '../metadata/records';
+import { defineOwn, getOwn } from '../metadata/reflection';
+
+/** Options of `@Param(name, options)` when no explicit schema is needed. */
+export interface ParamOptions {
+  /** Shown to the model as the field's description. */
+  description?: string;
+  /** The model may leave the field out (the method then receives `undefined`). */
+  optional?: boolean;
+}
+
+/**
+ * Names a parameter of a plain-signature tool method, since TypeScript keeps no parameter names at run time.
+ *
+ * The field's schema is `schema` when given, else derived from the parameter's reflected type (`design:paramtypes`):
+ * `string`, `number` and `boolean` only. Any other type needs an explicit TypeBox schema; registering without one is a
+ * `ToolDefinitionError` naming the class, method and parameter.
+ *
+ * @example
+ * ```ts
+ * @Action('Add two integers.')
+ * add(@Param('a', Type.Integer()) a: number, @Param('b', Type.Integer()) b: number) { return a + b; }
+ * ```
+ */
+export function Param(name: string, schemaOrOptions?: TSchema | ParamOptions): ParameterDecorator {
+  return (target, member, index) => {
+    if (member === undefined) return;
+    const isSchema = schemaOrOptions !== undefined && isTypeBoxSchema(schemaOrOptions);
+    const options = (isSchema ? {} : (schemaOrOptions ?? {})) as ParamOptions;
+    const record: ParamRecord = {
+      index,
+      name,
+      schema: isSchema ? (schemaOrOptions as TSchema) : undefined,
+      description: options.description,
+      optional: options.optional ?? false,
+    };
+    const existing = getOwn<ParamRecord[]>(MetadataKeys.params, target, member) ?? [];
+    defineOwn(MetadataKeys.params, [...existing, record], target, member);
+  };
+}
+
+function isTypeBoxSchema(value: object): boolean {
+  return Object.getOwnPropertySymbols(value).length > 0 || 'type' in value || 'anyOf' in value || 'enum' in value || 'const' in value || '$ref' in value;
+}

@@ -1,0 +1,43 @@
+import type { ToolContext } from '../context/tool-context';
+import type { ActionResultClass } from '../result';
+import type { Tool } from '../tool/tool';
+
+/** The fields of a {@link ToolCall}. */
+export interface ToolCallInit {
+  readonly name: string;
+  readonly args: unknown;
+  readonly context: ToolContext;
+  readonly tool: Tool;
+  readonly params: Record<string, unknown>;
+  readonly signal: AbortSignal;
+  readonly resultType: ActionResultClass;
+}
+
+/**
+ * One call on its way through the middleware pipeline (seed: "Middleware"): the name and raw arguments the model
+ * sent, the context, the resolved tool and the validated params. Immutable: a middleware that changes something
+ * passes `call.with({...})` to `next`.
+ */
+export class ToolCall implements ToolCallInit {
+  readonly name!: string;
+  /** The arguments as the model sent them (object or JSON text), before validation. */
+  readonly args: unknown;
+  readonly context!: ToolContext;
+  readonly tool!: Tool;
+  /** Validated params, defaults applied: what the tool receives. */
+  readonly params!: Record<string, unknown>;
+  /** Aborted on timeout or cancellation. */
+  readonly signal!: AbortSignal;
+  /** The registry's result class: build results with `call.resultType.fail(...)` / `.success(...)`. */
+  readonly resultType!: ActionResultClass;
+
+  constructor(init: ToolCallInit) {
+    Object.assign(this, init);
+    Object.freeze(this);
+  }
+
+  /** A copy with some fields replaced. */
+  with(patch: Partial<ToolCallInit>): ToolCall {
+    return new ToolCall({ ...this, ...patch });
+  }
+}

@@ -1,0 +1,100 @@
+import { AgentToolkitError } from './errors';
+
+/** The fields of a result, as passed to the {@link ActionResult} constructor. */
+export interface ActionResultInit<T> {
+  ok: boolean;
+  result?: T;
+  error?: string;
+  [extra: string]: unknown;
+}
+
+/** Any constructor of results. */
+type ResultConstructor = new (init: ActionResultInit<never>, trusted?: typeof TRUSTED) => ActionResult<unknown>;
+
+/** Marks construction from `success`/`fail` without extra fields: the keys are known, so the check is skipped. */
+const TRUSTED = Symbol('trusted');
+const BASE_FIELDS: ReadonlySet<string> = new Set(['ok', 'result', 'error']);
+
+/** A class producing results: `ActionResult` itself or a subclass with extra fields. */
+export type ActionResultClass<R extends ActionResult<unknown> = ActionResult<unknown>> = (new (init: ActionResultInit<unknown>) => R) &
+  Pick<typeof ActionResult, 'fields' | 'extendFields' | 'success' | 'fail'>;
+
+/**
+ * The outcome of a tool call, handed back to the model as-is (seed: "Results (ActionResult)").
+ *
+ * Immutable (frozen on construction) and closed: a field the class does not declare is rejected with an
+ * `INVALID_RESULT` {@link AgentToolkitError}. Applications needing more fields (a trace id, citations) subclass it,
+ * declare the fields with `declare readonly` and list them in a static `fields` set, then pass the subclass as
+ * `new Tools({ resultType })`: every result the pipeline builds, failures included, is then an instance of it.
+ *
+ * @example
+ * ```ts
+ * class TracedResult<T = unknown> extends ActionResult<T> {
+ *   static override readonly fields = ActionResult.extendFields('traceId');
+ *   declare readonly traceId?: string;
+ * }
+ * ```
+ */
+export class ActionResult<T = unknown> {
+  /** The field names instances may carry. Subclasses replace it with {@link ActionResult.extendFields}. */
+  static readonly fields: ReadonlySet<string> = BASE_FIELDS;
+
+  /** True when the call succeeded. */
+  declare readonly ok: boolean;
+  /** The tool's return value (success only). */
+  declare readonly result?: T;
+  /** What went wrong, written for the model (failure only). */
+  declare readonly error?: string;
+
+  /**
+   * @param init - `ok` plus `result` or `error`, and any subclass fields.
+   * @throws AgentToolkitError `INVALID_RESULT` when `init` holds a field the class does not declare.
+   */
+  constructor(init: ActionResultInit<T>, trusted?: typeof TRUSTED) {
+    const self = this as unknown as Record<string, unknown>;
+    self.ok = init.ok;
+    self.result = init.result;
+    self.error = init.error;
+    if (trusted !== TRUSTED) {
+      const fields = (new.target as unknown as ActionResultClass).fields;
+      for (const key in init) {
+        if (!fields.has(key)) {
+          throw new AgentToolkitError(
+            'INVALID_RESULT',
+            `${new.target.name} has no field '${key}'. Declared fields: ${[...fields].join(', ')}. Add it to a subclass's static fields.`,
+          );
+        }
+        if (!BASE_FIELDS.has(key)) self[key] = init[key];
+      }
+    }
+    Object.freeze(this);
+  }
+
+  /** The base fields plus `names`, for a subclass's static `fields`. */
+  static extendFields(...names: string[]): ReadonlySet<string> {
+    return new Set([...this.fields, ...names]);
+  }
+
+  /** A successful result carrying `result`, built with the class it is called on (a subclass yields a subclass). */
+  static success<C extends ResultConstructor, T>(this: C, result: T, extra?: Record<string, unknown>): InstanceType<C> & { readonly result?: T } {
+    return (extra === undefined ? new this({ ok: true, result: result as never }, TRUSTED) : new this({ ...extra, ok: true, result: result as never })) as InstanceType<C> & { readonly result?: T };
+  }
+
+  /** A failed result whose `error` is written for the model, built with the class it is called on. */
+  static fail<C extends ResultConstructor>(this: C, error: string, extra?: Record<string, unknown>): InstanceType<C> {
+    return (extra === undefined ? new this({ ok: false, error }, TRUSTED) : new this({ ...extra, ok: false, error })) as InstanceType<C>;
+  }
+
+  /** A copy with some fields replaced (same class; unknown fields rejected). */
+  with(patch: Partial<ActionResultInit<T>>): this {
+    const Ctor = this.constructor as new (init: ActionResultInit<T>) => this;
+    return new Ctor({ ...(this as unknown as ActionResultInit<T>), ...patch } as ActionResultInit<T>);
+  }
+
+  /** Plain JSON form (`ok`, `result` or `error`, and subclass fields that are set). */
+  toJSON(): Record<string, unknown> {
+    const json: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(this)) if (value !== undefined) json[key] = value;
+    return json;
+  }
+}

@@ -1,0 +1,90 @@
+import { ToolDefinitionError } from '../tool/tool-definition-error';
+
+/** A JSON Schema object as sent to a provider: plain data, no TypeBox symbols. */
+export type JsonSchema = { readonly [keyword: string]: unknown };
+
+/**
+ * TypeBox's kind marker (a registered symbol, so it matches every TypeBox copy without loading TypeBox at run time:
+ * the core only needs TypeBox's types).
+ */
+const Kind = Symbol.for('TypeBox.Kind');
+
+/** TypeBox's optional-property marker. */
+export const OptionalKind = Symbol.for('TypeBox.Optional');
+
+/** TypeBox kinds that describe JavaScript values with no JSON Schema counterpart. */
+const NON_JSON_KINDS = new Set(['Function', 'Constructor', 'Undefined', 'Symbol', 'BigInt', 'Promise', 'Void', 'Uint8Array', 'Date', 'Iterator', 'AsyncIterator', 'Never']);
+
+/**
+ * Checks that `schema` is JSON Schema a model can be given: no TypeBox kind that describes functions, `undefined`,
+ * symbols, bigints, promises or dates, and no function, symbol, bigint or undefined value anywhere in it.
+ *
+ * @param where - the tool and place, named in the error.
+ * @throws ToolDefinitionError naming the path of the first offending sub-schema and what to use instead.
+ */
+export function assertJsonSchema(schema: unknown, where: string, path = '#'): void {
+  if (schema === null || typeof schema !== 'object') {
+    throw new ToolDefinitionError(`${where}: the schema at ${path} is ${describe(schema)}, not a JSON Schema object. Use a TypeBox schema such as Type.String().`);
+  }
+  const kind = (schema as Record<symbol, unknown>)[Kind];
+  if (typeof kind === 'string' && NON_JSON_KINDS.has(kind)) {
+    throw new ToolDefinitionError(
+      `${where}: the schema at ${path} is Type.${kind}(), which is not JSON Schema and cannot be sent to a model. ` +
+        `Use a JSON type instead (for a date, Type.String({ format: 'date-time' })).`,
+    );
+  }
+  for (const [key, value] of Object.entries(schema)) {
+    const at = `${path}/${key}`;
+    if (typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint' || value === undefined) {
+      throw new ToolDefinitionError(`${where}: the schema holds ${describe(value)} at ${at}; JSON Schema holds only JSON values. Remove it.`);
+    }
+    if (value !== null && typeof value === 'object') {
+      if (Array.isArray(value)) {
+        value.forEach((item, i) => {
+          if (SCHEMA_ARRAYS.has(key) && typeof item !== 'boolean') assertJsonSchema(item, where, `${at}/${i}`);
+          else if (item !== null && typeof item === 'object') assertJsonSchema(item, where, `${at}/${i}`);
+          else assertJsonValue(item, where, `${at}/${i}`);
+        });
+      }
+      else if (isSchemaMap(key)) for (const [name, sub] of Object.entries(value)) assertJsonSchema(sub, where, `${at}/${name}`);
+      else if (isSubSchema(key)) assertJsonSchema(value, where, at);
+    }
+  }
+}
+
+function assertJsonValue(value: unknown, where: string, at: string): void {
+  if (typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint' || value === undefined) {
+    throw new ToolDefinitionError(`${where}: the schema holds ${describe(value)} at ${at}; JSON Schema holds only JSON values. Remove it.`);
+  }
+}
+
+const SCHEMA_ARRAYS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items']);
+const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
+const SUB_SCHEMAS = new Set(['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedProperties', 'unevaluatedItems', 'additionalItems']);
+const isSchemaMap = (key: string) => SCHEMA_MAPS.has(key);
+const isSubSchema = (key: string) => SUB_SCHEMAS.has(key);
+
+function describe(value: unknown): string {
+  if (value === null) return 'null';
+  if (typeof value === 'function') return 'a function';
+  if (typeof value === 'symbol') return 'a symbol';
+  if (typeof value === 'bigint') return 'a bigint';
+  if (value === undefined) return 'undefined';
+  return `a ${typeof value}`;
+}
+
+/**
+ * A deep, frozen copy of `schema` as plain JSON: TypeBox's symbol keys dropped, nothing shared with the input. This
+ * is the model-facing form every provider format starts from.
+ */
+export function toPlainJsonSchema(schema: object): JsonSchema {
+  return deepFreeze(JSON.parse(JSON.stringify(schema)) as JsonSchema);
+}
+
+function deepFreeze<T>(value: T): T {
+  if (value !== null && typeof value === 'object') {
+    for (const child of Object.values(value)) deepFreeze(child);
+    Object.freeze(value);
+  }
+  return value;
+}

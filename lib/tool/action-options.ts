@@ -1,0 +1,29 @@
+import type { Static, TObject } from '@sinclair/typebox';
+import type { Availability } from '../context/availability';
+import type { ToolEffect } from './tool-effect';
+
+/**
+ * Options of `@Action(description, options)` and `tools.action(...)` (seed: "Defining tools"). Everything except
+ * `name` and `params` is runtime metadata for the host: it never appears in a model-facing schema.
+ */
+export interface ActionOptions<P extends TObject = TObject> {
+  /** The tool name the model calls: letters, digits, `_` and `-`, at most 64 characters. Default: the method name. */
+  name?: string;
+  /** A TypeBox object schema; the method then receives the validated, typed params object as its first argument. */
+  params?: P;
+  /** What a call does to the world. */
+  effects?: readonly ToolEffect[];
+  /**
+   * A status line for a host UI while the call runs: a template over parameter names (`"Refunding {amount}..."`,
+   * checked at registration) or a function of the typed params.
+   */
+  status?: string | ((params: Static<P>) => string);
+  /** Free labels for grouping or filtering tools. */
+  tags?: readonly string[];
+  /** Anything else the host needs, read back as `tool.metadata` (frozen). */
+  metadata?: Readonly<Record<string, unknown>>;
+  /** The tool is listed and callable only when this holds for the call's context. */
+  availableWhen?: Availability;
+  /** True, or a predicate over the validated params: the host must confirm such calls before executing. */
+  requiresApproval?: boolean | ((params: Static<P>) => boolean);
+}

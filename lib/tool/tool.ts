@@ -1,0 +1,195 @@
+import type { TObject } from '@sinclair/typebox';
+import type { ValidateFunction } from 'ajv';
+import type { Availability } from '../context/availability';
+import type { DescriptionSource } from '../context/context-description';
+import type { ToolContext } from '../context/tool-context';
+import { assertJsonSchema, toPlainJsonSchema, type JsonSchema } from '../schema/json-schema';
+import { isPlainObject, plainCopy } from '../schema/plain-copy';
+import { compileValidator, describeValidationErrors } from '../schema/validator';
+import type { ActionOptions } from './action-options';
+import { compileStatusTemplate, type StatusRenderer } from './status';
+import { ToolDefinitionError } from './tool-definition-error';
+import type { ToolEffect } from './tool-effect';
+
+/** What a tool body receives besides its params: the call's context and its abort signal. */
+export interface Invocation {
+  readonly context: ToolContext;
+  /** Aborted when the call times out or the caller cancels it. */
+  readonly signal: AbortSignal;
+}
+
+/** Runs a tool's code with validated params; may return a value, an `ActionResult`, or a promise of either. */
+export type ToolBody = (params: Record<string, unknown>, invocation: Invocation) => unknown;
+
+/** Everything needed to build a {@link Tool}: produced from an `@Action` method or from `tools.action(...)`. */
+export interface ToolSpec {
+  readonly name: string;
+  readonly description: string | DescriptionSource;
+  /** The group the tool belongs to: the class's `@ToolGroup` name or class name, or `"default"` for function tools. */
+  readonly group: string;
+  /** `Class.method` or `tool '<name>'`, named in errors. */
+  readonly source: string;
+  /** The params object schema (TypeBox). */
+  readonly params: TObject;
+  readonly options: ActionOptions;
+  /** Whether calls need confirmation: always, never, or when the predicate holds for the validated params. */
+  readonly approval: boolean | ((params: never) => boolean);
+  readonly body: ToolBody;
+}
+
+/** The outcome of {@link Tool.parseArgs}. */
+export type ParsedArgs = { readonly ok: true; readonly params: Record<string, unknown> } | { readonly ok: false; readonly error: string };
+
+const NAME = /^[A-Za-z0-9_-]{1,64}$/;
+
+/**
+ * A registered tool: its model-facing definition (name, description, JSON Schema) and its runtime metadata (effects,
+ * status, tags, metadata, approval, availability), which never reaches a model-facing schema (seed: "Defining tools").
+ *
+ * Built and checked once at registration: the name, the params schema (an object, JSON Schema only), the status
+ * template and one compiled Ajv validator. Bad definitions throw {@link ToolDefinitionError} naming the source.
+ */
+export class Tool {
+  readonly name: string;
+  readonly group: string;
+  readonly source: string;
+  /** What calls do to the world. */
+  readonly effects: ReadonlySet<ToolEffect>;
+  readonly tags: ReadonlySet<string>;
+  /** The free `metadata` option, frozen. */
+  readonly metadata: Readonly<Record<string, unknown>>;
+  /** The params schema as given (TypeBox). */
+  readonly paramsSchema: TObject;
+  /** The params schema as plain, frozen JSON Schema: what provider formats start from. */
+  readonly parameters: JsonSchema;
+  readonly availableWhen: Availability | undefined;
+  private readonly description: string | DescriptionSource;
+  private readonly validator: ValidateFunction;
+  private readonly status: StatusRenderer | undefined;
+  private readonly approval: boolean | ((params: never) => boolean);
+  private readonly body: ToolBody;
+  /** Whether validation may write defaults into nested objects (then arguments are deep-copied first). */
+  private readonly hasDefaults: boolean;
+
+  /** @throws ToolDefinitionError when the spec cannot be registered (see class docs). */
+  constructor(spec: ToolSpec) {
+    const where = spec.source;
+    if (!NAME.test(spec.name)) {
+      throw new ToolDefinitionError(
+        `${where}: the tool name '${spec.name}' is not accepted by providers: use 1 to 64 letters, digits, '_' or '-' (pass { name } to @Action).`,
+      );
+    }
+    const params = spec.params as unknown;
+    if (params === null || typeof params !== 'object' || (params as { type?: unknown }).type !== 'object') {
+      throw new ToolDefinitionError(
+        `${where}: params must be an object schema (Type.Object({...})), got ${describeSchema(params)}. Providers take tool arguments as one JSON object; wrap other shapes in a field.`,
+      );
+    }
+    assertJsonSchema(params, where);
+    this.name = spec.name;
+    this.group = spec.group;
+    this.source = where;
+    this.description = spec.description;
+    this.paramsSchema = spec.params;
+    this.parameters = toPlainJsonSchema(spec.params);
+    this.validator = compileValidator(this.parameters, where);
+    this.hasDefaults = JSON.stringify(this.parameters).includes('"default"');
+    const options = spec.options;
+    this.effects = new Set(options.effects ?? []);
+    this.tags = new Set(options.tags ?? []);
+    this.metadata = Object.freeze({ ...options.metadata });
+    this.availableWhen = options.availableWhen;
+    const status = options.status;
+    this.status =
+      typeof status === 'string'
+        ? compileStatusTemplate(status, where, Object.keys((this.parameters.properties as object | undefined) ?? {}))
+        : (status as StatusRenderer | undefined);
+    this.approval = spec.approval;
+    this.body = spec.body;
+  }
+
+  /** The description rendered against `context` (a `descriptionFromContext` falls back when its dependency is absent). */
+  resolveDescription(context?: ToolContext): string {
+    return typeof this.description === 'string' ? this.description : this.description.resolve(context);
+  }
+
+  /** True when the description depends on the context (so it cannot be cached across contexts). */
+  get hasContextDescription(): boolean {
+    return typeof this.description !== 'string';
+  }
+
+  /** Whether the tool is offered in `context` (its `availableWhen`, if any). */
+  isAvailable(context: ToolContext): boolean {
+    return this.availableWhen === undefined || this.availableWhen.test(context);
+  }
+
+  /** Whether the tool declares `effect`. */
+  hasEffect(effect: ToolEffect): boolean {
+    return this.effects.has(effect);
+  }
+
+  /** True when some calls of this tool need the user's confirmation (always, or depending on the params). */
+  get requiresApproval(): boolean {
+    return this.approval !== false;
+  }
+
+  /**
+   * Whether this particular call needs confirmation. A predicate sees exactly the params the method would receive
+   * (validated, defaults applied). Arguments that do not validate return false: such a call fails validation and runs
+   * nothing.
+   */
+  needsApproval(args: unknown): boolean {
+    if (typeof this.approval === 'boolean') return this.approval;
+    const parsed = this.parseArgs(args);
+    return parsed.ok && (this.approval as (params: Record<string, unknown>) => boolean)(parsed.params);
+  }
+
+  /** The status line for a call (the `status` option rendered over the params), or `"Running <name>..."` without one. */
+  formatStatus(args: unknown): string {
+    if (this.status === undefined) return `Running ${this.name}...`;
+    const parsed = this.parseArgs(args);
+    return this.status(parsed.ok ? parsed.params : isPlainObject(args) ? args : {});
+  }
+
+  /**
+   * Turns a model's arguments (an object, or the JSON text a provider sends) into validated params: a fresh copy
+   * (deep when the schema has defaults to apply, else of the top level), so the caller's object is never changed;
+   * schema defaults applied. A failure carries the model-facing message: one
+   * line per offending field.
+   */
+  parseArgs(args: unknown): ParsedArgs {
+    let data: unknown;
+    if (typeof args === 'string') {
+      try {
+        data = JSON.parse(args);
+      } catch (error) {
+        if (args.trim() === '') data = {};
+        else return { ok: false, error: `Arguments for tool '${this.name}' are not valid JSON (${(error as Error).message}). Send the arguments as one complete JSON object.` };
+      }
+      if (!isPlainObject(data)) return notAnObject(this.name, data);
+    } else {
+      if (!isPlainObject(args)) return notAnObject(this.name, args);
+      data = this.hasDefaults ? plainCopy(args) : { ...args };
+    }
+    if (this.validator(data)) return { ok: true, params: data as Record<string, unknown> };
+    return { ok: false, error: describeValidationErrors(this.name, this.validator.errors ?? []) };
+  }
+
+  /** Runs the tool's code with validated params (from {@link parseArgs}); injected dependencies are resolved here. */
+  invoke(params: Record<string, unknown>, invocation: Invocation): unknown {
+    return this.body(params, invocation);
+  }
+}
+
+function notAnObject(name: string, value: unknown): ParsedArgs {
+  const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'a non-plain object' : `a ${typeof value}`;
+  return { ok: false, error: `Arguments for tool '${name}' must be a JSON object with named fields, got ${kind}.` };
+}
+
+function describeSchema(value: unknown): string {
+  if (value === null || typeof value !== 'object') return String(value);
+  const type = (value as { type?: unknown }).type;
+  if (type !== undefined) return `type ${JSON.stringify(type)}`;
+  const keys = Object.keys(value);
+  return keys.length ? `a schema with ${keys.join(', ')}` : 'an empty schema';
+}
