@@ -134,7 +134,8 @@ async function deepestExisting(root: RootPaths, parent: readonly string[], reque
 }
 
 /**
- * Where a link at `linkSegments` inside folder `dirSegments` points, as root-relative segments.
+ * Where a link named `link` (root-relative, for messages) inside the real folder `dirSegments` points, as
+ * root-relative segments: a relative `target` is applied to that folder, an absolute one must lie under the root.
  * @throws PathOutsideWorkspaceError when the target lies outside the root.
  */
 function linkTarget(root: RootPaths, dirSegments: readonly string[], target: string, requested: string, link: string): string[] {
