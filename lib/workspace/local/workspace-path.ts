@@ -1,0 +1,62 @@
+import { InvalidPathError, PathOutsideWorkspaceError } from '../errors';
+
+/**
+ * Turns a caller's path into root-relative segments without touching the disk: checks it is a string without NUL,
+ * maps an absolute path that lies under one of `roots` to its relative part (refusing any other), and applies `.`
+ * and `..` to the path as written, refusing any `..` that would climb above the root. Symbolic links are dealt
+ * with later, by `locate`.
+ *
+ * @param requested - the caller's path (relative to the root, or absolute).
+ * @param roots - absolute spellings of the root (its real path first, then the path as configured).
+ * @returns the segments, none of them empty, `.` or `..`; an empty array for the root itself.
+ * @throws InvalidPathError (`INVALID_PATH`), PathOutsideWorkspaceError (`PATH_OUTSIDE_WORKSPACE`).
+ */
+export function toSegments(requested: unknown, roots: readonly string[]): string[] {
+  const path = checkPathString(requested);
+  let relative = path;
+  if (path.startsWith('/')) {
+    const root = roots.find((r) => isInside(r, path));
+    if (root === undefined) throw new PathOutsideWorkspaceError(path, 'an absolute path must lie inside the workspace root');
+    relative = path.slice(root.length);
+  }
+  return normalize(relative.split('/'), () => new PathOutsideWorkspaceError(path, "its '..' segments climb above the root"));
+}
+
+/** Checks that a path or pattern is a string without NUL bytes. @throws InvalidPathError. */
+export function checkPathString(requested: unknown): string {
+  if (typeof requested !== 'string') {
+    throw new InvalidPathError(String(requested), `a path must be a string, got ${requested === null ? 'null' : typeof requested}`);
+  }
+  if (requested.includes('\0')) throw new InvalidPathError(requested, 'it contains a NUL byte, which no file name may hold');
+  return requested;
+}
+
+/**
+ * Applies `.` and `..` to segments lexically. `base` segments come first (already normalized); `onEscape` builds
+ * the error thrown when `..` would climb above the root.
+ */
+export function normalize(parts: readonly string[], onEscape: () => Error, base: readonly string[] = []): string[] {
+  const out = [...base];
+  for (const part of parts) {
+    if (part === '' || part === '.') continue;
+    if (part === '..') {
+      if (out.length === 0) throw onEscape();
+      out.pop();
+    } else {
+      out.push(part);
+    }
+  }
+  return out;
+}
+
+/** True when absolute path `path` is `root` or lies under it (a sibling like `/w/proj-evil` is not under `/w/proj`). */
+export function isInside(root: string, path: string): boolean {
+  if (path === root) return true;
+  const prefix = root.endsWith('/') ? root : `${root}/`;
+  return path.startsWith(prefix);
+}
+
+/** Joins segments into the root-relative POSIX form used in entries (`.` for the root). */
+export function toRelative(segments: readonly string[]): string {
+  return segments.length === 0 ? '.' : segments.join('/');
+}
