@@ -81,8 +81,3 @@ export async function collectChunks(
     signal.removeEventListener('abort', stop!);
   }
 }
-
-/** The chunks a response stands for, as one chunk (content, final state, metadata). */
-export function responseToChunk(response: ToolResponse): ToolChunk {
-  return new ToolChunk({ content: response.content, state: response.state, metadata: response.metadata, isLast: true });
-}

@@ -42,7 +42,7 @@ const NO_BODY = (): never => {
  * class WebSearch extends ToolBase<typeof SearchInput> {
  *   constructor() { super({ name: 'WebSearch', description: 'Search the web.', inputSchema: SearchInput, isReadOnly: true, isConcurrencySafe: true }); }
  *   checkPermissions() { return PermissionDecision.allow('Web search is read-only.'); }
- *   async call({ query }: Static<typeof SearchInput>) { return ToolChunk.text(await search(query), { state: ToolResultState.SUCCESS }); }
+ *   override async call({ query }: Static<typeof SearchInput>) { return ToolChunk.text(await search(query), { state: ToolResultState.SUCCESS }); }
  * }
  * ```
  * @throws ToolDefinitionError from the constructor when the definition is invalid, or when a tool that is not

@@ -28,20 +28,10 @@ const GROUP_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 export class ToolGroups {
   private readonly groups = new Map<string, { description: string; active: boolean }>();
 
-  /** True when no group can be off (the registry's fast path). */
-  get empty(): boolean {
-    return this.groups.size === 0;
-  }
-
   /** Whether tools of `group` may be listed and called now. */
   isActive(group: string): boolean {
     const entry = this.groups.get(group);
     return entry === undefined || entry.active;
-  }
-
-  /** Whether `group` was created as switchable. */
-  has(group: string): boolean {
-    return this.groups.has(group);
   }
 
   /**
