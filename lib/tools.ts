@@ -8,7 +8,7 @@ import { compose, type NextHandler, type ToolMiddleware } from './pipeline/middl
 import { ToolCall } from './pipeline/tool-call';
 import { ActionResult, type ActionResultClass } from './result';
 import { AgentToolkitError } from './errors';
-import { ChunkChannel } from './streaming/chunk-channel';
+import { streamCall } from './streaming/stream-call';
 import { collectChunks, isStreamed, toChunks, valueToChunk } from './streaming/to-chunks';
 import type { ToolChunk } from './streaming/tool-chunk';
 import { ToolResponse } from './streaming/tool-response';
@@ -190,24 +190,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
    * The same pipeline runs; `result` resolves to what `execute` would return. See {@link ToolStream}.
    */
   stream(name: string, args: unknown, options?: ExecuteOptions): ToolStream<R> {
-    const controller = new AbortController();
-    const parent = options?.signal;
-    const onParentAbort = () => controller.abort(parent?.reason);
-    if (parent?.aborted) controller.abort(parent.reason);
-    else parent?.addEventListener('abort', onParentAbort, { once: true });
-    const channel = new ChunkChannel(() => controller.abort(new Error('The stream consumer stopped reading.')));
-    let emitted = false;
-    const onChunk = (chunk: ToolChunk) => {
-      emitted = true;
-      channel.push(chunk);
-    };
-    const result = this.run(name, args, { ...options, signal: controller.signal }, onChunk).then((final) => {
-      parent?.removeEventListener('abort', onParentAbort);
-      if (!emitted) channel.push(valueToChunk(final));
-      channel.close();
-      return final;
-    });
-    return { result, [Symbol.asyncIterator]: () => channel[Symbol.asyncIterator]() };
+    return streamCall(options?.signal, (signal, onChunk) => this.run(name, args, { ...options, signal }, onChunk));
   }
 
   /**
