@@ -63,3 +63,4 @@ export { ExternalExecutionRequest, isExternalRequest } from './tool/external-exe
 export { EXTERNAL_EXECUTION_KEY } from './tool/external-chunk';
 export { BASIC_GROUP, RESET_TOOLS, type ToolGroupInfo } from './tool/tool-groups';
 export { runToolCalls, type BatchCall, type RanCall, type RunToolCallsOptions, type RunToolCallsOutcome, type WaitingCall } from './tool/call-batching';
+export { PermissionMiddleware, type PermissionMiddlewareOptions } from './permissions/permission-middleware';

@@ -89,6 +89,7 @@ export class PermissionDecision {
     });
   }
 
+  /** True for ALLOW. */
   get isAllowed(): boolean {
     return this.behavior === PermissionBehavior.ALLOW;
   }

@@ -46,6 +46,7 @@ export class PermissionEngine {
     return this.current;
   }
 
+  /** The current mode. */
   get mode(): PermissionMode {
     return this.current.mode;
   }

@@ -13,6 +13,7 @@ export class ChunkChannel implements AsyncIterable<ToolChunk> {
 
   constructor(private readonly onCancel: () => void) {}
 
+  /** Queues a chunk for the consumer (dropped once the channel is closed). */
   push(chunk: ToolChunk): void {
     if (this.closed) return;
     if (this.waiting !== undefined) {
@@ -22,6 +23,7 @@ export class ChunkChannel implements AsyncIterable<ToolChunk> {
     } else this.queue.push(chunk);
   }
 
+  /** Ends the stream: the consumer finishes after the queued chunks. */
   close(): void {
     this.closed = true;
     if (this.waiting !== undefined) this.waiting({ value: undefined, done: true });

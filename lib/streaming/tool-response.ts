@@ -30,14 +30,17 @@ export class ToolResponse {
   /** How many chunks were appended. */
   chunks = 0;
 
+  /** The merged content blocks so far. */
   get content(): readonly ContentBlock[] {
     return this.blocks;
   }
 
+  /** The worst state seen so far (`SUCCESS` until a chunk says otherwise). */
   get state(): FinalState {
     return this.finalState;
   }
 
+  /** The merged metadata of every chunk. */
   get metadata(): Readonly<Record<string, unknown>> {
     return this.meta;
   }

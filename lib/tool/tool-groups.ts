@@ -59,6 +59,7 @@ export class ToolGroups {
     return changed;
   }
 
+  /** Every switchable group with its state, in creation order. */
   list(): ToolGroupInfo[] {
     return [...this.groups].map(([name, { description, active }]) => ({ name, description, active }));
   }
