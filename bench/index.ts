@@ -13,7 +13,8 @@ async function main(): Promise<void> {
     .sort();
   console.log(`# agenttoolkit benchmarks: node ${process.version}, medians of timed batches`);
   for (const file of files) {
-    const mod = (await import(join(__dirname, file))) as { default: () => Promise<void> };
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- bench files are compiled CommonJS beside this one
+    const mod = require(join(__dirname, file)) as { default: () => Promise<void> };
     await mod.default();
   }
 }

@@ -21,11 +21,11 @@ import {
   ToolEffect,
   Tools,
   ToolSchemaFormat,
-  Type,
   type ActionResult,
   type Static,
   type ToolCallRequest,
 } from '../lib';
+import { Type } from '@sinclair/typebox';
 
 export class SearchClient {
   async search(query: string, limit: number): Promise<string[]> {

@@ -29,7 +29,7 @@ export { ToolSchemaFormat } from './providers/tool-schema-format';
 export { openAIChatFormat, openAIChatToolCalls, openAIChatToolMessage, type OpenAIChatTool, type OpenAIChatAssistantMessage } from './providers/openai-chat';
 export { anthropicFormat, anthropicToolUses, anthropicToolResult, type AnthropicTool, type AnthropicMessage } from './providers/anthropic';
 export type { ToolCallRequest } from './providers/tool-call-request';
-export { Type, type Static, type TObject, type TSchema } from '@sinclair/typebox';
+export type { Static, TObject, TSchema } from '@sinclair/typebox';
 export { PermissionBehavior } from './permissions/permission-behavior';
 export { PermissionMode } from './permissions/permission-mode';
 export { PermissionConfigError } from './permissions/permission-error';

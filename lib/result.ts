@@ -9,7 +9,11 @@ export interface ActionResultInit<T> {
 }
 
 /** Any constructor of results. */
-type ResultConstructor = new (init: ActionResultInit<never>) => ActionResult<unknown>;
+type ResultConstructor = new (init: ActionResultInit<never>, trusted?: typeof TRUSTED) => ActionResult<unknown>;
+
+/** Marks construction from `success`/`fail` without extra fields: the keys are known, so the check is skipped. */
+const TRUSTED = Symbol('trusted');
+const BASE_FIELDS: ReadonlySet<string> = new Set(['ok', 'result', 'error']);
 
 /** A class producing results: `ActionResult` itself or a subclass with extra fields. */
 export type ActionResultClass<R extends ActionResult<unknown> = ActionResult<unknown>> = (new (init: ActionResultInit<unknown>) => R) &
@@ -33,7 +37,7 @@ export type ActionResultClass<R extends ActionResult<unknown> = ActionResult<unk
  */
 export class ActionResult<T = unknown> {
   /** The field names instances may carry. Subclasses replace it with {@link ActionResult.extendFields}. */
-  static readonly fields: ReadonlySet<string> = new Set(['ok', 'result', 'error']);
+  static readonly fields: ReadonlySet<string> = BASE_FIELDS;
 
   /** True when the call succeeded. */
   declare readonly ok: boolean;
@@ -46,16 +50,22 @@ export class ActionResult<T = unknown> {
    * @param init - `ok` plus `result` or `error`, and any subclass fields.
    * @throws AgentToolkitError `INVALID_RESULT` when `init` holds a field the class does not declare.
    */
-  constructor(init: ActionResultInit<T>) {
-    const fields = (new.target as unknown as ActionResultClass).fields;
-    for (const key in init) {
-      if (!fields.has(key)) {
-        throw new AgentToolkitError(
-          'INVALID_RESULT',
-          `${new.target.name} has no field '${key}'. Declared fields: ${[...fields].join(', ')}. Add it to a subclass's static fields.`,
-        );
+  constructor(init: ActionResultInit<T>, trusted?: typeof TRUSTED) {
+    const self = this as unknown as Record<string, unknown>;
+    self.ok = init.ok;
+    self.result = init.result;
+    self.error = init.error;
+    if (trusted !== TRUSTED) {
+      const fields = (new.target as unknown as ActionResultClass).fields;
+      for (const key in init) {
+        if (!fields.has(key)) {
+          throw new AgentToolkitError(
+            'INVALID_RESULT',
+            `${new.target.name} has no field '${key}'. Declared fields: ${[...fields].join(', ')}. Add it to a subclass's static fields.`,
+          );
+        }
+        if (!BASE_FIELDS.has(key)) self[key] = init[key];
       }
-      (this as Record<string, unknown>)[key] = init[key];
     }
     Object.freeze(this);
   }
@@ -67,12 +77,12 @@ export class ActionResult<T = unknown> {
 
   /** A successful result carrying `result`, built with the class it is called on (a subclass yields a subclass). */
   static success<C extends ResultConstructor, T>(this: C, result: T, extra?: Record<string, unknown>): InstanceType<C> & { readonly result?: T } {
-    return new this({ ...extra, ok: true, result: result as never }) as InstanceType<C> & { readonly result?: T };
+    return (extra === undefined ? new this({ ok: true, result: result as never }, TRUSTED) : new this({ ...extra, ok: true, result: result as never })) as InstanceType<C> & { readonly result?: T };
   }
 
   /** A failed result whose `error` is written for the model, built with the class it is called on. */
   static fail<C extends ResultConstructor>(this: C, error: string, extra?: Record<string, unknown>): InstanceType<C> {
-    return new this({ ...extra, ok: false, error }) as InstanceType<C>;
+    return (extra === undefined ? new this({ ok: false, error }, TRUSTED) : new this({ ...extra, ok: false, error })) as InstanceType<C>;
   }
 
   /** A copy with some fields replaced (same class; unknown fields rejected). */
@@ -83,6 +93,8 @@ export class ActionResult<T = unknown> {
 
   /** Plain JSON form (`ok`, `result` or `error`, and subclass fields that are set). */
   toJSON(): Record<string, unknown> {
-    return { ...(this as object) };
+    const json: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(this)) if (value !== undefined) json[key] = value;
+    return json;
   }
 }

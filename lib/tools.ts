@@ -1,12 +1,11 @@
 import { randomUUID } from 'node:crypto';
 import type { TObject } from '@sinclair/typebox';
-import { Type } from '@sinclair/typebox';
 import type { Token } from './context/injection-token';
 import { MissingDependencyError, ToolContext } from './context/tool-context';
 import { consoleLogger, type ToolLogger } from './pipeline/logger';
 import { compose, type NextHandler, type ToolMiddleware } from './pipeline/middleware';
 import { ToolCall } from './pipeline/tool-call';
-import { ActionResult, type ActionResultClass } from './result';
+import { ActionResult, type ActionResultClass, type ActionResultInit } from './result';
 import { AgentToolkitError } from './errors';
 import { streamCall } from './streaming/stream-call';
 import { collectChunks, isStreamed, toChunks, valueToChunk } from './streaming/to-chunks';
@@ -46,6 +45,8 @@ export interface ExecuteOptions {
 }
 
 const NEVER_ABORTED = new AbortController().signal;
+const EMPTY_PARAMS = Object.freeze({ type: 'object', properties: Object.freeze({}), additionalProperties: false });
+const NO_DEPENDENCIES = Object.freeze({});
 
 /**
  * A registry of tools and the pipeline that executes the calls a model makes (seed: "Quickstart" to "Merging
@@ -122,14 +123,17 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
       description: options.description,
       group: options.group ?? 'default',
       source,
-      params: options.params ?? Type.Object({}, { additionalProperties: false }),
+      params: options.params ?? (EMPTY_PARAMS as TObject),
       options,
       approval: options.requiresApproval ?? false,
-      body: (params, invocation: Invocation) => {
-        const dependencies: Record<string, unknown> = {};
-        for (const { key, record } of inject) dependencies[key] = injected(record, invocation, source);
-        return (fn as (p: unknown, d: unknown, i: Invocation) => unknown)(params, dependencies, invocation);
-      },
+      body:
+        inject.length === 0
+          ? (params, invocation: Invocation) => (fn as (p: unknown, d: unknown, i: Invocation) => unknown)(params, NO_DEPENDENCIES, invocation)
+          : (params, invocation: Invocation) => {
+              const dependencies: Record<string, unknown> = {};
+              for (const { key, record } of inject) dependencies[key] = injected(record, invocation, source);
+              return (fn as (p: unknown, d: unknown, i: Invocation) => unknown)(params, dependencies, invocation);
+            },
     });
     this.addAll([tool]);
     return tool;
@@ -182,7 +186,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
    * Never rejects for an expected failure; see the class docs.
    */
   execute(name: string, args: unknown, options?: ExecuteOptions): Promise<R> {
-    return this.run(name, args, options, undefined);
+    return this.dispatch(name, args, options, undefined);
   }
 
   /**
@@ -190,7 +194,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
    * The same pipeline runs; `result` resolves to what `execute` would return. See {@link ToolStream}.
    */
   stream(name: string, args: unknown, options?: ExecuteOptions): ToolStream<R> {
-    return streamCall(options?.signal, (signal, onChunk) => this.run(name, args, { ...options, signal }, onChunk));
+    return streamCall(options?.signal, (signal, onChunk) => this.dispatch(name, args, { ...options, signal }, onChunk));
   }
 
   /**
@@ -239,25 +243,6 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
     return this;
   }
 
-  private async run(name: string, args: unknown, options: ExecuteOptions | undefined, onChunk: ((chunk: ToolChunk) => void) | undefined): Promise<R> {
-    const context = options?.context ?? this.activeContext;
-    try {
-      const tool = this.byName.get(name);
-      if (tool === undefined || !tool.isAvailable(context)) return this.unknownTool(name, context);
-      if (this.groups !== undefined && !this.groups.isActive(tool.group)) return this.resultType.fail(this.groups.inactiveMessage(name, tool.group));
-      const parsed = tool.parseArgs(args);
-      if (!parsed.ok) return this.resultType.fail(parsed.error);
-      const signal = options?.signal ?? NEVER_ABORTED;
-      if (signal.aborted) return this.resultType.fail(`Tool '${name}' was cancelled before it started.`);
-      if (this.chain === undefined && onChunk === undefined && !tool.hasChunkPipeline) return await this.invoke(tool, parsed.params, context, signal, name);
-      const call = new ToolCall({ name, args, context, tool, params: parsed.params, signal, resultType: this.resultType, callId: options?.callId, onChunk });
-      return this.conform(await (this.chain ?? this.innermost)(call));
-    } catch (error) {
-      this.logger.error(`Internal error while executing tool '${name}'`, { error, stack: (error as Error)?.stack });
-      return this.resultType.fail(`Internal error while running tool '${name}'. It was logged; try again or use another tool.`);
-    }
-  }
-
   /** A failed result for a call the user declined, to hand back to the model like any other result. */
   declined(name: string, reason?: string): R {
     return this.resultType.fail(`The user declined to run tool '${name}'${reason ? ` (${reason})` : ''}. Do not retry it unchanged; ask the user or take another approach.`);
@@ -297,22 +282,31 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
     return this.resultType.fail(`Unknown tool '${name}'. Available: ${available.length ? available.join(', ') : '(none)'}`);
   }
 
-  private invokeCall(call: ToolCall): Promise<R> {
-    if (call.tool.hasChunkPipeline || call.onChunk !== undefined) return this.invokeChunked(call);
-    return this.invoke(call.tool, call.params, call.context, call.signal, call.name);
+  /**
+   * The fixed prelude shared by `execute` and `stream`: resolution, group check, validation, then the plain invoke
+   * step or the chain. `onChunk` is set by `stream` only.
+   */
+  private dispatch(name: string, args: unknown, options: ExecuteOptions | undefined, onChunk: ((chunk: ToolChunk) => void) | undefined): Promise<R> {
+    const context = options?.context ?? this.activeContext;
+    try {
+      const tool = this.byName.get(name);
+      if (tool === undefined || !tool.isAvailable(context)) return Promise.resolve(this.unknownTool(name, context));
+      if (this.groups !== undefined && !this.groups.isActive(tool.group)) return Promise.resolve(this.resultType.fail(this.groups.inactiveMessage(name, tool.group)));
+      const parsed = tool.parseArgs(args);
+      if (!parsed.ok) return Promise.resolve(this.resultType.fail(parsed.error));
+      const signal = options?.signal ?? NEVER_ABORTED;
+      if (signal.aborted) return Promise.resolve(this.resultType.fail(`Tool '${name}' was cancelled before it started.`));
+      if (this.chain === undefined && onChunk === undefined && !tool.hasChunkPipeline) return this.run(tool, parsed.params, context, signal, name);
+      return this.runChain(new ToolCall({ name, args, context, tool, params: parsed.params, signal, resultType: this.resultType, callId: options?.callId, onChunk }));
+    } catch (error) {
+      return Promise.resolve(this.internalError(name, error));
+    }
   }
 
-  private async invoke(tool: Tool, params: Record<string, unknown>, context: ToolContext, signal: AbortSignal, name: string): Promise<R> {
-    let value: unknown;
-    try {
-      value = tool.invoke(params, { context, signal });
-      if (signal !== NEVER_ABORTED && isThenable(value)) value = await raceAbort(value, signal);
-      else if (isThenable(value)) value = await value;
-      if (isStreamed(value)) return (await collectChunks(toChunks(value), signal)).toResult(this.resultType, name);
-    } catch (error) {
-      return this.failure(error, name);
-    }
-    return this.conform(value);
+  /** The innermost step of the chain: the plain invoke step, or the chunk path. */
+  private invokeCall(call: ToolCall): Promise<R> {
+    if (call.tool.hasChunkPipeline || call.onChunk !== undefined) return this.invokeChunked(call);
+    return this.run(call.tool, call.params, call.context, call.signal, call.name);
   }
 
   /** The slow path: external tools, per-tool middleware, or a consumer reading chunks (`stream`). */
@@ -337,11 +331,42 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
       }
       return (await collectChunks(source, signal, onChunk)).toResult(this.resultType, name);
     } catch (error) {
-      return this.failure(error, name);
+      return this.toolFailure(name, error);
     }
   }
 
-  private failure(error: unknown, name: string): R {
+  /** The invoke step: runs the tool and wraps what it returns (one asynchronous hop, whatever the body is). */
+  private async run(tool: Tool, params: Record<string, unknown>, context: ToolContext, signal: AbortSignal, name: string): Promise<R> {
+    let value: unknown;
+    try {
+      value = tool.invoke(params, { context, signal });
+      if (isThenable(value)) value = await (signal === NEVER_ABORTED ? value : raceAbort(value, signal));
+      if (isStreamed(value)) return (await collectChunks(toChunks(value), signal)).toResult(this.resultType, name);
+    } catch (error) {
+      return this.toolFailure(name, error);
+    }
+    try {
+      return this.conform(value);
+    } catch (error) {
+      return this.internalError(name, error);
+    }
+  }
+
+  private async runChain(call: ToolCall): Promise<R> {
+    try {
+      return this.conform(await (this.chain ?? this.innermost)(call));
+    } catch (error) {
+      return this.internalError(call.name, error);
+    }
+  }
+
+  /** The error boundary's answer to an unexpected error: logged with its stack, a short generic message for the model. */
+  private internalError(name: string, error: unknown): R {
+    this.logger.error(`Internal error while executing tool '${name}'`, { error, stack: (error as Error)?.stack });
+    return this.resultType.fail(`Internal error while running tool '${name}'. It was logged; try again or use another tool.`);
+  }
+
+  private toolFailure(name: string, error: unknown): R {
     if (error === CANCELLED) return this.resultType.fail(`Tool '${name}' was cancelled before it finished.`);
     if (error instanceof MissingDependencyError) {
       this.logger.error(`Tool '${name}' could not run: ${error.message}`);
@@ -351,9 +376,14 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
     return this.resultType.fail(`Tool '${name}' failed: ${messageOf(error)}`);
   }
 
+  /** Wraps a raw value in the registry's result type; an `ActionResult` of another class keeps the fields this type declares. */
   private conform(value: unknown): R {
     if (value instanceof this.resultType) return value;
-    if (value instanceof ActionResult) return new this.resultType({ ...(value as ActionResult<unknown>) });
+    if (value instanceof ActionResult) {
+      const init: Record<string, unknown> = {};
+      for (const key of this.resultType.fields) if ((value as unknown as Record<string, unknown>)[key] !== undefined) init[key] = (value as unknown as Record<string, unknown>)[key];
+      return new this.resultType(init as unknown as ActionResultInit<unknown>);
+    }
     return this.resultType.success(value);
   }
 

@@ -1,8 +1,16 @@
-import { Kind } from '@sinclair/typebox';
 import { ToolDefinitionError } from '../tool/tool-definition-error';
 
 /** A JSON Schema object as sent to a provider: plain data, no TypeBox symbols. */
 export type JsonSchema = { readonly [keyword: string]: unknown };
+
+/**
+ * TypeBox's kind marker (a registered symbol, so it matches every TypeBox copy without loading TypeBox at run time:
+ * the core only needs TypeBox's types).
+ */
+const Kind = Symbol.for('TypeBox.Kind');
+
+/** TypeBox's optional-property marker. */
+export const OptionalKind = Symbol.for('TypeBox.Optional');
 
 /** TypeBox kinds that describe JavaScript values with no JSON Schema counterpart. */
 const NON_JSON_KINDS = new Set(['Function', 'Constructor', 'Undefined', 'Symbol', 'BigInt', 'Promise', 'Void', 'Uint8Array', 'Date', 'Iterator', 'AsyncIterator', 'Never']);
@@ -31,7 +39,13 @@ export function assertJsonSchema(schema: unknown, where: string, path = '#'): vo
       throw new ToolDefinitionError(`${where}: the schema holds ${describe(value)} at ${at}; JSON Schema holds only JSON values. Remove it.`);
     }
     if (value !== null && typeof value === 'object') {
-      if (Array.isArray(value)) value.forEach((item, i) => item !== null && typeof item === 'object' ? assertJsonSchema(item, where, `${at}/${i}`) : assertJsonValue(item, where, `${at}/${i}`));
+      if (Array.isArray(value)) {
+        value.forEach((item, i) => {
+          if (SCHEMA_ARRAYS.has(key) && typeof item !== 'boolean') assertJsonSchema(item, where, `${at}/${i}`);
+          else if (item !== null && typeof item === 'object') assertJsonSchema(item, where, `${at}/${i}`);
+          else assertJsonValue(item, where, `${at}/${i}`);
+        });
+      }
       else if (isSchemaMap(key)) for (const [name, sub] of Object.entries(value)) assertJsonSchema(sub, where, `${at}/${name}`);
       else if (isSubSchema(key)) assertJsonSchema(value, where, at);
     }
@@ -44,6 +58,7 @@ function assertJsonValue(value: unknown, where: string, at: string): void {
   }
 }
 
+const SCHEMA_ARRAYS = new Set(['allOf', 'anyOf', 'oneOf', 'prefixItems', 'items']);
 const SCHEMA_MAPS = new Set(['properties', 'patternProperties', '$defs', 'definitions', 'dependentSchemas']);
 const SUB_SCHEMAS = new Set(['items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedProperties', 'unevaluatedItems', 'additionalItems']);
 const isSchemaMap = (key: string) => SCHEMA_MAPS.has(key);

@@ -1,4 +1,5 @@
-import { Type, type TObject, type TSchema } from '@sinclair/typebox';
+import type { TObject, TSchema } from '@sinclair/typebox';
+import { OptionalKind } from '../schema/json-schema';
 import { ToolContext, MissingDependencyError } from '../context/tool-context';
 import type { InjectRecord, ParamRecord } from '../metadata/records';
 import { scanClass, type ScannedAction } from '../metadata/scanner';
@@ -58,11 +59,14 @@ function slotsOf(action: ScannedAction): Slot[] {
 function paramsOf(action: ScannedAction): TObject {
   if (action.action.options.params !== undefined) return action.action.options.params;
   const properties: Record<string, TSchema> = {};
+  const required: string[] = [];
   for (const param of [...action.params].sort((a, b) => a.index - b.index)) {
     if (param.name in properties) throw new ToolDefinitionError(`${action.where}: two parameters are named '${param.name}'. Give each @Param a distinct name.`);
     properties[param.name] = fieldSchema(action, param);
+    if (!param.optional && (param.schema as Record<symbol, unknown> | undefined)?.[OptionalKind] !== 'Optional') required.push(param.name);
   }
-  return Type.Object(properties, { additionalProperties: false });
+  const schema = { type: 'object', properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false };
+  return schema as unknown as TObject;
 }
 
 function fieldSchema(action: ScannedAction, param: ParamRecord): TSchema {
@@ -76,14 +80,12 @@ function fieldSchema(action: ScannedAction, param: ParamRecord): TSchema {
     );
   }
   if (param.description !== undefined) schema = { ...schema, description: param.description };
-  return param.optional ? Type.Optional(schema) : schema;
+  return schema;
 }
 
 function reflectedSchema(type: unknown): TSchema | undefined {
-  if (type === String) return Type.String();
-  if (type === Number) return Type.Number();
-  if (type === Boolean) return Type.Boolean();
-  return undefined;
+  const json = type === String ? 'string' : type === Number ? 'number' : type === Boolean ? 'boolean' : undefined;
+  return json === undefined ? undefined : ({ type: json } as unknown as TSchema);
 }
 
 function bodyOf(instance: object, action: ScannedAction): ToolBody {

@@ -1,5 +1,4 @@
 import type { Static, TObject } from '@sinclair/typebox';
-import { Type } from '@sinclair/typebox';
 import type { Availability } from '../context/availability';
 import type { DescriptionSource } from '../context/context-description';
 import { PermissionDecision } from '../permissions/permission-decision';
@@ -9,6 +8,8 @@ import { ToolDefinitionError } from './tool-definition-error';
 import type { ToolEffect } from './tool-effect';
 import type { ToolChunkMiddleware } from '../streaming/tool-chunk-middleware';
 import type { ToolPermissionHooks } from './tool-traits';
+
+const NO_PARAMS = Object.freeze({ type: 'object', properties: Object.freeze({}), additionalProperties: false });
 
 /** Options of `new FunctionTool(fn, options)` (seed 004: "Wrap Function as Tool"). */
 export interface FunctionToolOptions<P extends TObject> {
@@ -59,7 +60,7 @@ export class FunctionTool<P extends TObject = TObject> extends Tool {
       description: options.description,
       group: options.group ?? 'basic',
       source,
-      params: options.params ?? (Type.Object({}, { additionalProperties: false }) as unknown as P),
+      params: options.params ?? (NO_PARAMS as unknown as P),
       options: { effects: options.effects, tags: options.tags, metadata: options.metadata, availableWhen: options.availableWhen },
       approval: false,
       body: (params, invocation) => fn(params as Static<P>, withAgentState(invocation, injected, source)),

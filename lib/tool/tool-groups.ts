@@ -1,4 +1,4 @@
-import { Type, type TSchema } from '@sinclair/typebox';
+import type { TObject } from '@sinclair/typebox';
 import { PermissionDecision } from '../permissions/permission-decision';
 import { Tool } from './tool';
 import { ToolDefinitionError } from './tool-definition-error';
@@ -75,8 +75,8 @@ export class ToolGroups {
    * which tools are offered, not the world).
    */
   metaTool(toolsOf: (group: string) => string[]): Tool {
-    const properties: Record<string, TSchema> = {};
-    for (const [name, { description }] of this.groups) properties[name] = Type.Boolean({ description });
+    const properties: Record<string, { type: 'boolean'; description: string }> = {};
+    for (const [name, { description }] of this.groups) properties[name] = { type: 'boolean', description };
     return new Tool({
       name: RESET_TOOLS,
       description:
@@ -84,7 +84,7 @@ export class ToolGroups {
         'Groups: ' + [...this.groups].map(([name, g]) => `${name} (${g.description})`).join('; ') + '.',
       group: BASIC_GROUP,
       source: `meta tool '${RESET_TOOLS}'`,
-      params: Type.Object(properties, { additionalProperties: false }),
+      params: { type: 'object', properties, required: Object.keys(properties), additionalProperties: false } as unknown as TObject,
       options: {},
       approval: false,
       body: (params) => {

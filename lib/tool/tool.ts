@@ -93,6 +93,8 @@ export class Tool {
   private readonly status: StatusRenderer | undefined;
   private readonly approval: boolean | ((params: never) => boolean);
   private readonly body: ToolBody;
+  /** Whether validation may write defaults into nested objects (then arguments are deep-copied first). */
+  private readonly hasDefaults: boolean;
 
   /** @throws ToolDefinitionError when the spec cannot be registered (see class docs). */
   constructor(spec: ToolSpec) {
@@ -116,6 +118,7 @@ export class Tool {
     this.paramsSchema = spec.params;
     this.parameters = toPlainJsonSchema(spec.params);
     this.validator = compileValidator(this.parameters, where);
+    this.hasDefaults = JSON.stringify(this.parameters).includes('"default"');
     const options = spec.options;
     this.effects = new Set(options.effects ?? []);
     this.tags = new Set(options.tags ?? []);
@@ -184,24 +187,23 @@ export class Tool {
 
   /**
    * Turns a model's arguments (an object, or the JSON text a provider sends) into validated params: a fresh copy
-   * (the caller's object is never changed), schema defaults applied. A failure carries the model-facing message: one
+   * (deep when the schema has defaults to apply, else of the top level), so the caller's object is never changed;
+   * schema defaults applied. A failure carries the model-facing message: one
    * line per offending field.
    */
   parseArgs(args: unknown): ParsedArgs {
     let data: unknown;
     if (typeof args === 'string') {
-      if (args.trim() === '') data = {};
-      else {
-        try {
-          data = JSON.parse(args);
-        } catch (error) {
-          return { ok: false, error: `Arguments for tool '${this.name}' are not valid JSON (${(error as Error).message}). Send the arguments as one complete JSON object.` };
-        }
+      try {
+        data = JSON.parse(args);
+      } catch (error) {
+        if (args.trim() === '') data = {};
+        else return { ok: false, error: `Arguments for tool '${this.name}' are not valid JSON (${(error as Error).message}). Send the arguments as one complete JSON object.` };
       }
       if (!isPlainObject(data)) return notAnObject(this.name, data);
     } else {
       if (!isPlainObject(args)) return notAnObject(this.name, args);
-      data = plainCopy(args);
+      data = this.hasDefaults ? plainCopy(args) : { ...args };
     }
     if (this.validator(data)) return { ok: true, params: data as Record<string, unknown> };
     return { ok: false, error: describeValidationErrors(this.name, this.validator.errors ?? []) };

@@ -239,3 +239,39 @@ describe('context and cancellation', () => {
     expect((await tools.execute('bad', {}, { signal })).error).toBe("Tool 'bad' failed: nope");
   });
 });
+
+describe('results of other classes', () => {
+  class Traced<T = unknown> extends ActionResult<T> {
+    static override readonly fields = ActionResult.extendFields('traceId');
+    declare readonly traceId?: string;
+  }
+
+  it('keeps the fields the registry type declares when a tool returns another result class', async () => {
+    class Cited<T = unknown> extends ActionResult<T> {
+      static override readonly fields = ActionResult.extendFields('citations');
+    }
+    const tools = new Tools({ resultType: Cited });
+    tools.action({ name: 'traced', description: 'x' }, () => Traced.success('v', { traceId: 't' }));
+    const result = await tools.execute('traced', {});
+    expect(result).toBeInstanceOf(Cited);
+    expect(result.toJSON()).toEqual({ ok: true, result: 'v' });
+    const base = new Tools();
+    base.action({ name: 'traced', description: 'x' }, () => Traced.success('v', { traceId: 't' }));
+    expect(await base.execute('traced', {})).toBeInstanceOf(Traced);
+  });
+
+  it('turns a result type that throws while wrapping into an internal error, never a rejection', async () => {
+    class Picky<T = unknown> extends ActionResult<T> {
+      constructor(init: ConstructorParameters<typeof ActionResult>[0], trusted?: never) {
+        if (init.result === 'boom') throw new Error('cannot wrap boom');
+        super(init as never, trusted);
+      }
+    }
+    const logger = { warn: jest.fn(), error: jest.fn() };
+    const tools = new Tools({ resultType: Picky, logger });
+    tools.action({ name: 'boom', description: 'x' }, () => 'boom');
+    const result = await tools.execute('boom', {});
+    expect(result.error).toBe("Internal error while running tool 'boom'. It was logged; try again or use another tool.");
+    expect(logger.error).toHaveBeenCalled();
+  });
+});

@@ -1,0 +1,35 @@
+import Docker from 'dockerode';
+
+/**
+ * Where the Docker engine is: a ready `Docker` client, dockerode's connection options (socket path, or a remote
+ * engine's `host`/`port`/`protocol` with TLS `ca`/`cert`/`key`), or a `DOCKER_HOST`-style URL
+ * (`unix:///var/run/docker.sock`, `tcp://host:2376`, `https://host:2376`). Default: dockerode's own default (the
+ * `DOCKER_HOST` variable, else `/var/run/docker.sock`).
+ */
+export type DockerConnection = Docker | Docker.DockerOptions | string;
+
+/**
+ * Builds the dockerode client for a {@link DockerConnection}. Pointing the same sandbox code at a remote engine is
+ * a matter of passing its host and TLS files here.
+ *
+ * @throws TypeError for a URL with an unsupported scheme (only `unix:`, `tcp:`, `http:` and `https:`).
+ */
+export function dockerClient(connection: DockerConnection | undefined): Docker {
+  if (connection instanceof Docker) return connection;
+  if (typeof connection === 'string') return new Docker(dockerOptionsFromUrl(connection));
+  return new Docker(connection);
+}
+
+/**
+ * Parses a `DOCKER_HOST`-style URL into dockerode options. `tcp:` means plain HTTP, as in the Docker CLI without
+ * TLS; use `https:` (and pass `ca`/`cert`/`key` through options) for a TLS-protected remote engine.
+ *
+ * @throws TypeError for another scheme.
+ */
+export function dockerOptionsFromUrl(url: string): Docker.DockerOptions {
+  if (url.startsWith('unix://')) return { socketPath: url.slice('unix://'.length) };
+  const parsed = new URL(url);
+  const protocol = ({ 'tcp:': 'http', 'http:': 'http', 'https:': 'https' } as const)[parsed.protocol as 'tcp:' | 'http:' | 'https:'];
+  if (protocol === undefined) throw new TypeError(`Unsupported Docker host ${JSON.stringify(url)}: use unix://, tcp://, http:// or https://.`);
+  return { protocol, host: parsed.hostname, port: parsed.port === '' ? (protocol === 'https' ? 2376 : 2375) : Number(parsed.port) };
+}

@@ -1,0 +1,193 @@
+import type Docker from 'dockerode';
+import type { BindMount } from '../bind-mount';
+import { checkCall } from '../call-options';
+import { readInheritedEnvironment } from '../environment';
+import { SandboxError } from '../errors';
+import { Lifecycle } from '../lifecycle';
+import { checkSourcesExist, type PlannedMount } from '../mount-plan';
+import type { SandboxPolicy } from '../policy';
+import type { ExecuteOptions, Sandbox, SandboxResult } from '../sandbox';
+import { resolveWorkingDirectory } from '../working-directory';
+import { dockerClient, type DockerConnection } from './connection';
+import { containerPathOf, planContainerMounts } from './container-mounts';
+import { containerSpec } from './container-spec';
+import { engineError, isGone } from './engine-errors';
+import { runExec } from './exec-run';
+
+/** Options of {@link DockerSandbox}. */
+export interface DockerSandboxOptions {
+  /** The engine to use: a dockerode client, its options (socket, or remote host + TLS), or a `DOCKER_HOST`-style URL. */
+  connection?: DockerConnection;
+  /**
+   * Host variables forwarded by name. A missing one fails the constructor. Values go only into each exec request's
+   * environment: never into the container's configuration, its command line, a log line or an error message.
+   */
+  inheritEnvironment?: readonly string[];
+  /** Extra binds, after the policy's paths; targets must be unique. */
+  mounts?: readonly BindMount[];
+  /**
+   * User of every process: `'host'` maps to the host's uid:gid (POSIX only) so files written to read-write mounts
+   * stay owned by the developer; any other string (`'1000:1000'`, `'nobody'`) is passed to the engine. Default: the
+   * image's user.
+   */
+  user?: 'host' | (string & {});
+  /** Docker network joined when the policy enables network access. Default `bridge`. */
+  network?: string;
+}
+
+/**
+ * Runs commands in one long-lived Docker container per sandbox, through dockerode (the seed's DockerSandbox).
+ *
+ * The container is created on first use (or by {@link DockerSandbox.start}) with: an init process, a read-only root,
+ * all capabilities dropped, no-new-privileges, a tmpfs `/tmp`, network `none` unless the policy enables it, the
+ * policy's memory (512 MiB when unset, no extra swap), pids (256 when unset) and CPU limits, the workspace bound at
+ * `/workspace`, other policy paths under `/mnt/<host path>`, then the explicit mounts. Each command is an exec of
+ * `/bin/sh -c` with the policy's environment, the inherited variables and the call's `env`.
+ *
+ * A timeout or cancellation kills the container, so no process of that command survives (processes of other
+ * commands running at the same time in this sandbox die too, and `/tmp` is emptied); the next command starts it
+ * again. `close()` removes the container. The image must provide `/bin/sh`.
+ *
+ * Note: dockerode's `DEBUG=modem` trace prints raw request bodies, exec environments included; keep it off where
+ * inherited secrets are used.
+ */
+export class DockerSandbox implements Sandbox {
+  private readonly lifecycle = new Lifecycle('DockerSandbox');
+  private readonly docker: Docker;
+  readonly #inherited: Readonly<Record<string, string>>;
+  private readonly mounts: readonly PlannedMount[];
+  private readonly user: string | undefined;
+  private readonly network: string;
+  private container: Docker.Container | undefined;
+  private starting: Promise<Docker.Container> | undefined;
+  private running = false;
+
+  /**
+   * @param image - the image to run (must contain `/bin/sh`); it is not pulled.
+   * @param policy - the sandbox policy.
+   * @param options - see {@link DockerSandboxOptions}.
+   * @throws SandboxError `ENVIRONMENT_MISSING` for an unset inherited variable, `MOUNT_INVALID` for clashing mount
+   * targets, `OPTIONS_INVALID` for `user: 'host'` where the host has no uid.
+   */
+  constructor(
+    readonly image: string,
+    readonly policy: SandboxPolicy,
+    options: DockerSandboxOptions = {},
+  ) {
+    this.#inherited = readInheritedEnvironment(options.inheritEnvironment ?? []);
+    this.mounts = planContainerMounts(policy, options.mounts ?? []);
+    this.user = options.user === 'host' ? hostUser() : options.user;
+    this.network = options.network ?? 'bridge';
+    this.docker = dockerClient(options.connection);
+  }
+
+  /**
+   * Creates and starts the container now rather than on the first command (to measure or pay start-up apart).
+   * Returns the container id.
+   *
+   * @throws SandboxError `SANDBOX_CLOSED`, `MOUNT_INVALID` for a missing host path, `ENGINE_UNAVAILABLE` or `ENGINE_FAILED`.
+   */
+  async start(): Promise<string> {
+    this.lifecycle.assertOpen();
+    return (await this.ensureRunning()).id;
+  }
+
+  /** See {@link Sandbox.execute}. Sets `oomKilled`. */
+  async execute(command: string, options: ExecuteOptions = {}): Promise<SandboxResult> {
+    return this.lifecycle.run(options.signal, async (signal) => {
+      signal.throwIfAborted();
+      const call = checkCall(this.policy, command, options);
+      const cwd = await resolveWorkingDirectory(this.policy, options.cwd);
+      const workingDir = cwd === undefined ? undefined : containerPathOf(cwd, this.mounts);
+      const env = { ...this.policy.environment, ...this.#inherited, ...call.env };
+      for (let attempt = 1; ; attempt++) {
+        const container = await this.ensureRunning();
+        try {
+          return await runExec({
+            docker: this.docker,
+            container,
+            command,
+            env,
+            workingDir,
+            user: this.user,
+            timeoutMs: call.timeoutMs,
+            maxOutputBytes: call.maxOutputBytes,
+            signal,
+            killContainer: () => this.kill(container),
+          });
+        } catch (error) {
+          if (error === signal.reason) throw error;
+          // The container stopped (409) or vanished (404) behind our back: bring it back once, then give up.
+          if (attempt === 1 && this.forget(container, error)) continue;
+          throw engineError(error, 'run the command', this.image);
+        }
+      }
+    });
+  }
+
+  /** Kills running commands and removes the container. Idempotent. */
+  async close(): Promise<void> {
+    await this.lifecycle.close();
+    await this.starting?.catch(() => undefined);
+    const container = this.container;
+    this.container = undefined;
+    if (container) await container.remove({ force: true }).catch((error: unknown) => ignoreGone(error, 'remove the container', this.image));
+  }
+
+  /** Same as {@link DockerSandbox.close}, for `await using`. */
+  async [Symbol.asyncDispose](): Promise<void> {
+    await this.close();
+  }
+
+  private ensureRunning(): Promise<Docker.Container> {
+    if (this.running && this.container) return Promise.resolve(this.container);
+    this.starting ??= this.startContainer().finally(() => {
+      this.starting = undefined;
+    });
+    return this.starting;
+  }
+
+  private async startContainer(): Promise<Docker.Container> {
+    try {
+      if (!this.container) {
+        await checkSourcesExist(this.mounts);
+        const spec = containerSpec({ image: this.image, policy: this.policy, mounts: this.mounts, user: this.user, network: this.network });
+        this.container = await this.docker.createContainer(spec);
+      }
+      await this.container.start().catch((error: unknown) => ignoreGone(error, 'start the container', this.image));
+      this.running = true;
+      return this.container;
+    } catch (error) {
+      throw error instanceof SandboxError ? error : engineError(error, 'create or start the container', this.image);
+    }
+  }
+
+  /** Drops what we know of a container the engine says is stopped or gone; true when the call may be retried. */
+  private forget(container: Docker.Container, error: unknown): boolean {
+    const status = (error as { statusCode?: number }).statusCode;
+    if (status !== 404 && status !== 409) return false;
+    if (this.container === container) {
+      this.running = false;
+      if (status === 404) this.container = undefined;
+    }
+    return true;
+  }
+
+  /** SIGKILLs the container's init, which takes every process of the container with it; start() revives it. */
+  private async kill(container: Docker.Container): Promise<void> {
+    this.running = false;
+    await container.kill({ signal: 'SIGKILL' }).catch((error: unknown) => ignoreGone(error, 'kill the container', this.image));
+    await container.wait({ condition: 'not-running' }).catch(() => undefined);
+  }
+}
+
+function ignoreGone(error: unknown, doing: string, image: string): void {
+  if (!isGone(error)) throw engineError(error, doing, image);
+}
+
+function hostUser(): string {
+  if (typeof process.getuid !== 'function' || typeof process.getgid !== 'function') {
+    throw new SandboxError('OPTIONS_INVALID', "user: 'host' needs a POSIX host (process.getuid); pass an explicit 'uid:gid' instead.");
+  }
+  return `${process.getuid()}:${process.getgid()}`;
+}

@@ -1,0 +1,70 @@
+/**
+ * Options of one {@link Sandbox.execute} call.
+ */
+export interface ExecuteOptions {
+  /**
+   * Working directory on the host. A relative path is resolved against the policy's `workingDirectory` (or the
+   * process's cwd when the policy has none). It must exist, be a directory, and lie inside a readable or writable
+   * path when the policy lists any. Backends that run elsewhere (Docker) map it to the matching mount.
+   */
+  cwd?: string;
+  /** Extra environment variables for this call only; they override the policy's `environment`. */
+  env?: Readonly<Record<string, string>>;
+  /**
+   * Cancels the call. The whole process tree is killed, then the promise rejects with `signal.reason`
+   * (an `AbortError` `DOMException` unless the caller gave another reason).
+   */
+  signal?: AbortSignal;
+  /** Overrides the policy's `limits.timeoutMs` for this call, in milliseconds (positive). */
+  timeoutMs?: number;
+}
+
+/**
+ * What every backend returns for one command.
+ */
+export interface SandboxResult {
+  /**
+   * Exit status of the command (`/bin/sh -c`). A command killed by a signal inside the sandbox reports `128 + signal`
+   * like a shell does (137 for SIGKILL). `null` only when the call timed out: the sandbox killed it, so it has no
+   * status of its own.
+   */
+  exitCode: number | null;
+  /** Captured standard output, decoded as UTF-8, at most `limits.maxOutputBytes` bytes together with `stderr`. */
+  stdout: string;
+  /** Captured standard error, decoded as UTF-8. */
+  stderr: string;
+  /** True when the timeout fired and the sandbox killed the command's processes. */
+  timedOut: boolean;
+  /** True when output past `limits.maxOutputBytes` was dropped. */
+  truncated: boolean;
+  /** Wall-clock duration of the call, in milliseconds. */
+  durationMs: number;
+  /**
+   * True when the engine killed the command for exceeding the memory limit. Present only for backends that can
+   * know it (Docker); `undefined` elsewhere.
+   */
+  oomKilled?: boolean;
+}
+
+/**
+ * The sandbox port: runs shell commands under a {@link SandboxPolicy}. Implemented by `UnsafeLocalSandbox`,
+ * `BubblewrapSandbox` and `DockerSandbox` (from `agenttoolkit/sandbox/docker`).
+ *
+ * Every backend enforces the timeout by killing the command's whole process tree, bounds captured output while
+ * reading, and honours an `AbortSignal`. Use it with `await using sandbox = ...` or call {@link Sandbox.close}.
+ * The behaviour follows the seed's "Filesystem and shell primitives" and docs/sandbox.md.
+ */
+export interface Sandbox extends AsyncDisposable {
+  /**
+   * Runs `command` with `/bin/sh -c` inside the sandbox.
+   *
+   * @param command - a shell command line (non-empty).
+   * @param options - cwd, extra environment, cancellation signal and timeout, see {@link ExecuteOptions}.
+   * @returns the exit status and captured output, see {@link SandboxResult}. A non-zero exit is a result, not an error.
+   * @throws SandboxError `SANDBOX_CLOSED` after `close()`, `CWD_INVALID`, `OPTIONS_INVALID`, and engine errors.
+   * @throws the signal's reason when `options.signal` aborts.
+   */
+  execute(command: string, options?: ExecuteOptions): Promise<SandboxResult>;
+  /** Releases the sandbox (kills running commands, removes its container). Idempotent. */
+  close(): Promise<void>;
+}

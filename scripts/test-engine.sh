@@ -1,0 +1,96 @@
+#!/usr/bin/env bash
+# Starts (or stops) a private Docker engine for the sandbox tests, the same way CI does, and builds the small
+# offline test image from busybox-static (no registry is reachable on CI machines).
+#
+#   scripts/test-engine.sh start [DIR]   # prints the `export` lines the tests read; eval them
+#   scripts/test-engine.sh stop  [DIR]
+#
+# DIR (default /tmp/agenttoolkit-engine) holds the socket, data root, exec root, pid file and log, so this engine
+# never clashes with a system dockerd or with another copy started elsewhere. Needs root and Debian's packages
+# `docker.io` and `busybox-static` (and `bubblewrap` for the bubblewrap tests).
+set -euo pipefail
+
+action="${1:-}"
+dir="${2:-${AGENTTOOLKIT_ENGINE_DIR:-/tmp/agenttoolkit-engine}}"
+image="${AGENTTOOLKIT_DOCKER_IMAGE:-agenttoolkit-test:busybox}"
+sock="$dir/docker.sock"
+host="unix://$sock"
+
+log() { echo "test-engine: $*" >&2; }
+
+require() {
+  for bin in "$@"; do
+    command -v "$bin" >/dev/null 2>&1 || {
+      log "missing '$bin': apt-get install -y docker.io busybox-static bubblewrap"
+      exit 1
+    }
+  done
+}
+
+start() {
+  require dockerd docker busybox
+  mkdir -p "$dir"
+  if [ -S "$sock" ] && docker -H "$host" version >/dev/null 2>&1; then
+    log "engine already answering on $sock"
+  else
+    rm -f "$sock"
+    # vfs storage, no bridge and no iptables: works in VMs and containers without extra kernel features.
+    nohup dockerd --host "$host" --data-root "$dir/root" --exec-root "$dir/exec" --pidfile "$dir/docker.pid" \
+      --iptables=false --ip-masq=false --bridge=none --storage-driver=vfs >"$dir/dockerd.log" 2>&1 &
+    for _ in $(seq 1 120); do
+      docker -H "$host" version >/dev/null 2>&1 && break
+      sleep 0.5
+    done
+    docker -H "$host" version >/dev/null 2>&1 || { log "dockerd did not answer; see $dir/dockerd.log"; tail -20 "$dir/dockerd.log" >&2; exit 1; }
+    log "engine up on $sock (pid $(cat "$dir/docker.pid"))"
+  fi
+  if ! docker -H "$host" image inspect "$image" >/dev/null 2>&1; then
+    build_image
+  fi
+  echo "export AGENTTOOLKIT_DOCKER_HOST=$host"
+  echo "export AGENTTOOLKIT_DOCKER_IMAGE=$image"
+}
+
+# A root filesystem holding only busybox and one symlink per applet, imported as an image: no registry needed.
+build_image() {
+  local rootfs
+  rootfs="$(mktemp -d)"
+  chmod 755 "$rootfs" # mktemp makes it 0700: the image root must be traversable by non-root users
+  mkdir -p "$rootfs/bin" "$rootfs/tmp" "$rootfs/etc" "$rootfs/proc" "$rootfs/dev" "$rootfs/sys" "$rootfs/workspace" "$rootfs/mnt"
+  cp "$(command -v busybox)" "$rootfs/bin/busybox"
+  for applet in $(busybox --list); do
+    [ "$applet" = busybox ] || ln -sf busybox "$rootfs/bin/$applet"
+  done
+  printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n' >"$rootfs/etc/passwd"
+  printf 'root:x:0:\nnogroup:x:65534:\n' >"$rootfs/etc/group"
+  tar -C "$rootfs" -cf "$rootfs.tar" .
+  docker -H "$host" import --change 'CMD ["/bin/sh"]' --change 'ENV PATH=/bin' "$rootfs.tar" "$image" >/dev/null
+  rm -rf "$rootfs" "$rootfs.tar"
+  log "built image $image"
+}
+
+stop() {
+  if [ -f "$dir/docker.pid" ]; then
+    local pid
+    pid="$(cat "$dir/docker.pid")"
+    if kill -0 "$pid" 2>/dev/null; then
+      # Remove leftover containers first so their shims exit with the engine.
+      local ids
+      ids="$(docker -H "$host" ps -aq 2>/dev/null || true)"
+      [ -z "$ids" ] || docker -H "$host" rm -f $ids >/dev/null 2>&1 || true
+      kill "$pid"
+      for _ in $(seq 1 60); do kill -0 "$pid" 2>/dev/null || break; sleep 0.5; done
+      kill -0 "$pid" 2>/dev/null && { log "dockerd $pid still running, sending SIGKILL"; kill -9 "$pid"; }
+    fi
+    log "engine stopped"
+  fi
+  # The vfs data root is disposable; unmount anything dockerd left behind before removing it.
+  grep -o " $dir/[^ ]*" /proc/mounts | sort -r | xargs -r -n1 umount -l 2>/dev/null || true
+  rm -rf "$dir"
+}
+
+case "$action" in
+  start) start ;;
+  stop) stop ;;
+  *) echo "usage: $0 start|stop [DIR]" >&2; exit 2 ;;
+esac

@@ -1,0 +1,107 @@
+/**
+ * The published package, as users get it: `npm pack`, install the tarball into throwaway consumer projects, and run a
+ * tool from an ES module, from CommonJS compiled by tsc with decorators (checking the shipped .d.ts), and from a
+ * consumer's own jest test. Also proves the root entry stays light. Needs the npm registry for the package's own
+ * dependencies (as any install does).
+ */
+import { execFileSync, spawnSync } from 'node:child_process';
+import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+const root = join(__dirname, '..', '..');
+const run = (command: string, args: string[], cwd: string) => execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
+
+describe('the packed package', () => {
+  let dir: string;
+
+  beforeAll(() => {
+    dir = mkdtempSync(join(tmpdir(), 'agenttoolkit-consumer-'));
+    run('npm', ['run', 'build'], root);
+    run('npm', ['pack', '--pack-destination', dir], root);
+    const tarball = readdirSync(dir).find((f) => f.endsWith('.tgz'))!;
+    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
+    run('npm', ['install', `./${tarball}`, '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], dir);
+  }, 240_000);
+
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it('runs a tool when imported from an ES module project', () => {
+    mkdirSync(join(dir, 'esm'));
+    writeFileSync(join(dir, 'esm', 'package.json'), JSON.stringify({ type: 'module' }));
+    writeFileSync(
+      join(dir, 'esm', 'main.js'),
+      `import { Tools, ToolSchemaFormat, ActionResult } from 'agenttoolkit';
+import { Type } from '@sinclair/typebox';
+const tools = new Tools();
+tools.action({ name: 'add', description: 'Add.', params: Type.Object({ a: Type.Integer(), b: Type.Integer() }) }, ({ a, b }) => a + b);
+const result = await tools.execute('add', '{"a":2,"b":3}');
+console.log(JSON.stringify({ result: result.result, isResult: result instanceof ActionResult, schema: tools.getSchema(ToolSchemaFormat.ANTHROPIC)[0].name }));
+`,
+    );
+    expect(JSON.parse(run(process.execPath, ['main.js'], join(dir, 'esm')))).toEqual({ result: 5, isResult: true, schema: 'add' });
+  });
+
+  it('runs decorated tools from a CommonJS project compiled by tsc against the shipped types', () => {
+    mkdirSync(join(dir, 'cjs'));
+    writeFileSync(join(dir, 'cjs', 'package.json'), JSON.stringify({ type: 'commonjs' }));
+    writeFileSync(
+      join(dir, 'cjs', 'main.ts'),
+      `import { Action, Inject, Param, ToolContext, Tools } from 'agenttoolkit';
+import { Type } from '@sinclair/typebox';
+class Greeter { greet(name: string): string { return 'hello ' + name; } }
+class Demo {
+  @Action('Add two integers.')
+  add(@Param('a', Type.Integer()) a: number, @Param('b', Type.Integer()) b: number): number { return a + b; }
+  @Action('Greet.')
+  greet(@Param('name') name: string, @Inject(Greeter) greeter: Greeter): string { return greeter.greet(name); }
+}
+const tools = new Tools({ context: new ToolContext(new Greeter()) }).register(new Demo());
+Promise.all([tools.execute('add', { a: 2, b: 3 }), tools.execute('greet', { name: 'ada' })]).then(([sum, greeting]) => {
+  console.log(JSON.stringify({ sum: sum.result, greeting: greeting.result, greetSchema: tools.get('greet')!.parameters }));
+});
+`,
+    );
+    writeFileSync(
+      join(dir, 'cjs', 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'node16', moduleResolution: 'node16', strict: true, experimentalDecorators: true, emitDecoratorMetadata: true, skipLibCheck: false, types: [] } }),
+    );
+    run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], join(dir, 'cjs'));
+    expect(JSON.parse(run(process.execPath, ['main.js'], join(dir, 'cjs')))).toEqual({
+      sum: 5,
+      greeting: 'hello ada',
+      greetSchema: { type: 'object', properties: { name: { type: 'string' } }, required: ['name'], additionalProperties: false },
+    });
+  }, 60_000);
+
+  it("runs a tool inside a consumer's own jest test", () => {
+    mkdirSync(join(dir, 'jest'));
+    writeFileSync(
+      join(dir, 'jest', 'consumer.test.js'),
+      `const { Tools } = require('agenttoolkit');
+test('a tool runs', async () => {
+  const tools = new Tools();
+  tools.action({ name: 'echo', description: 'Echo.', params: { type: 'object', properties: { v: { type: 'string' } }, required: ['v'] } }, ({ v }) => v);
+  expect((await tools.execute('echo', { v: 'hi' })).result).toBe('hi');
+});
+`,
+    );
+    const out = spawnSync(process.execPath, [join(root, 'node_modules', 'jest', 'bin', 'jest.js'), '--rootDir', join(dir, 'jest'), '--config', '{"testEnvironment":"node"}', '--ci'], {
+      cwd: join(dir, 'jest'),
+      encoding: 'utf8',
+    });
+    expect(out.stderr).toMatch(/Tests:\s+1 passed, 1 total/);
+    expect(out.status).toBe(0);
+  }, 60_000);
+
+  it('keeps the root entry light: no child_process, no optional heavy dependency, no TypeBox at run time', () => {
+    const probe = `require('agenttoolkit');
+const loaded = Object.keys(require.cache);
+console.log(JSON.stringify({
+  childProcess: process.moduleLoadList.some((m) => m === 'NativeModule child_process'),
+  heavy: loaded.filter((f) => /node_modules\\/(dockerode|chokidar|@modelcontextprotocol|@sinclair|gray-matter|tinyglobby)\\//.test(f)),
+}));`;
+    writeFileSync(join(dir, 'probe.js'), probe);
+    expect(JSON.parse(run(process.execPath, ['probe.js'], dir))).toEqual({ childProcess: false, heavy: [] });
+  });
+});

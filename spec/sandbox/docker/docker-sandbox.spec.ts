@@ -1,0 +1,190 @@
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import Docker from 'dockerode';
+import { BindMount, SandboxPolicy } from '../../../lib/sandbox';
+import { DockerSandbox, SANDBOX_LABEL, dockerOptionsFromUrl } from '../../../lib/sandbox/docker';
+import { commonBehaviour } from '../common-behaviour';
+import { describeWithEngine, dockerEngine, tempDir } from '../helpers';
+
+const MiB = 1024 * 1024;
+
+describeWithEngine('docker', 'DockerSandbox (real Docker engine)', () => {
+  // Without an engine the suite is skipped (or failed in CI) by describeWithEngine; these placeholders only let it load.
+  const { host, image } = dockerEngine() ?? { host: 'unix:///engine-not-configured.sock', image: 'not-configured' };
+  const docker = new Docker(dockerOptionsFromUrl(host));
+  const sandboxes: DockerSandbox[] = [];
+  const make = (policy: SandboxPolicy, options: ConstructorParameters<typeof DockerSandbox>[2] = {}): DockerSandbox => {
+    const sandbox = new DockerSandbox(image, policy, { connection: host, ...options });
+    sandboxes.push(sandbox);
+    return sandbox;
+  };
+  let dir: ReturnType<typeof tempDir>;
+  beforeEach(() => {
+    dir = tempDir();
+  });
+  afterEach(async () => {
+    await Promise.all(sandboxes.splice(0).map((s) => s.close()));
+    dir.remove();
+  });
+  afterAll(async () => {
+    // Every test closed its sandbox: no container of ours may be left on the engine.
+    const left = await docker.listContainers({ all: true, filters: { label: [SANDBOX_LABEL] } });
+    expect(left).toEqual([]);
+  });
+
+  describe('shared behaviour', () => {
+    commonBehaviour((policy) => make(policy), { floodBytes: 256 * MiB });
+  });
+
+  it('creates a hardened container: init, read-only root, no capabilities, no-new-privileges, tmpfs /tmp, no network, default limits', async () => {
+    const sandbox = make(SandboxPolicy.forWorkspace(dir.path));
+    const id = await sandbox.start();
+    const info = await docker.getContainer(id).inspect();
+    expect(info.HostConfig).toMatchObject({ Init: true, ReadonlyRootfs: true, CapDrop: ['ALL'], SecurityOpt: ['no-new-privileges'], NetworkMode: 'none', Memory: 512 * MiB, MemorySwap: 512 * MiB, PidsLimit: 256 });
+    expect(info.HostConfig.Tmpfs).toHaveProperty('/tmp');
+    const result = await sandbox.execute("grep -E '^(CapEff|NoNewPrivs)' /proc/self/status; touch /root-file; touch /tmp/ok && echo tmp-ok; cat /proc/net/dev");
+    expect(result.stdout).toMatch(/CapEff:\s+0000000000000000/);
+    expect(result.stdout).toMatch(/NoNewPrivs:\s+1/);
+    expect(result.stderr).toMatch(/Read-only file system/);
+    expect(result.stdout).toContain('tmp-ok');
+    expect(result.stdout.split('\n').filter((l) => l.includes(':') && !l.includes('|')).map((l) => l.split(':')[0]!.trim()).filter((n) => !n.startsWith('Cap') && !n.startsWith('NoNew'))).toEqual(['lo']);
+  });
+
+  it('joins the configured network when the policy enables it', async () => {
+    const sandbox = make(SandboxPolicy.forWorkspace(dir.path, { enableNetworkAccess: true }), { network: 'host' });
+    const inside = (await sandbox.execute('cat /proc/net/dev')).stdout.trim().split('\n').length;
+    expect(inside).toBe(readFileSync('/proc/net/dev', 'utf8').trim().split('\n').length);
+  });
+
+  it('kills a memory hog at the memory limit and reports it', async () => {
+    const sandbox = make(SandboxPolicy.forWorkspace(dir.path, { limits: { memoryBytes: 64 * MiB } }));
+    const hog = await sandbox.execute('dd if=/dev/zero of=/dev/null bs=200M count=1');
+    expect(hog).toMatchObject({ exitCode: 137, oomKilled: true, timedOut: false });
+    const after = await sandbox.execute('echo alive');
+    expect(after).toMatchObject({ exitCode: 0, stdout: 'alive\n', oomKilled: false });
+  });
+
+  it('stops a fork bomb at the pids limit while the host stays responsive', async () => {
+    const sandbox = make(SandboxPolicy.forWorkspace(dir.path, { limits: { pids: 64, timeoutMs: 4_000, maxOutputBytes: 4096 } }));
+    const running = sandbox.execute('bomb() { bomb | bomb & }; bomb; sleep 10');
+    await new Promise((r) => setTimeout(r, 1_500));
+    // While the bomb is at the limit, the host still forks and runs a process promptly (generous bound).
+    expect(spawnSync('/bin/true', { timeout: 5_000 }).status).toBe(0);
+    const bomb = await running;
+    expect(bomb.timedOut).toBe(true);
+    expect(bomb.stderr).toMatch(/can't fork|Resource temporarily unavailable/);
+    const info = await docker.getContainer(await sandbox.start()).inspect();
+    expect(info.HostConfig.PidsLimit).toBe(64);
+    expect((await sandbox.execute('echo alive')).stdout).toBe('alive\n');
+  });
+
+  it('reports a limit the engine rejects as ENGINE_FAILED with the engine reason', async () => {
+    const sandbox = make(SandboxPolicy.forWorkspace(dir.path, { limits: { cpus: 512 } }));
+    await expect(sandbox.execute('true')).rejects.toMatchObject({ code: 'ENGINE_FAILED', message: expect.stringMatching(/Docker engine failed to create or start the container: .*CPU/i) });
+  });
+
+  it('maps the CPU limit to a kernel CPU quota', async () => {
+    const sandbox = make(SandboxPolicy.forWorkspace(dir.path, { limits: { cpus: 0.5 } }));
+    const quota = await sandbox.execute('cat /sys/fs/cgroup/cpu/cpu.cfs_quota_us /sys/fs/cgroup/cpu/cpu.cfs_period_us 2>/dev/null || cat /sys/fs/cgroup/cpu.max');
+    const [a, b] = quota.stdout.trim().split(/\s+/).map(Number);
+    expect(a! / b!).toBeCloseTo(0.5);
+  });
+
+  it('binds the workspace read-only unless writable, other paths under /mnt, and BindMounts as asked', async () => {
+    const out = join(dir.path, 'out');
+    mkdirSync(out);
+    writeFileSync(join(dir.path, 'in.txt'), 'input');
+    const extra = tempDir();
+    const data = tempDir();
+    try {
+      writeFileSync(join(data.path, 'd.txt'), 'data');
+      const policy = SandboxPolicy.forWorkspace(dir.path, { writablePaths: [out], readablePaths: [data.path] });
+      const sandbox = make(policy, { mounts: [BindMount.readWrite(extra.path, '/output'), BindMount.readOnly(extra.path, '/config')] });
+      const result = await sandbox.execute(`cat in.txt; cat /mnt${data.path}/d.txt; touch ws.txt; echo a > out/a.txt; echo b > /output/b.txt; touch /config/c.txt; touch /mnt${data.path}/e.txt`);
+      expect(result.stdout).toBe('inputdata');
+      expect(result.stderr.match(/Read-only file system/g)).toHaveLength(3);
+      expect(readFileSync(join(out, 'a.txt'), 'utf8')).toBe('a\n');
+      expect(readFileSync(join(extra.path, 'b.txt'), 'utf8')).toBe('b\n');
+      expect((await sandbox.execute('pwd', { cwd: 'out' })).stdout).toBe('/workspace/out\n');
+      expect((await sandbox.execute('pwd', { cwd: data.path })).stdout).toBe(`/mnt${data.path}\n`);
+    } finally {
+      extra.remove();
+      data.remove();
+    }
+  });
+
+  it('holds only allow-listed variables, and an inherited secret never reaches the container config or exec command', async () => {
+    const secret = 'hunter2-docker-secret';
+    process.env.AGENTTOOLKIT_SECRET_TOKEN = secret;
+    process.env.AGENTTOOLKIT_NOT_FORWARDED = 'leak';
+    try {
+      const sandbox = make(SandboxPolicy.forWorkspace(dir.path, { environment: { FROM_POLICY: '1' } }), { inheritEnvironment: ['AGENTTOOLKIT_SECRET_TOKEN'] });
+      const result = await sandbox.execute('env', { env: { FROM_CALL: '2' } });
+      const names = result.stdout.split('\n').map((l) => l.split('=')[0]!).filter(Boolean).sort();
+      expect(names.filter((n) => !['PWD', 'SHLVL', 'HOSTNAME', 'HOME'].includes(n))).toEqual(['AGENTTOOLKIT_SECRET_TOKEN', 'FROM_CALL', 'FROM_POLICY', 'PATH']);
+      expect(result.stdout).toContain(`AGENTTOOLKIT_SECRET_TOKEN=${secret}`);
+      // Inspect while an exec that carries the secret runs: the engine lists only running execs.
+      const running = sandbox.execute('sleep 2');
+      await new Promise((r) => setTimeout(r, 700));
+      const info = await docker.getContainer(await sandbox.start()).inspect();
+      expect(JSON.stringify(info)).not.toContain(secret);
+      expect(info.ExecIDs).toHaveLength(1);
+      const exec = await docker.getExec(info.ExecIDs![0]!).inspect();
+      expect(exec.ProcessConfig).toMatchObject({ entrypoint: '/bin/sh', arguments: ['-c', 'sleep 2'] });
+      expect(JSON.stringify(exec)).not.toContain(secret);
+      expect((await running).exitCode).toBe(0);
+    } finally {
+      delete process.env.AGENTTOOLKIT_SECRET_TOKEN;
+      delete process.env.AGENTTOOLKIT_NOT_FORWARDED;
+    }
+  });
+
+  it("runs as the host's uid:gid with user 'host', and as any explicit user, owning the files it writes", async () => {
+    chmodSync(dir.path, 0o777);
+    const policy = SandboxPolicy.forWorkspace(dir.path, { writable: true });
+    const hostUser = make(policy, { user: 'host' });
+    expect((await hostUser.execute('id -u; id -g; touch by-host')).stdout).toBe(`${process.getuid!()}\n${process.getgid!()}\n`);
+    expect(statSync(join(dir.path, 'by-host'))).toMatchObject({ uid: process.getuid!(), gid: process.getgid!() });
+    const other = make(policy, { user: '4321:4321' });
+    await other.execute('touch by-other');
+    expect(statSync(join(dir.path, 'by-other'))).toMatchObject({ uid: 4321, gid: 4321 });
+  });
+
+  it('starts the container again after a timeout killed it', async () => {
+    const sandbox = make(SandboxPolicy.forWorkspace(dir.path));
+    const id = await sandbox.start();
+    expect((await sandbox.execute('sleep 30', { timeoutMs: 500 })).timedOut).toBe(true);
+    expect((await sandbox.execute('echo again')).stdout).toBe('again\n');
+    expect(await sandbox.start()).toBe(id);
+  });
+
+  it('brings its container back when it was stopped or removed behind its back', async () => {
+    const sandbox = make(SandboxPolicy.forWorkspace(dir.path));
+    const id = await sandbox.start();
+    await docker.getContainer(id).stop({ t: 0 });
+    expect((await sandbox.execute('echo restarted')).stdout).toBe('restarted\n');
+    expect(await sandbox.start()).toBe(id);
+    await docker.getContainer(id).remove({ force: true });
+    expect((await sandbox.execute('echo recreated')).stdout).toBe('recreated\n');
+    expect(await sandbox.start()).not.toBe(id);
+  });
+
+  it('removes its container on close', async () => {
+    const sandbox = make(SandboxPolicy.forWorkspace(dir.path));
+    const id = await sandbox.start();
+    await sandbox.close();
+    await expect(docker.getContainer(id).inspect()).rejects.toMatchObject({ statusCode: 404 });
+    await expect(sandbox.start()).rejects.toMatchObject({ code: 'SANDBOX_CLOSED' });
+  });
+
+  it('refuses a missing image, a missing mount source and a cwd that is not mounted', async () => {
+    await using noImage = new DockerSandbox('agenttoolkit-test:no-such-tag', new SandboxPolicy(), { connection: host });
+    await expect(noImage.start()).rejects.toMatchObject({ code: 'ENGINE_UNAVAILABLE', message: expect.stringContaining('pull or build it') });
+    const missing = make(SandboxPolicy.forWorkspace(dir.path), { mounts: [BindMount.readOnly(join(dir.path, 'nope'), '/nope')] });
+    await expect(missing.execute('true')).rejects.toMatchObject({ code: 'MOUNT_INVALID' });
+    const outside = make(new SandboxPolicy());
+    await expect(outside.execute('true', { cwd: dir.path })).rejects.toMatchObject({ code: 'CWD_INVALID' });
+    expect((await outside.execute('pwd')).stdout).toBe('/\n');
+  });
+});

@@ -1,0 +1,67 @@
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+
+/** Pids of host processes whose command line contains `marker`. */
+export function processesMatching(marker: string): number[] {
+  const pids: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name) || Number(name) === process.pid) continue;
+    let cmdline = '';
+    try {
+      cmdline = readFileSync(`/proc/${name}/cmdline`, 'latin1').split('\0').join(' ');
+    } catch {
+      continue;
+    }
+    if (cmdline.includes(marker)) pids.push(Number(name));
+  }
+  return pids;
+}
+
+/** A unique `sleep` duration, so the test can find its own sleepers among the host's processes. */
+export function uniqueSleep(): string {
+  return `${1000 + Math.floor(Math.random() * 8000)}.${process.pid}${Math.floor(Math.random() * 1000)}`;
+}
+
+/** A fresh temporary folder, removed by the returned cleanup. */
+export function tempDir(prefix = 'agenttoolkit-sandbox-'): { path: string; remove: () => void } {
+  const path = mkdtempSync(join(tmpdir(), prefix));
+  return { path, remove: () => rmSync(path, { recursive: true, force: true }) };
+}
+
+const SCRIPT = 'scripts/test-engine.sh';
+
+/** Why bwrap cannot be used here, or undefined when it works. */
+export function bwrapMissing(): string | undefined {
+  const probe = spawnSync('bwrap', ['--ro-bind', '/', '/', '--unshare-all', '--die-with-parent', '/bin/true'], { stdio: 'ignore' });
+  if (probe.status === 0) return undefined;
+  return `bubblewrap does not work here (${probe.error?.message ?? `exit ${String(probe.status)}`}); install it with 'apt-get install -y bubblewrap'.`;
+}
+
+/** Engine settings read from the environment: the socket/host and the test image built by scripts/test-engine.sh. */
+export function dockerEngine(): { host: string; image: string } | undefined {
+  const host = process.env.AGENTTOOLKIT_DOCKER_HOST;
+  const image = process.env.AGENTTOOLKIT_DOCKER_IMAGE;
+  return host && image ? { host, image } : undefined;
+}
+
+/**
+ * `describe` for tests that need a real engine. With the engine: runs. Without it: in CI (`CI` set) the suite fails,
+ * since these tests are required there; locally it is skipped with a message saying how to start the engine.
+ */
+export function describeWithEngine(kind: 'docker' | 'bwrap', name: string, body: () => void): void {
+  const missing = kind === 'bwrap' ? bwrapMissing() : dockerEngine() ? undefined : `AGENTTOOLKIT_DOCKER_HOST and AGENTTOOLKIT_DOCKER_IMAGE are not set. Start the engine with: eval "$(${SCRIPT} start)"`;
+  if (missing === undefined) {
+    describe(name, body);
+  } else if (process.env.CI) {
+    describe(name, () => {
+      it(`needs its ${kind} engine (required in CI)`, () => {
+        throw new Error(missing);
+      });
+    });
+  } else {
+    process.stderr.write(`\nSkipping "${name}": ${missing}\n`);
+    describe.skip(name, body);
+  }
+}

@@ -1,0 +1,50 @@
+import { mkdirSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { SandboxPolicy, UnsafeLocalSandbox } from '../../lib/sandbox';
+import { commonBehaviour } from './common-behaviour';
+import { processesMatching, tempDir, uniqueSleep } from './helpers';
+
+describe('UnsafeLocalSandbox', () => {
+  commonBehaviour((policy) => new UnsafeLocalSandbox(policy), { floodBytes: 1024 ** 3 });
+
+  let dir: ReturnType<typeof tempDir>;
+  beforeEach(() => {
+    dir = tempDir();
+  });
+  afterEach(() => dir.remove());
+
+  it('runs on the host, in the resolved working directory, with the host environment', async () => {
+    mkdirSync(join(dir.path, 'sub'));
+    process.env.AGENTTOOLKIT_LOCAL_PROBE = 'host-value';
+    await using sandbox = new UnsafeLocalSandbox(SandboxPolicy.forWorkspace(dir.path));
+    const result = await sandbox.execute('pwd; echo "$AGENTTOOLKIT_LOCAL_PROBE"', { cwd: 'sub' });
+    delete process.env.AGENTTOOLKIT_LOCAL_PROBE;
+    expect(result.stdout).toBe(`${join(dir.path, 'sub')}\nhost-value\n`);
+    expect(result.oomKilled).toBeUndefined();
+  });
+
+  it('runs in the process cwd when neither the policy nor the call names one', async () => {
+    await using sandbox = new UnsafeLocalSandbox(new SandboxPolicy());
+    expect((await sandbox.execute('pwd')).stdout).toBe(`${process.cwd()}\n`);
+  });
+
+  it('refuses a cwd that is a file', async () => {
+    writeFileSync(join(dir.path, 'file'), 'x');
+    await using sandbox = new UnsafeLocalSandbox(SandboxPolicy.forWorkspace(dir.path));
+    await expect(sandbox.execute('true', { cwd: 'file' })).rejects.toMatchObject({ code: 'CWD_INVALID' });
+  });
+
+  it('returns after the grace period when a process that cleared its environment keeps the pipes open (documented limit)', async () => {
+    // A real escape, not a fake: `env -i` drops the tag the sweep looks for, and setsid leaves the process group.
+    const marker = uniqueSleep();
+    await using sandbox = new UnsafeLocalSandbox(SandboxPolicy.forWorkspace(dir.path, { limits: { timeoutMs: 500 } }));
+    try {
+      const result = await sandbox.execute(`setsid env -i sleep ${marker} & sleep ${marker}`);
+      expect(result.timedOut).toBe(true);
+      expect(result.durationMs).toBeLessThan(500 + 5_000);
+      expect(processesMatching(marker)).toHaveLength(1);
+    } finally {
+      processesMatching(marker).forEach((pid) => process.kill(pid, 'SIGKILL'));
+    }
+  });
+});
