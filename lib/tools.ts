@@ -13,6 +13,7 @@ import type { ToolChunk } from './streaming/tool-chunk';
 import { ToolResponse } from './streaming/tool-response';
 import type { ToolStream } from './streaming/tool-stream';
 import { ExternalExecutionRequest } from './tool/external-execution';
+import { agentStateTraits } from './tool/agent-state';
 import { externalRequestChunk } from './tool/external-chunk';
 import { RESET_TOOLS, ToolGroups, type ToolGroupInfo } from './tool/tool-groups';
 import { injected } from './tool/class-tools';
@@ -125,6 +126,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
       source,
       params: options.params ?? (EMPTY_PARAMS as TObject),
       options,
+      traits: agentStateTraits(Object.values(options.inject ?? {})),
       approval: options.requiresApproval ?? false,
       body:
         inject.length === 0

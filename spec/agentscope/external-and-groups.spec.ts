@@ -2,6 +2,7 @@ import { Type, type Static } from '@sinclair/typebox';
 import {
   Action,
   ActionResult,
+  Inject,
   AGENT_STATE,
   EXTERNAL_EXECUTION_KEY,
   ExternalExecutionRequest,
@@ -111,6 +112,20 @@ describe('FunctionTool and state injection', () => {
     expect((await tools.execute('count', {})).result).toBe(2);
     expect(state.count).toBe(2);
     expect((await tools.execute('count', {}, { context: new ToolContext() })).error).toMatch(/cannot run right now/);
+  });
+
+  it('marks @Action and tools.action tools that inject AGENT_STATE as state-injected', async () => {
+    class Planner {
+      @Action('List tasks.')
+      list(@Inject(AGENT_STATE) state: Record<string, unknown>): unknown {
+        return state.tasks;
+      }
+    }
+    const tools = new Tools({ context: new ToolContext().provide(AGENT_STATE, { tasks: [1] }) }).register(new Planner());
+    tools.action({ name: 'peek', description: 'd', inject: { state: AGENT_STATE } }, (_p, { state }) => state.tasks);
+    tools.action({ name: 'other', description: 'd' }, () => 1);
+    expect([tools.get('list')!.isStateInjected, tools.get('peek')!.isStateInjected, tools.get('other')!.isStateInjected]).toEqual([true, true, false]);
+    expect((await tools.execute('peek', {})).result).toEqual([1]);
   });
 
   it('injects the agent state into a ToolBase call', async () => {
