@@ -1,5 +1,5 @@
 import { dirname, posix, relative, isAbsolute } from 'node:path';
-import picomatch from 'picomatch';
+import type picomatchType from 'picomatch';
 import { PermissionBehavior } from './permission-behavior';
 import { permissionRule, type PermissionRule } from './permission-rule';
 
@@ -12,6 +12,13 @@ export interface RuleHooks {
 }
 
 const matchers = new Map<string, (path: string) => boolean>();
+let picomatch: typeof picomatchType | undefined;
+
+/** picomatch, loaded on the first path rule so that importing the library never pays for it. */
+function glob(): typeof picomatchType {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy load keeps picomatch off the import path
+  return (picomatch ??= require('picomatch') as typeof picomatchType);
+}
 
 /**
  * Whether a glob pattern covers `path` (picomatch, dot files included). Like a `.gitignore` line: a pattern starting
@@ -21,7 +28,7 @@ const matchers = new Map<string, (path: string) => boolean>();
  */
 export function pathMatchesRule(pattern: string, path: string): boolean {
   let match = matchers.get(pattern);
-  if (match === undefined) matchers.set(pattern, (match = picomatch(pattern, { dot: true })));
+  if (match === undefined) matchers.set(pattern, (match = glob()(pattern, { dot: true })));
   const normal = posix.normalize(path.replace(/\\/g, '/'));
   if (pattern.startsWith('/')) return match(normal);
   const segments = normal.split('/').filter((s) => s !== '');
