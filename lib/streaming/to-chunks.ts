@@ -60,24 +60,30 @@ export async function collectChunks(
 ): Promise<ToolResponse> {
   const response = new ToolResponse();
   const iterator = chunks[Symbol.asyncIterator]();
-  const interrupted = new ToolChunk({ state: ToolResultState.INTERRUPTED });
-  let stop: (() => void) | undefined;
-  const aborted = new Promise<'aborted'>((resolve) => (stop = () => resolve('aborted')));
-  if (signal.aborted) stop!();
-  else signal.addEventListener('abort', stop!, { once: true });
-  try {
-    for (;;) {
-      const step = await Promise.race([iterator.next(), aborted]);
-      if (step === 'aborted') {
-        void iterator.return?.()?.catch(() => undefined);
-        response.append(interrupted);
-        return response;
-      }
-      if (step.done) return response;
-      response.append(step.value);
-      if (onChunk !== undefined) await onChunk(step.value);
+  for (;;) {
+    const step = await nextOrAbort(iterator, signal);
+    if (step === ABORTED) {
+      void Promise.resolve(iterator.return?.()).catch(() => undefined);
+      response.append(new ToolChunk({ state: ToolResultState.INTERRUPTED }));
+      return response;
     }
-  } finally {
-    signal.removeEventListener('abort', stop!);
+    if (step.done) return response;
+    response.append(step.value);
+    if (onChunk !== undefined) await onChunk(step.value);
   }
+}
+
+const ABORTED = Symbol('aborted');
+
+/** The iterator's next step, or ABORTED as soon as `signal` aborts (one listener per step, removed after it). */
+function nextOrAbort(iterator: AsyncIterator<ToolChunk>, signal: AbortSignal): Promise<IteratorResult<ToolChunk> | typeof ABORTED> {
+  if (signal.aborted) return Promise.resolve(ABORTED);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => resolve(ABORTED);
+    signal.addEventListener('abort', onAbort, { once: true });
+    iterator.next().then(
+      (step) => (signal.removeEventListener('abort', onAbort), resolve(step)),
+      (error: unknown) => (signal.removeEventListener('abort', onAbort), reject(error)),
+    );
+  });
 }

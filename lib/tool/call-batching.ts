@@ -18,7 +18,7 @@ export interface BatchCall {
 export interface RunToolCallsOptions {
   /** Decides each call; without one, a call waits when `tool.needsApproval(args)`. */
   readonly engine?: PermissionEngine;
-  /** Ids of calls the user already approved: they run without asking again. */
+  /** Ids of calls the user already approved: an ASK for them runs (a DENY still denies). */
   readonly approved?: Iterable<string>;
   readonly context?: ToolContext;
   readonly signal?: AbortSignal;
@@ -72,14 +72,13 @@ export async function runToolCalls<R extends ActionResult<unknown>>(tools: Tools
     if (tool === undefined) return { kind: 'run', args: call.args, safe: false };
     let args = call.args;
     let decision: PermissionDecision | undefined;
-    if (!approved.has(call.id)) {
-      if (options.engine !== undefined) {
-        decision = await options.engine.check(tool, call.args);
-        if (decision.behavior === PermissionBehavior.DENY) return { kind: 'denied', decision };
-        if (decision.behavior === PermissionBehavior.ASK) return { kind: 'approval', decision };
-        args = decision.updatedInput ?? args;
-      } else if (tool.needsApproval(call.args)) return { kind: 'approval' };
-    }
+    const isApproved = approved.has(call.id);
+    if (options.engine !== undefined) {
+      decision = await options.engine.check(tool, call.args);
+      if (decision.behavior === PermissionBehavior.DENY) return { kind: 'denied', decision };
+      if (decision.behavior === PermissionBehavior.ASK && !isApproved) return { kind: 'approval', decision };
+      args = decision.updatedInput ?? args;
+    } else if (!isApproved && tool.needsApproval(call.args)) return { kind: 'approval' };
     if (tool.isExternalTool && tool.parseArgs(args).ok) return { kind: 'external', args };
     return { kind: 'run', args, safe: tool.isConcurrencySafe, decision };
   };

@@ -149,6 +149,15 @@ describe('runToolCalls', () => {
     expect(outcome.waiting[0]).toEqual({ call: call('p1', 'pay', {}), reason: 'approval' });
   });
 
+  it('lets an approval answer an ask, never a deny', async () => {
+    const gate = new Gate();
+    const tools = registry(gate);
+    const engine = new PermissionEngine({ settings: { deny: ['deploy'] } });
+    const { ran } = await runToolCalls(tools, [call('d1', 'deploy')], { engine, approved: ['d1'] });
+    expect([ran[0]!.result.ok, ran[0]!.decision?.behavior]).toEqual([false, PermissionBehavior.DENY]);
+    expect(gate.started).toEqual([]);
+  });
+
   it('runs a call with the input a permission check rewrote', async () => {
     const tool = new FunctionTool(({ path }: { path: string }) => path, {
       name: 'touch',

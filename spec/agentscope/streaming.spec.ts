@@ -92,6 +92,9 @@ describe('ToolResponse (seed 004 response rules)', () => {
     }
     const chunk = ToolChunk.text('x');
     expect(valueToChunk(chunk)).toBe(chunk);
+    const aborted = new AbortController();
+    aborted.abort();
+    expect((await collectChunks(toChunks('never read'), aborted.signal)).state).toBe(INTERRUPTED);
     expect(valueToChunk(ActionResult.fail(undefined as unknown as string)).state).toBe(ERROR);
   });
 });
