@@ -1,0 +1,78 @@
+import { Type } from '@sinclair/typebox';
+import { requires } from '../context/availability';
+import type { ActionResult } from '../result';
+import type { Tool } from '../tool/tool';
+import { ToolEffect } from '../tool/tool-effect';
+import type { Tools } from '../tools';
+import type { LoadedSkill } from './options';
+import { Skills } from './skills';
+
+/** The default name of the skill viewer tool. */
+export const SKILL_VIEWER_TOOL_NAME = 'view_skill';
+
+/** Options of {@link registerSkillViewer}. */
+export interface SkillViewerOptions {
+  /** The tool name the model calls (default {@link SKILL_VIEWER_TOOL_NAME}). */
+  readonly name?: string;
+  /** The tool's group (default `"skills"`). */
+  readonly group?: string;
+}
+
+/** The viewer's params: an optional skill name. */
+export const SkillViewerParams = Type.Object(
+  {
+    name: Type.Optional(Type.String({ description: 'The skill to open, exactly as listed. Omit it to list the available skills.' })),
+  },
+  { additionalProperties: false },
+);
+
+const DESCRIPTION =
+  'Agent skills: packaged instructions for specific tasks. Call without a name to list the available skills with ' +
+  'their descriptions; call with a skill name to get its full instructions and the files it ships (paths relative ' +
+  "to the skill's directory). Open a skill before doing a task it describes.";
+
+/**
+ * Adds the ready-made skill viewer tool to `tools` (seed 004: "a skill viewer tool is offered when skills exist"):
+ * without arguments it returns the `<available_skills>` listing; with `name` it returns that skill's instructions,
+ * re-read from disk, its directory and its resource paths. Failures (an unknown name, an invalid SKILL.md) come back
+ * to the model as failed results naming the available skills or the broken rule.
+ *
+ * The registry is injected from the call's context (`ToolContext(skills)`), and the tool is available only when the
+ * context holds a `Skills` with at least one skill. It declares `READS_WORKSPACE` and the tag `skills`.
+ *
+ * @example
+ * ```ts
+ * const tools = new Tools({ context: new ToolContext(await Skills.fromLocalDir('./skills')) });
+ * registerSkillViewer(tools);
+ * ```
+ * @returns the registered tool.
+ * @throws ToolDefinitionError when the name is taken or invalid.
+ */
+export function registerSkillViewer<R extends ActionResult<unknown>>(tools: Tools<R>, options: SkillViewerOptions = {}): Tool {
+  return tools.action(
+    {
+      name: options.name ?? SKILL_VIEWER_TOOL_NAME,
+      description: DESCRIPTION,
+      group: options.group ?? 'skills',
+      params: SkillViewerParams,
+      inject: { skills: Skills },
+      effects: [ToolEffect.READS_WORKSPACE],
+      tags: ['skills'],
+      availableWhen: requires(Skills, (skills) => skills.size > 0),
+      status: (params) => (params.name === undefined ? 'Listing skills...' : `Opening skill ${params.name}...`),
+    },
+    async (params, { skills }) => (params.name === undefined ? skills.renderPrompt() : renderLoadedSkill(await skills.load(params.name))),
+  );
+}
+
+/** The text the viewer returns for one skill: a header (name, directory, resources), then the instructions. */
+export function renderLoadedSkill(skill: LoadedSkill): string {
+  const resources = skill.resources.length > 0 ? skill.resources.map((path) => `- ${path}`).join('\n') : '(none)';
+  return [
+    `Skill: ${skill.name}`,
+    `Directory: ${skill.directory}`,
+    `Resources (relative to the directory):\n${resources}`,
+    '',
+    skill.instructions,
+  ].join('\n');
+}
