@@ -39,3 +39,37 @@ export type { ObjectParameters, JsonObject } from './providers/object-parameters
 export type { ToolCallRequest } from './providers/tool-call-request';
 export { toStrictSchema, STRICT_FORMATS } from './schema/strict-schema';
 export type { Static, TObject, TSchema } from '@sinclair/typebox';
+export { PermissionBehavior } from './permissions/permission-behavior';
+export { PermissionMode } from './permissions/permission-mode';
+export { PermissionConfigError } from './permissions/permission-error';
+export {
+  permissionRule,
+  parsePermissionRule,
+  formatPermissionRule,
+  parsePermissionSettings,
+  formatPermissionSettings,
+  type PermissionRule,
+  type PermissionSettings,
+  type RuleBehavior,
+} from './permissions/permission-rule';
+export { PermissionDecision, type DecisionReason, type PermissionDecisionInit } from './permissions/permission-decision';
+export { PermissionContext, type PermissionContextInit } from './permissions/permission-context';
+export { PermissionEngine, type PermissionEngineOptions } from './permissions/permission-engine';
+export { ruleNamesTool, type PermissionSubject } from './permissions/permission-subject';
+export { DANGEROUS_FILES, DANGEROUS_DIRECTORIES, isDangerousPath, type DangerousPathOptions } from './permissions/dangerous-paths';
+export { isInsideWorkingDirectories, realPathOf } from './permissions/working-directories';
+export { pathRule, pathMatchesRule, commandRule, commandMatchesRule, type RuleHooks } from './permissions/rule-matchers';
+export { ToolChunk, ToolResultState, type ContentBlock, type DataBlock, type DataSource, type TextBlock, type ToolChunkInit } from './streaming/tool-chunk';
+export { ToolResponse, type FinalState } from './streaming/tool-response';
+export { composeChunkMiddleware, type ChunkHandler, type ToolChunkMiddleware } from './streaming/tool-chunk-middleware';
+export { collectChunks, toChunks, valueToChunk } from './streaming/to-chunks';
+export type { ToolStream } from './streaming/tool-stream';
+export type { ToolPermissionHooks, ToolTraitsInit } from './tool/tool-traits';
+export { ToolBase, type ToolDefinition } from './tool/tool-base';
+export { FunctionTool, type FunctionToolOptions } from './tool/function-tool';
+export { AGENT_STATE, type AgentState, type ToolInvocation } from './tool/agent-state';
+export { ExternalExecutionRequest, isExternalRequest } from './tool/external-execution';
+export { EXTERNAL_EXECUTION_KEY } from './tool/external-chunk';
+export { BASIC_GROUP, RESET_TOOLS, type ToolGroupInfo } from './tool/tool-groups';
+export { runToolCalls, type BatchCall, type RanCall, type RunToolCallsOptions, type RunToolCallsOutcome, type WaitingCall } from './tool/call-batching';
+export { PermissionMiddleware, type PermissionMiddlewareOptions } from './permissions/permission-middleware';

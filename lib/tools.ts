@@ -1,3 +1,4 @@
+import { randomUUID } from 'node:crypto';
 import type { TObject } from '@sinclair/typebox';
 import type { Token } from './context/injection-token';
 import { MissingDependencyError, ToolContext } from './context/tool-context';
@@ -5,6 +6,16 @@ import { consoleLogger, type ToolLogger } from './pipeline/logger';
 import { compose, type NextHandler, type ToolMiddleware } from './pipeline/middleware';
 import { ToolCall } from './pipeline/tool-call';
 import { ActionResult, type ActionResultClass, type ActionResultInit } from './result';
+import { AgentToolkitError } from './errors';
+import { streamCall } from './streaming/stream-call';
+import { collectChunks, isStreamed, toChunks, valueToChunk } from './streaming/to-chunks';
+import type { ToolChunk } from './streaming/tool-chunk';
+import { ToolResponse } from './streaming/tool-response';
+import type { ToolStream } from './streaming/tool-stream';
+import { ExternalExecutionRequest } from './tool/external-execution';
+import { agentStateTraits } from './tool/agent-state';
+import { externalRequestChunk } from './tool/external-chunk';
+import { RESET_TOOLS, ToolGroups, type ToolGroupInfo } from './tool/tool-groups';
 import { injected } from './tool/class-tools';
 import { toolsFromInstance } from './tool/class-tools';
 import type { ActionFunction, FunctionActionOptions } from './tool/function-tool-options';
@@ -36,6 +47,8 @@ export interface ExecuteOptions {
   context?: ToolContext;
   /** Cancels the call: the tool's signal is aborted and the call resolves to a failed result at once. */
   signal?: AbortSignal;
+  /** The provider's id for this call: carried on the `ToolCall` and on an external execution request. */
+  callId?: string;
 }
 
 const NEVER_ABORTED = new AbortController().signal;
@@ -64,6 +77,9 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
   private readonly formats: readonly ToolFormat<unknown>[];
   private readonly chain: NextHandler | undefined;
   private readonly schemaCache = new Map<ToolFormat<unknown>, Map<Tool, unknown>>();
+  private readonly innermost: NextHandler = (call) => this.invokeCall(call);
+  private groups: ToolGroups | undefined;
+  private metaTool: Tool | undefined;
 
   constructor(options: ToolsOptions<R> = {}) {
     this.activeContext = options.context ?? new ToolContext();
@@ -72,7 +88,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
     this.middleware = options.middleware ?? [];
     this.formats = options.formats ?? [];
     const steps = this.logger.debug ? [...this.middleware, this.loggingStep()] : this.middleware;
-    this.chain = steps.length > 0 ? compose(steps, (call) => this.run(call.tool, call.params, call.context, call.signal, call.name)) : undefined;
+    this.chain = steps.length > 0 ? compose(steps, this.innermost) : undefined;
   }
 
   /** The active context. */
@@ -87,11 +103,12 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
   }
 
   /**
-   * Registers the `@Action` methods of each instance as tools of its group (`@ToolGroup` name, or the class name).
+   * Registers the `@Action` methods of each instance as tools of its group (`@ToolGroup` name, or the class name),
+   * and `Tool` instances (`ToolBase` subclasses, `FunctionTool`) as they are.
    * @throws ToolDefinitionError when a method cannot be a tool or a name is taken; nothing is registered then.
    */
   register(...instances: object[]): this {
-    const tools = instances.flatMap((instance) => toolsFromInstance(instance));
+    const tools = instances.flatMap((instance) => (instance instanceof Tool ? [instance] : toolsFromInstance(instance)));
     this.addAll(tools);
     return this;
   }
@@ -117,6 +134,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
       source,
       params: options.params ?? (EMPTY_PARAMS as TObject),
       options,
+      traits: agentStateTraits(Object.values(options.inject ?? {})),
       approval: options.requiresApproval ?? false,
       body:
         inject.length === 0
@@ -143,7 +161,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
 
   /** The tools available in `context` (default: the active context), in registration order. */
   getAvailable(context: ToolContext = this.activeContext): Tool[] {
-    return this.list().filter((tool) => tool.isAvailable(context));
+    return this.list().filter((tool) => tool.isAvailable(context) && (this.groups === undefined || this.groups.isActive(tool.group)));
   }
 
   /**
@@ -156,7 +174,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
     if (cache === undefined) this.schemaCache.set(format, (cache = new Map()));
     const entries: Array<FormatEntry<F>> = [];
     for (const tool of this.byName.values()) {
-      if (!tool.isAvailable(context)) continue;
+      if (!tool.isAvailable(context) || (this.groups !== undefined && !this.groups.isActive(tool.group))) continue;
       let entry = tool.hasContextDescription ? undefined : cache.get(tool);
       if (entry === undefined) {
         try {
@@ -178,19 +196,61 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
    * Never rejects for an expected failure; see the class docs.
    */
   execute(name: string, args: unknown, options?: ExecuteOptions): Promise<R> {
-    const context = options?.context ?? this.activeContext;
-    try {
-      const tool = this.byName.get(name);
-      if (tool === undefined || !tool.isAvailable(context)) return Promise.resolve(this.unknownTool(name, context));
-      const parsed = tool.parseArgs(args);
-      if (!parsed.ok) return Promise.resolve(this.resultType.fail(parsed.error));
-      const signal = options?.signal ?? NEVER_ABORTED;
-      if (signal.aborted) return Promise.resolve(this.resultType.fail(`Tool '${name}' was cancelled before it started.`));
-      if (this.chain === undefined) return this.run(tool, parsed.params, context, signal, name);
-      return this.runChain(new ToolCall({ name, args, context, tool, params: parsed.params, signal, resultType: this.resultType }));
-    } catch (error) {
-      return Promise.resolve(this.internalError(name, error));
+    return this.dispatch(name, args, options, undefined);
+  }
+
+  /**
+   * Executes a call like {@link execute}, yielding the tool's chunks as they come (seed 004: streaming tool output).
+   * The same pipeline runs; `result` resolves to what `execute` would return. See {@link ToolStream}.
+   */
+  stream(name: string, args: unknown, options?: ExecuteOptions): ToolStream<R> {
+    return streamCall(options?.signal, (signal, onChunk) => this.dispatch(name, args, { ...options, signal }, onChunk));
+  }
+
+  /**
+   * Turns the host's outcome of an external execution request into an ordinary result (seed 004: the result
+   * re-enters as a tool result): a value, an `ActionResult`, a `ToolChunk`, an async iterable of chunks or a
+   * `ToolResponse`. Decline a request with {@link declined} instead.
+   * @throws AgentToolkitError `NOT_EXTERNAL` when the request names no registered external tool.
+   */
+  async completeExternal(request: ExternalExecutionRequest, outcome: unknown): Promise<R> {
+    const tool = this.byName.get(request.name);
+    if (tool === undefined || !tool.isExternalTool) {
+      throw new AgentToolkitError('NOT_EXTERNAL', `No external tool '${request.name}' is registered here; pass requests back to the registry that issued them.`);
     }
+    if (outcome instanceof ToolResponse) return outcome.toResult(this.resultType, request.name);
+    if (isStreamed(outcome)) return (await collectChunks(toChunks(outcome), NEVER_ABORTED)).toResult(this.resultType, request.name);
+    return this.conform(outcome);
+  }
+
+  /**
+   * Adds a switchable tool group (seed 004: tool groups), off unless `active`, and (re)builds the `reset_tools`
+   * meta tool the model switches groups with. Tools join a group through their `group` (`@ToolGroup`, or the
+   * `group` option); groups never created here are always active. See docs/permissions.md.
+   * @throws ToolDefinitionError for `basic`, a duplicate or bad name, an empty description, or when a tool of
+   *   your own is registered as `reset_tools`.
+   */
+  createGroup(name: string, description: string, options: { active?: boolean } = {}): this {
+    const own = this.byName.get(RESET_TOOLS);
+    if (own !== undefined && own !== this.metaTool) throw new ToolDefinitionError(`Tool '${RESET_TOOLS}' is already registered (by ${own.source}); the tool-group meta tool needs that name.`);
+    const groups = this.groups ?? new ToolGroups();
+    groups.create(name, description, options.active ?? false);
+    this.groups = groups;
+    this.metaTool = groups.metaTool((group) => this.list().filter((tool) => tool.group === group).map((tool) => tool.name));
+    this.byName.set(RESET_TOOLS, this.metaTool);
+    this.schemaCache.clear();
+    return this;
+  }
+
+  /** The switchable groups and their state (empty without `createGroup`). */
+  listGroups(): ToolGroupInfo[] {
+    return this.groups?.list() ?? [];
+  }
+
+  /** Switches groups from the host side (the same effect as the model calling `reset_tools`; unknown names ignored). */
+  setGroupsActive(states: Readonly<Record<string, boolean>>): this {
+    this.groups?.apply(states);
+    return this;
   }
 
   /** A failed result for a call the user declined, to hand back to the model like any other result. */
@@ -238,12 +298,66 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
     return this.resultType.fail(`Unknown tool '${name}'. Available: ${available.length ? available.join(', ') : '(none)'}`);
   }
 
+  /**
+   * The fixed prelude shared by `execute` and `stream`: resolution, group check, validation, then the plain invoke
+   * step or the chain. `onChunk` is set by `stream` only.
+   */
+  private dispatch(name: string, args: unknown, options: ExecuteOptions | undefined, onChunk: ((chunk: ToolChunk) => void) | undefined): Promise<R> {
+    const context = options?.context ?? this.activeContext;
+    try {
+      const tool = this.byName.get(name);
+      if (tool === undefined || !tool.isAvailable(context)) return Promise.resolve(this.unknownTool(name, context));
+      if (this.groups !== undefined && !this.groups.isActive(tool.group)) return Promise.resolve(this.resultType.fail(this.groups.inactiveMessage(name, tool.group)));
+      const parsed = tool.parseArgs(args);
+      if (!parsed.ok) return Promise.resolve(this.resultType.fail(parsed.error));
+      const signal = options?.signal ?? NEVER_ABORTED;
+      if (signal.aborted) return Promise.resolve(this.resultType.fail(`Tool '${name}' was cancelled before it started.`));
+      if (this.chain === undefined && onChunk === undefined && !tool.hasChunkPipeline) return this.run(tool, parsed.params, context, signal, name);
+      return this.runChain(new ToolCall({ name, args, context, tool, params: parsed.params, signal, resultType: this.resultType, callId: options?.callId, onChunk }));
+    } catch (error) {
+      return Promise.resolve(this.internalError(name, error));
+    }
+  }
+
+  /** The innermost step of the chain: the plain invoke step, or the chunk path. */
+  private invokeCall(call: ToolCall): Promise<R> {
+    if (call.tool.hasChunkPipeline || call.onChunk !== undefined) return this.invokeChunked(call);
+    return this.run(call.tool, call.params, call.context, call.signal, call.name);
+  }
+
+  /** The slow path: external tools, per-tool middleware, or a consumer reading chunks (`stream`). */
+  private async invokeChunked(call: ToolCall): Promise<R> {
+    const { tool, params, context, signal, name, onChunk } = call;
+    if (tool.isExternalTool) {
+      const request = new ExternalExecutionRequest(call.callId ?? randomUUID(), name, Object.freeze(params));
+      await onChunk?.(externalRequestChunk(request));
+      return this.resultType.success(request);
+    }
+    try {
+      let source: AsyncIterable<ToolChunk>;
+      if (tool.middlewares.length > 0) source = tool.stream(params, { context, signal });
+      else {
+        let value = tool.invoke(params, { context, signal });
+        if (isThenable(value)) value = await raceAbort(value, signal);
+        if (!isStreamed(value)) {
+          await onChunk?.(valueToChunk(value));
+          return this.conform(value);
+        }
+        source = toChunks(value);
+      }
+      return (await collectChunks(source, signal, onChunk)).toResult(this.resultType, name);
+    } catch (error) {
+      return this.toolFailure(name, error);
+    }
+  }
+
   /** The invoke step: runs the tool and wraps what it returns (one asynchronous hop, whatever the body is). */
   private async run(tool: Tool, params: Record<string, unknown>, context: ToolContext, signal: AbortSignal, name: string): Promise<R> {
     let value: unknown;
     try {
       value = tool.invoke(params, { context, signal });
       if (isThenable(value)) value = await (signal === NEVER_ABORTED ? value : raceAbort(value, signal));
+      if (isStreamed(value)) return (await collectChunks(toChunks(value), signal)).toResult(this.resultType, name);
     } catch (error) {
       return this.toolFailure(name, error);
     }
@@ -256,7 +370,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
 
   private async runChain(call: ToolCall): Promise<R> {
     try {
-      return this.conform(await this.chain!(call));
+      return this.conform(await (this.chain ?? this.innermost)(call));
     } catch (error) {
       return this.internalError(call.name, error);
     }

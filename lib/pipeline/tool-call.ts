@@ -1,5 +1,6 @@
 import type { ToolContext } from '../context/tool-context';
 import type { ActionResultClass } from '../result';
+import type { ToolChunk } from '../streaming/tool-chunk';
 import type { Tool } from '../tool/tool';
 
 /** The fields of a {@link ToolCall}. */
@@ -11,6 +12,13 @@ export interface ToolCallInit {
   readonly params: Record<string, unknown>;
   readonly signal: AbortSignal;
   readonly resultType: ActionResultClass;
+  /** The provider's id for this call, when the host passed one (`ExecuteOptions.callId`). */
+  readonly callId?: string;
+  /**
+   * Set by `tools.stream(...)`: receives each chunk the tool produces, in order. A middleware may wrap it (through
+   * `call.with({ onChunk })`) to observe or transform the chunks the consumer sees.
+   */
+  readonly onChunk?: (chunk: ToolChunk) => void | Promise<void>;
 }
 
 /**
@@ -30,6 +38,8 @@ export class ToolCall implements ToolCallInit {
   readonly signal!: AbortSignal;
   /** The registry's result class: build results with `call.resultType.fail(...)` / `.success(...)`. */
   readonly resultType!: ActionResultClass;
+  readonly callId?: string;
+  readonly onChunk?: (chunk: ToolChunk) => void | Promise<void>;
 
   constructor(init: ToolCallInit) {
     Object.assign(this, init);

@@ -1,6 +1,8 @@
 import type { Static, TObject } from '@sinclair/typebox';
 import type { Availability } from '../context/availability';
+import type { ToolChunkMiddleware } from '../streaming/tool-chunk-middleware';
 import type { ToolEffect } from './tool-effect';
+import type { ToolPermissionHooks } from './tool-traits';
 
 /**
  * Options of `@Action(description, options)` and `tools.action(...)` (seed: "Defining tools"). Everything except
@@ -32,4 +34,15 @@ export interface ActionOptions<P extends TObject = TObject> {
    * reason. `false` opts out: strict formats send this tool with `strict: false` and its schema as written.
    */
   strict?: boolean;
+  /**
+   * Whether calls only read (seed 004: `is_read_only` / `check_read_only`): a boolean, or a predicate over the
+   * params for tools whose read-only-ness depends on the input. Default: effects declared and all READS_WORKSPACE.
+   */
+  readOnly?: boolean | ((params: Static<P>) => boolean);
+  /** Whether calls may run in parallel with other concurrency-safe calls (default: read-only). */
+  concurrencySafe?: boolean;
+  /** Permission hooks for the `PermissionEngine` (for example `pathRule('path')` or `commandRule('command')`). */
+  permissions?: ToolPermissionHooks<Static<P>>;
+  /** Per-tool onion middleware around this tool's own execution, first = outermost. */
+  middlewares?: readonly ToolChunkMiddleware[];
 }

@@ -3,6 +3,7 @@ import { OptionalKind } from '../schema/json-schema';
 import { ToolContext, MissingDependencyError } from '../context/tool-context';
 import type { InjectRecord, ParamRecord } from '../metadata/records';
 import { scanClass, type ScannedAction } from '../metadata/scanner';
+import { agentStateTraits } from './agent-state';
 import { Tool, type Invocation, type ToolBody } from './tool';
 import { ToolDefinitionError } from './tool-definition-error';
 
@@ -27,6 +28,7 @@ export function toolsFromInstance(instance: object): Tool[] {
         options: action.action.options,
         approval: action.approval ? (action.approval.predicate ?? true) : (action.action.options.requiresApproval ?? false),
         body: bodyOf(instance, action),
+        traits: agentStateTraits(action.injects.map((i) => i.token)),
       }),
   );
 }

@@ -3,6 +3,11 @@ import type { ValidateFunction } from 'ajv';
 import type { Availability } from '../context/availability';
 import type { DescriptionSource } from '../context/context-description';
 import type { ToolContext } from '../context/tool-context';
+import type { PermissionContext } from '../permissions/permission-context';
+import type { PermissionDecision } from '../permissions/permission-decision';
+import type { PermissionRule } from '../permissions/permission-rule';
+import type { ToolChunk } from '../streaming/tool-chunk';
+import type { ToolChunkMiddleware } from '../streaming/tool-chunk-middleware';
 import { assertJsonSchema, toPlainJsonSchema, type JsonSchema } from '../schema/json-schema';
 import { compileNullStripper, type NullStripper } from '../schema/null-stripping';
 import { isPlainObject, plainCopy } from '../schema/plain-copy';
@@ -12,6 +17,8 @@ import type { ActionOptions } from './action-options';
 import { compileStatusTemplate, type StatusRenderer } from './status';
 import { ToolDefinitionError } from './tool-definition-error';
 import type { ToolEffect } from './tool-effect';
+import { defaultCheckPermissions, defaultSuggestions, streamTool } from './tool-permissions';
+import { resolveTraits, type ResolvedTraits, type ToolTraitsInit } from './tool-traits';
 
 /** What a tool body receives besides its params: the call's context and its abort signal. */
 export interface Invocation {
@@ -37,6 +44,8 @@ export interface ToolSpec {
   /** Whether calls need confirmation: always, never, or when the predicate holds for the validated params. */
   readonly approval: boolean | ((params: never) => boolean);
   readonly body: ToolBody;
+  /** The seed-004 attributes and hooks (`ToolBase`, `FunctionTool`, MCP); `@Action` tools use their options. */
+  readonly traits?: ToolTraitsInit;
 }
 
 /** The outcome of {@link Tool.parseArgs}. */
@@ -68,6 +77,22 @@ export class Tool {
   /** False when the tool opted out of strict mode (`strict: false`); strict formats then render it non-strict. */
   readonly strict: boolean;
   private readonly stripNulls: NullStripper;
+  /** Safe to run in parallel with other concurrency-safe calls (seed 004: `is_concurrency_safe`). */
+  readonly isConcurrencySafe: boolean;
+  /** Calls only read (seed 004: `is_read_only`); see {@link checkReadOnly} for the per-call answer. */
+  readonly isReadOnly: boolean;
+  /** No body: a call yields an `ExternalExecutionRequest` for the host (seed 004: `is_external_tool`). */
+  readonly isExternalTool: boolean;
+  /** The body receives the agent state (`AGENT_STATE` from the call's context) (seed 004: `is_state_injected`). */
+  readonly isStateInjected: boolean;
+  /** Comes from an MCP server, named `mcpName` (seed 004: `is_mcp`, `mcp_name`). */
+  readonly isMcp: boolean;
+  readonly mcpName: string | undefined;
+  /** Per-tool onion middleware, first = outermost. */
+  readonly middlewares: readonly ToolChunkMiddleware[];
+  /** True when calls go through chunks (per-tool middleware or external execution): the registry's slow path. */
+  readonly hasChunkPipeline: boolean;
+  private readonly traits: ResolvedTraits;
   private readonly description: string | DescriptionSource;
   private readonly validator: ValidateFunction;
   private readonly status: StatusRenderer | undefined;
@@ -114,6 +139,15 @@ export class Tool {
         : (status as StatusRenderer | undefined);
     this.approval = spec.approval;
     this.body = spec.body;
+    const traits = (this.traits = resolveTraits(options, spec.traits));
+    this.isConcurrencySafe = traits.isConcurrencySafe;
+    this.isReadOnly = traits.isReadOnly;
+    this.isExternalTool = traits.isExternalTool;
+    this.isStateInjected = traits.isStateInjected;
+    this.isMcp = traits.isMcp;
+    this.mcpName = traits.mcpName;
+    this.middlewares = traits.middlewares;
+    this.hasChunkPipeline = traits.middlewares.length > 0 || traits.isExternalTool;
   }
 
   /** The description rendered against `context` (a `descriptionFromContext` falls back when its dependency is absent). */
@@ -189,6 +223,37 @@ export class Tool {
   /** Runs the tool's code with validated params (from {@link parseArgs}); injected dependencies are resolved here. */
   invoke(params: Record<string, unknown>, invocation: Invocation): unknown {
     return this.body(params, invocation);
+  }
+
+  /**
+   * Runs the tool through its own middleware chain (first = outermost), yielding chunks whether the body streams or
+   * returns one value (seed 004: `ToolBase.__call__`). Works outside any registry; params must be validated.
+   */
+  stream(params: Record<string, unknown>, invocation: Invocation): AsyncIterable<ToolChunk> {
+    return streamTool(this, params, invocation);
+  }
+
+  /**
+   * The tool's own permission verdict on a call (seed 004: `check_permissions`). Default: the `permissions` hook if
+   * given, else ASK when {@link needsApproval} holds for `input` (validated params), else ALLOW.
+   */
+  checkPermissions(input: Record<string, unknown>, context: PermissionContext): PermissionDecision | Promise<PermissionDecision> {
+    return this.traits.checkPermissions ? this.traits.checkPermissions(input, context) : defaultCheckPermissions(this, input);
+  }
+
+  /** Whether this call only reads (seed 004: `check_read_only`; default {@link isReadOnly}). */
+  checkReadOnly(input: Record<string, unknown>): boolean {
+    return this.traits.readOnlyWhen ? this.traits.readOnlyWhen(input) : this.isReadOnly;
+  }
+
+  /** Whether a rule's content pattern covers this call (seed 004: `match_rule`; default: false, see docs/permissions.md). */
+  matchRule(ruleContent: string, input: Record<string, unknown>): boolean {
+    return this.traits.matchRule ? this.traits.matchRule(ruleContent, input) : false;
+  }
+
+  /** Rules that would allow this call next time (seed 004: `generate_suggestions`; default: one tool-wide allow rule). */
+  generateSuggestions(input: Record<string, unknown>): PermissionRule[] {
+    return this.traits.generateSuggestions ? this.traits.generateSuggestions(input, this.name) : defaultSuggestions(this.name);
   }
 }
 

@@ -1,0 +1,44 @@
+import { isDangerousPath, type DangerousPathOptions } from './dangerous-paths';
+import { PermissionMode } from './permission-mode';
+import type { PermissionRule } from './permission-rule';
+import { isInsideWorkingDirectories } from './working-directories';
+
+/** The fields of a {@link PermissionContext}. */
+export interface PermissionContextInit {
+  readonly mode?: PermissionMode;
+  readonly rules?: readonly PermissionRule[];
+  /** Directories the agent may edit in ACCEPT_EDITS mode (absolute, or relative to the process's cwd). */
+  readonly workingDirectories?: readonly string[];
+  /** Extra dangerous files and directories, added to the built-in lists. */
+  readonly dangerousPaths?: DangerousPathOptions;
+}
+
+/**
+ * What a tool's `checkPermissions(input, context)` sees (seed 004: `PermissionContext`): the mode, the rules, the
+ * working directories, and the path helpers tools use for their safety checks. Frozen: the engine builds a new one
+ * whenever its mode or rules change.
+ */
+export class PermissionContext {
+  readonly mode: PermissionMode;
+  readonly rules: readonly PermissionRule[];
+  readonly workingDirectories: readonly string[];
+  readonly dangerousPaths: DangerousPathOptions;
+
+  constructor(init: PermissionContextInit = {}) {
+    this.mode = init.mode ?? PermissionMode.DEFAULT;
+    this.rules = Object.freeze([...(init.rules ?? [])]);
+    this.workingDirectories = Object.freeze([...(init.workingDirectories ?? [])]);
+    this.dangerousPaths = init.dangerousPaths ?? {};
+    Object.freeze(this);
+  }
+
+  /** Whether `path` is a dangerous file or inside a dangerous directory (built-in lists plus this context's extras). */
+  isDangerousPath(path: string): boolean {
+    return isDangerousPath(path, this.dangerousPaths);
+  }
+
+  /** Whether `path` lies inside a working directory, symlinks resolved (false when none are configured). */
+  isInsideWorkingDirectory(path: string): boolean {
+    return isInsideWorkingDirectories(path, this.workingDirectories);
+  }
+}

@@ -1,0 +1,161 @@
+import { PermissionBehavior } from './permission-behavior';
+import { PermissionContext, type PermissionContextInit } from './permission-context';
+import { PermissionDecision } from './permission-decision';
+import { PermissionMode } from './permission-mode';
+import { formatPermissionRule, parsePermissionRule, parsePermissionSettings, type PermissionRule, type PermissionSettings, type RuleBehavior } from './permission-rule';
+import { ruleNamesTool, type PermissionSubject } from './permission-subject';
+
+/** Options of `new PermissionEngine(...)`: a context's fields, plus rules in their settings-file form. */
+export interface PermissionEngineOptions extends PermissionContextInit {
+  /** Rule strings per behaviour (`{ allow: ['Read'], deny: ['Bash(rm:*)'] }`), added after `rules`. */
+  readonly settings?: PermissionSettings;
+  /** The `source` recorded on rules parsed from `settings` (default `"settings"`). */
+  readonly settingsSource?: string;
+}
+
+type Input = Record<string, unknown>;
+
+/**
+ * Decides whether a tool call may run (seed 004 and reference semantics section 5). Every mode first applies, in
+ * order: a matching deny rule (DENY), a matching ask rule (ASK, with suggestions), a read-only call
+ * (`tool.checkReadOnly`: ALLOW). Then:
+ *
+ * | mode | after the common steps |
+ * |---|---|
+ * | DEFAULT, ACCEPT_EDITS | the tool's check: ALLOW/DENY as is; bypass-immune ASK as is; other ASK or PASSTHROUGH: an allow rule allows, else ASK |
+ * | EXPLORE | DENY (read-only mode; allow rules never consulted) |
+ * | BYPASS | the tool's ALLOW/DENY honoured, every ASK ignored: ALLOW |
+ * | DONT_ASK | as DEFAULT, then any ASK becomes DENY keeping its reason and suggestions |
+ *
+ * Beyond the reference: a tool check that rewrites the input (`updatedInput`) has the rewritten input checked
+ * against the deny rules again and carried on the final decision; a tool check or rule matcher that throws fails
+ * closed (DENY, or "matches" for deny and ask rules); arguments that do not validate are allowed (reason
+ * `invalid_input`) unless a tool-wide deny rule applies, because such a call fails validation and runs nothing.
+ * Never returns PASSTHROUGH; never rejects.
+ */
+export class PermissionEngine {
+  private current: PermissionContext;
+
+  constructor(options: PermissionEngineOptions = {}) {
+    const fromSettings = options.settings ? parsePermissionSettings(options.settings, options.settingsSource ?? 'settings') : [];
+    this.current = new PermissionContext({ ...options, rules: [...(options.rules ?? []), ...fromSettings] });
+  }
+
+  /** The context tools see: mode, rules, working directories (a new frozen object after every change). */
+  get context(): PermissionContext {
+    return this.current;
+  }
+
+  /** The current mode. */
+  get mode(): PermissionMode {
+    return this.current.mode;
+  }
+
+  /** Switches the mode (for example when the user leaves plan/explore mode). */
+  setMode(mode: PermissionMode): this {
+    return this.update({ mode });
+  }
+
+  /** Adds rules: `PermissionRule` objects, or rule strings with the behaviour and source they get. */
+  addRules(rules: ReadonlyArray<PermissionRule>): this;
+  addRules(rules: ReadonlyArray<string>, behavior: RuleBehavior, source?: string): this;
+  addRules(rules: ReadonlyArray<PermissionRule | string>, behavior?: RuleBehavior, source?: string): this {
+    const parsed = rules.map((rule) => (typeof rule === 'string' ? parsePermissionRule(rule, behavior!, source) : rule));
+    return this.update({ rules: [...this.current.rules, ...parsed] });
+  }
+
+  /** Removes every rule with the same tool, content and behaviour as `rule` (the source is ignored). */
+  removeRule(rule: PermissionRule): this {
+    const text = formatPermissionRule(rule);
+    return this.update({ rules: this.current.rules.filter((r) => r.behavior !== rule.behavior || formatPermissionRule(r) !== text) });
+  }
+
+  /**
+   * The decision for one call of `tool` with the model's `args` (object or JSON text). See the class docs for the
+   * order. ASK decisions carry suggested rules (the tool's `generateSuggestions`, unless the check gave its own).
+   */
+  async check(tool: PermissionSubject, args: unknown): Promise<PermissionDecision> {
+    const context = this.current;
+    const parsed = tool.parseArgs(args);
+    if (!parsed.ok) {
+      const deny = this.find(tool, PermissionBehavior.DENY, undefined);
+      return deny ? denyByRule(tool, deny) : PermissionDecision.allow(`Arguments for ${tool.name} do not validate; the call will fail validation and run nothing.`, { reason: { type: 'invalid_input' } });
+    }
+    const input = parsed.params;
+    const deny = this.find(tool, PermissionBehavior.DENY, input);
+    if (deny) return denyByRule(tool, deny);
+    const ask = this.find(tool, PermissionBehavior.ASK, input);
+    if (ask) {
+      return this.finish(tool, input, PermissionDecision.ask(`Rule ${formatPermissionRule(ask)} asks before ${tool.name} runs.`, { reason: { type: 'rule', rule: ask } }));
+    }
+    if (safely(() => tool.checkReadOnly(input), false)) {
+      return PermissionDecision.allow(`${tool.name} only reads for this call.`, { reason: { type: 'read_only' } });
+    }
+    if (context.mode === PermissionMode.EXPLORE) {
+      return PermissionDecision.deny(`${tool.name} may change things, and explore mode is read-only.`, { reason: { type: 'mode', mode: context.mode } });
+    }
+    let own: PermissionDecision;
+    try {
+      own = await tool.checkPermissions(input, context);
+    } catch (error) {
+      return PermissionDecision.deny(`The permission check of ${tool.name} failed (${error instanceof Error ? error.message : String(error)}), so the call is denied.`, { reason: { type: 'error' } });
+    }
+    const effective = own.updatedInput ?? input;
+    if (own.updatedInput !== undefined) {
+      const denyUpdated = this.find(tool, PermissionBehavior.DENY, effective);
+      if (denyUpdated) return denyByRule(tool, denyUpdated);
+    }
+    if (own.behavior === PermissionBehavior.ALLOW || own.behavior === PermissionBehavior.DENY) return own;
+    if (context.mode === PermissionMode.BYPASS) {
+      return PermissionDecision.allow(`Bypass mode allows ${tool.name}.`, { reason: { type: 'mode', mode: context.mode }, updatedInput: own.updatedInput });
+    }
+    if (own.behavior === PermissionBehavior.ASK && own.bypassImmune) return this.finish(tool, effective, own);
+    const allow = this.find(tool, PermissionBehavior.ALLOW, effective);
+    if (allow) {
+      return PermissionDecision.allow(`Allowed by rule ${formatPermissionRule(allow)}.`, { reason: { type: 'rule', rule: allow }, updatedInput: own.updatedInput });
+    }
+    const asking = own.behavior === PermissionBehavior.ASK ? own : PermissionDecision.ask(`${tool.name} needs your permission to run.`, { reason: { type: 'default' }, updatedInput: own.updatedInput });
+    return this.finish(tool, effective, asking);
+  }
+
+  /** The first rule of `behavior` about `tool` that covers `input` (undefined input: tool-wide rules only). */
+  private find(tool: PermissionSubject, behavior: RuleBehavior, input: Input | undefined): PermissionRule | undefined {
+    for (const rule of this.current.rules) {
+      if (rule.behavior !== behavior || !ruleNamesTool(rule, tool)) continue;
+      if (rule.ruleContent === undefined) return rule;
+      if (input === undefined) continue;
+      const content = rule.ruleContent;
+      if (safely(() => tool.matchRule(content, input), behavior !== PermissionBehavior.ALLOW)) return rule;
+    }
+    return undefined;
+  }
+
+  /** Adds suggestions to an ASK and applies DONT_ASK (ASK becomes DENY, reason and suggestions kept). */
+  private finish(tool: PermissionSubject, input: Input, ask: PermissionDecision): PermissionDecision {
+    const suggestions = ask.suggestions.length > 0 ? ask.suggestions : safely(() => tool.generateSuggestions(input), []);
+    if (this.current.mode !== PermissionMode.DONT_ASK) return ask.suggestions === suggestions ? ask : ask.with({ suggestions });
+    return ask.with({
+      behavior: PermissionBehavior.DENY,
+      message: `${ask.message} Denied: dont-ask mode never asks.`,
+      suggestions,
+    });
+  }
+
+  private update(patch: PermissionContextInit): this {
+    const c = this.current;
+    this.current = new PermissionContext({ mode: c.mode, rules: c.rules, workingDirectories: c.workingDirectories, dangerousPaths: c.dangerousPaths, ...patch });
+    return this;
+  }
+}
+
+function denyByRule(tool: PermissionSubject, rule: PermissionRule): PermissionDecision {
+  return PermissionDecision.deny(`Permission to use ${tool.name} was denied by rule ${formatPermissionRule(rule)}${rule.source ? ` (${rule.source})` : ''}.`, { reason: { type: 'rule', rule } });
+}
+
+function safely<T>(fn: () => T, fallback: T): T {
+  try {
+    return fn();
+  } catch {
+    return fallback;
+  }
+}

@@ -1,0 +1,82 @@
+import { PermissionBehavior } from './permission-behavior';
+import { PermissionConfigError } from './permission-error';
+
+/** The behaviours a rule can carry (a rule never passes through). */
+export type RuleBehavior = PermissionBehavior.ALLOW | PermissionBehavior.DENY | PermissionBehavior.ASK;
+
+/**
+ * One allow, deny or ask rule (seed 004, reference semantics section 5): the tool it is about, an optional content
+ * pattern whose meaning belongs to the tool (`tool.matchRule`; none = every call of that tool), the behaviour and
+ * where the rule came from (for example `"user"`, `"project"`, `"session"`: shown to users, never interpreted).
+ *
+ * Frozen when built by {@link permissionRule} or {@link parsePermissionRule}.
+ */
+export interface PermissionRule {
+  readonly toolName: string;
+  readonly ruleContent?: string;
+  readonly behavior: RuleBehavior;
+  readonly source?: string;
+}
+
+const RULE = /^([A-Za-z0-9_*-]{1,128})(?:\(([\s\S]*)\))?$/;
+const FORMS = '`Tool` (every call) or `Tool(content)`, for example `Bash(git commit:*)` or `Write(src/**)`';
+
+/** A frozen rule. Empty `ruleContent` is dropped (the rule then covers every call). */
+export function permissionRule(toolName: string, behavior: RuleBehavior, ruleContent?: string, source?: string): PermissionRule {
+  const rule: { -readonly [K in keyof PermissionRule]: PermissionRule[K] } = { toolName, behavior };
+  if (ruleContent !== undefined && ruleContent !== '') rule.ruleContent = ruleContent;
+  if (source !== undefined) rule.source = source;
+  return Object.freeze(rule);
+}
+
+/**
+ * Parses the string form users keep in configuration files: `Tool` or `Tool(content)`. The content is everything
+ * between the first `(` and the final `)`, kept verbatim (it may itself contain parentheses), so
+ * `formatPermissionRule(parsePermissionRule(s, b))` gives back `s` (trimmed).
+ *
+ * @throws PermissionConfigError `INVALID_PERMISSION_RULE` for an empty string, a bad tool name, unbalanced
+ *   parentheses or empty content (`Tool()`: write `Tool` for every call).
+ */
+export function parsePermissionRule(text: string, behavior: RuleBehavior, source?: string): PermissionRule {
+  const trimmed = text.trim();
+  const match = RULE.exec(trimmed);
+  if (match === null) {
+    throw new PermissionConfigError('INVALID_PERMISSION_RULE', `Permission rule ${JSON.stringify(text)} is not valid. Write ${FORMS}.`);
+  }
+  const content = match[2];
+  if (content !== undefined && content.trim() === '') {
+    throw new PermissionConfigError('INVALID_PERMISSION_RULE', `Permission rule ${JSON.stringify(text)} has empty content. Write \`${match[1]}\` to cover every call of the tool.`);
+  }
+  return permissionRule(match[1]!, behavior, content, source);
+}
+
+/** The string form of a rule: `Tool` or `Tool(content)` (the inverse of {@link parsePermissionRule}). */
+export function formatPermissionRule(rule: PermissionRule): string {
+  return rule.ruleContent === undefined ? rule.toolName : `${rule.toolName}(${rule.ruleContent})`;
+}
+
+/** Rules as kept in a settings file: one list of rule strings per behaviour. */
+export interface PermissionSettings {
+  readonly allow?: readonly string[];
+  readonly deny?: readonly string[];
+  readonly ask?: readonly string[];
+}
+
+/**
+ * Parses a settings object (`{ allow: [...], deny: [...], ask: [...] }`) into rules, all with `source`.
+ * @throws PermissionConfigError `INVALID_PERMISSION_RULE` naming the first bad entry.
+ */
+export function parsePermissionSettings(settings: PermissionSettings, source?: string): PermissionRule[] {
+  return [
+    ...(settings.deny ?? []).map((text) => parsePermissionRule(text, PermissionBehavior.DENY, source)),
+    ...(settings.ask ?? []).map((text) => parsePermissionRule(text, PermissionBehavior.ASK, source)),
+    ...(settings.allow ?? []).map((text) => parsePermissionRule(text, PermissionBehavior.ALLOW, source)),
+  ];
+}
+
+/** The settings form of `rules` (inverse of {@link parsePermissionSettings}; empty lists are left out). */
+export function formatPermissionSettings(rules: readonly PermissionRule[]): PermissionSettings {
+  const out: { allow?: string[]; deny?: string[]; ask?: string[] } = {};
+  for (const rule of rules) (out[rule.behavior] ??= []).push(formatPermissionRule(rule));
+  return out;
+}

@@ -1,0 +1,33 @@
+import type { PermissionContext } from './permission-context';
+import type { PermissionDecision } from './permission-decision';
+import type { PermissionRule } from './permission-rule';
+
+/**
+ * What the {@link PermissionEngine} needs from a tool (every `Tool` satisfies it; seed 004: the permission hooks of
+ * `ToolBase`). Inputs are validated params (defaults applied), never the raw model arguments.
+ */
+export interface PermissionSubject {
+  readonly name: string;
+  readonly isMcp: boolean;
+  readonly mcpName: string | undefined;
+  /** Validates a model's arguments (see `Tool.parseArgs`). */
+  parseArgs(args: unknown): { readonly ok: true; readonly params: Record<string, unknown> } | { readonly ok: false; readonly error: string };
+  /** The tool's own verdict on a call: ALLOW, DENY, ASK (possibly bypass-immune) or PASSTHROUGH. */
+  checkPermissions(input: Record<string, unknown>, context: PermissionContext): PermissionDecision | Promise<PermissionDecision>;
+  /** Whether this call only reads (used for read-only auto-allow and EXPLORE mode). */
+  checkReadOnly(input: Record<string, unknown>): boolean;
+  /** Whether a rule's content pattern covers this call. */
+  matchRule(ruleContent: string, input: Record<string, unknown>): boolean;
+  /** Rules that would allow this call, offered with an ASK. */
+  generateSuggestions(input: Record<string, unknown>): readonly PermissionRule[];
+}
+
+/**
+ * Whether `rule` is about `tool`: the same name, or, for an MCP tool, its server as `mcp__<server>` or
+ * `mcp__<server>__*` (one rule for every tool of a server).
+ */
+export function ruleNamesTool(rule: PermissionRule, tool: PermissionSubject): boolean {
+  if (rule.toolName === tool.name) return true;
+  if (!tool.isMcp || tool.mcpName === undefined) return false;
+  return rule.toolName === `mcp__${tool.mcpName}` || rule.toolName === `mcp__${tool.mcpName}__*`;
+}

@@ -1,0 +1,91 @@
+import { dirname, posix, relative, isAbsolute } from 'node:path';
+import type picomatchType from 'picomatch';
+import { PermissionBehavior } from './permission-behavior';
+import { permissionRule, type PermissionRule } from './permission-rule';
+
+type Input = Record<string, unknown>;
+
+/** The two rule hooks of a tool, as a pair: pass it as an `@Action`'s `permissions` option or spread it into a tool. */
+export interface RuleHooks {
+  matchRule(ruleContent: string, input: Input): boolean;
+  generateSuggestions(input: Input, toolName: string): PermissionRule[];
+}
+
+const matchers = new Map<string, (path: string) => boolean>();
+let picomatch: typeof picomatchType | undefined;
+
+/** picomatch, loaded on the first path rule so that importing the library never pays for it. */
+function glob(): typeof picomatchType {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy load keeps picomatch off the import path
+  return (picomatch ??= require('picomatch') as typeof picomatchType);
+}
+
+/**
+ * Whether a glob pattern covers `path` (picomatch, dot files included). Like a `.gitignore` line: a pattern starting
+ * with `/` is anchored at the file system root; any other pattern matches the path or any tail of it that starts at a
+ * segment, so `src/**` covers `/project/src/main.ts`. The path is normalised first (`src/../.ssh/key` is `.ssh/key`),
+ * so `..` cannot walk out of what a rule names.
+ */
+export function pathMatchesRule(pattern: string, path: string): boolean {
+  let match = matchers.get(pattern);
+  if (match === undefined) matchers.set(pattern, (match = glob()(pattern, { dot: true })));
+  const normal = posix.normalize(path.replace(/\\/g, '/'));
+  if (pattern.startsWith('/')) return match(normal);
+  const segments = normal.split('/').filter((s) => s !== '');
+  for (let i = 0; i < segments.length; i++) if (match(segments.slice(i).join('/'))) return true;
+  return false;
+}
+
+/**
+ * Rule hooks for a tool whose calls are about one path argument (seed 004: Read, Write, Edit): a rule's content is
+ * a glob over `input[field]` ({@link pathMatchesRule}); the suggestion is `<parent dir>/**` (relative to the
+ * process's cwd when inside it), or the file itself when it sits in the cwd.
+ */
+export function pathRule(field: string): RuleHooks {
+  return {
+    matchRule: (content, input) => typeof input[field] === 'string' && pathMatchesRule(content, input[field] as string),
+    generateSuggestions: (input, toolName) => {
+      const path = input[field];
+      if (typeof path !== 'string' || path === '') return [];
+      const rel = isAbsolute(path) ? relative(process.cwd(), path) : path;
+      const inside = rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
+      const dir = dirname(inside ? rel : path).replace(/\\/g, '/');
+      return [permissionRule(toolName, PermissionBehavior.ALLOW, dir === '.' ? rel.replace(/\\/g, '/') : `${dir}/**`)];
+    },
+  };
+}
+
+/**
+ * Whether a command rule covers `command` (seed 004, Bash `match_rule`): `prefix:*` covers the prefix alone or
+ * followed by a space (`git commit:*` covers `git commit -m x`, not `git commit-tree`); a pattern with another `*`
+ * is a wildcard over the whole command; any other pattern must equal the command (the reference matched a
+ * substring, so an allow rule `git status` covered `rm -rf x; git status`). Meant for one simple command: a shell
+ * tool splits compound commands and checks each part.
+ */
+export function commandMatchesRule(pattern: string, command: string): boolean {
+  const text = command.trim();
+  if (pattern.endsWith(':*')) {
+    const prefix = pattern.slice(0, -2);
+    return text === prefix || text.startsWith(`${prefix} `);
+  }
+  if (!pattern.includes('*')) return text === pattern.trim();
+  const source = pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+  return new RegExp(`^${source}$`, 's').test(text);
+}
+
+/**
+ * Rule hooks for a tool whose calls are one command in `input[field]`: {@link commandMatchesRule}; the suggestion
+ * is the prefix rule of the first two words (`git commit -m "x"` suggests `git commit:*`), or the exact command
+ * when it has one word.
+ */
+export function commandRule(field: string): RuleHooks {
+  return {
+    matchRule: (content, input) => typeof input[field] === 'string' && commandMatchesRule(content, input[field] as string),
+    generateSuggestions: (input, toolName) => {
+      const command = input[field];
+      if (typeof command !== 'string' || command.trim() === '') return [];
+      const words = command.trim().split(/\s+/);
+      return [permissionRule(toolName, PermissionBehavior.ALLOW, words.length >= 2 ? `${words[0]} ${words[1]}:*` : words[0])];
+    },
+  };
+}

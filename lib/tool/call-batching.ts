@@ -1,0 +1,131 @@
+import type { ToolContext } from '../context/tool-context';
+import { PermissionBehavior } from '../permissions/permission-behavior';
+import type { PermissionDecision } from '../permissions/permission-decision';
+import type { PermissionEngine } from '../permissions/permission-engine';
+import type { ActionResult } from '../result';
+import type { Tools } from '../tools';
+import { isExternalRequest, type ExternalExecutionRequest } from './external-execution';
+
+/** One tool call of a model's turn, provider-neutral (the shape of the provider adapters' `ToolCallRequest`). */
+export interface BatchCall {
+  readonly id: string;
+  readonly name: string;
+  /** The arguments object, or the JSON text the provider sent. */
+  readonly args: unknown;
+}
+
+/** Options of {@link runToolCalls}. */
+export interface RunToolCallsOptions {
+  /** Decides each call; without one, a call waits when `tool.needsApproval(args)`. */
+  readonly engine?: PermissionEngine;
+  /** Ids of calls the user already approved: an ASK for them runs (a DENY still denies). */
+  readonly approved?: Iterable<string>;
+  readonly context?: ToolContext;
+  readonly signal?: AbortSignal;
+}
+
+/** A call that ran (or was denied, with a failed result), in call order. */
+export interface RanCall<R extends ActionResult<unknown>> {
+  readonly call: BatchCall;
+  readonly result: R;
+  /** The engine's decision, when an engine was given. */
+  readonly decision?: PermissionDecision;
+}
+
+/**
+ * A call that did not run: the first one `approval` (ask the user; the decision carries the reason and suggested
+ * rules) or `external` (the host executes it: `request`), every later one `queued` (not examined yet).
+ */
+export type WaitingCall =
+  | { readonly call: BatchCall; readonly reason: 'approval'; readonly decision?: PermissionDecision }
+  | { readonly call: BatchCall; readonly reason: 'external'; readonly request: ExternalExecutionRequest }
+  | { readonly call: BatchCall; readonly reason: 'queued' };
+
+/** What {@link runToolCalls} returns: what ran, in order, and what waits, in order. */
+export interface RunToolCallsOutcome<R extends ActionResult<unknown>> {
+  readonly ran: RanCall<R>[];
+  readonly waiting: WaitingCall[];
+}
+
+type Gate =
+  | { kind: 'run'; args: unknown; safe: boolean; decision?: PermissionDecision }
+  | { kind: 'denied'; decision: PermissionDecision }
+  | { kind: 'approval'; decision?: PermissionDecision }
+  | { kind: 'external'; args: unknown };
+
+/**
+ * Runs a model's tool calls for a host loop (seed 004 and reference semantics section 8): consecutive
+ * concurrency-safe calls run together, every other call alone, in order; a denied call gets a failed result and
+ * the rest go on; the first call that needs approval or external execution stops the run: it and every later call
+ * are returned as waiting. A helper, not an agent loop: after asking the user, call again with the waiting calls
+ * and `approved`; after an external execution, hand its outcome to `tools.completeExternal`.
+ *
+ * Unknown tools and invalid arguments are not special: they run (alone) and `execute` returns their failed result.
+ * Never rejects for an expected failure.
+ */
+export async function runToolCalls<R extends ActionResult<unknown>>(tools: Tools<R>, calls: readonly BatchCall[], options: RunToolCallsOptions = {}): Promise<RunToolCallsOutcome<R>> {
+  const approved = new Set(options.approved ?? []);
+  const ran: RanCall<R>[] = [];
+  const execute = (call: BatchCall, args: unknown) => tools.execute(call.name, args, { context: options.context, signal: options.signal, callId: call.id });
+  const gate = async (call: BatchCall): Promise<Gate> => {
+    const tool = tools.get(call.name);
+    if (tool === undefined) return { kind: 'run', args: call.args, safe: false };
+    let args = call.args;
+    let decision: PermissionDecision | undefined;
+    const isApproved = approved.has(call.id);
+    if (options.engine !== undefined) {
+      decision = await options.engine.check(tool, call.args);
+      if (decision.behavior === PermissionBehavior.DENY) return { kind: 'denied', decision };
+      if (decision.behavior === PermissionBehavior.ASK && !isApproved) return { kind: 'approval', decision };
+      args = decision.updatedInput ?? args;
+    } else if (!isApproved && tool.needsApproval(call.args)) return { kind: 'approval' };
+    if (tool.isExternalTool && tool.parseArgs(args).ok) return { kind: 'external', args };
+    return { kind: 'run', args, safe: tool.isConcurrencySafe, decision };
+  };
+  const record = async (call: BatchCall, g: Gate & { kind: 'run' | 'denied' }): Promise<RanCall<R>> =>
+    g.kind === 'denied' ? { call, result: tools.declined(call.name, g.decision.message), decision: g.decision } : withDecision(call, await execute(call, g.args), g.decision);
+
+  for (let i = 0; i < calls.length; ) {
+    const call = calls[i]!;
+    const first = await gate(call);
+    if (first.kind === 'approval' || first.kind === 'external') {
+      const head = await waitingHead(call, first, execute);
+      if (head.kind === 'ran') {
+        ran.push(head.ran);
+        i++;
+        continue;
+      }
+      return { ran, waiting: [head.waiting, ...calls.slice(i + 1).map((c) => ({ call: c, reason: 'queued' as const }))] };
+    }
+    if (first.kind === 'denied' || !first.safe) {
+      ran.push(await record(call, first));
+      i++;
+      continue;
+    }
+    const batch: Array<[BatchCall, Gate & { kind: 'run' | 'denied' }]> = [[call, first]];
+    let j = i + 1;
+    for (; j < calls.length; j++) {
+      const next = await gate(calls[j]!);
+      if (next.kind === 'denied' || (next.kind === 'run' && next.safe)) batch.push([calls[j]!, next]);
+      else break;
+    }
+    ran.push(...(await Promise.all(batch.map(([c, g]) => record(c, g)))));
+    i = j;
+  }
+  return { ran, waiting: [] };
+}
+
+async function waitingHead<R extends ActionResult<unknown>>(
+  call: BatchCall,
+  gate: Gate & { kind: 'approval' | 'external' },
+  execute: (call: BatchCall, args: unknown) => Promise<R>,
+): Promise<{ kind: 'ran'; ran: RanCall<R> } | { kind: 'waiting'; waiting: WaitingCall }> {
+  if (gate.kind === 'approval') return { kind: 'waiting', waiting: gate.decision ? { call, reason: 'approval', decision: gate.decision } : { call, reason: 'approval' } };
+  const result = await execute(call, gate.args);
+  if (result.ok && isExternalRequest(result.result)) return { kind: 'waiting', waiting: { call, reason: 'external', request: result.result } };
+  return { kind: 'ran', ran: { call, result } };
+}
+
+function withDecision<R extends ActionResult<unknown>>(call: BatchCall, result: R, decision: PermissionDecision | undefined): RanCall<R> {
+  return decision === undefined ? { call, result } : { call, result, decision };
+}

@@ -1,0 +1,78 @@
+import type { Static, TObject } from '@sinclair/typebox';
+import type { Availability } from '../context/availability';
+import type { DescriptionSource } from '../context/context-description';
+import { PermissionDecision } from '../permissions/permission-decision';
+import { withAgentState, type ToolInvocation } from './agent-state';
+import { Tool } from './tool';
+import { ToolDefinitionError } from './tool-definition-error';
+import type { ToolEffect } from './tool-effect';
+import type { ToolChunkMiddleware } from '../streaming/tool-chunk-middleware';
+import type { ToolPermissionHooks } from './tool-traits';
+
+const NO_PARAMS = Object.freeze({ type: 'object', properties: Object.freeze({}), additionalProperties: false });
+
+/** Options of `new FunctionTool(fn, options)` (seed 004: "Wrap Function as Tool"). */
+export interface FunctionToolOptions<P extends TObject> {
+  /** Default: the function's name. */
+  readonly name?: string;
+  /** Required: TypeScript keeps no docstrings at run time. */
+  readonly description: string | DescriptionSource;
+  /** The params object schema (default: no params). */
+  readonly params?: P;
+  /** Default true (seed). */
+  readonly isConcurrencySafe?: boolean;
+  /** Default false (seed). */
+  readonly isReadOnly?: boolean;
+  /** Default false: when true, `invocation.state` is the agent state. */
+  readonly isStateInjected?: boolean;
+  /** The group (default `"basic"`, always active). */
+  readonly group?: string;
+  readonly effects?: readonly ToolEffect[];
+  readonly tags?: readonly string[];
+  readonly metadata?: Readonly<Record<string, unknown>>;
+  readonly availableWhen?: Availability;
+  readonly middlewares?: readonly ToolChunkMiddleware[];
+  /** Replace the default permission behaviour (ASK for every call) or add rule matching. */
+  readonly permissions?: ToolPermissionHooks<Static<P>>;
+}
+
+/**
+ * A plain function as a tool (seed 004: `FunctionTool`): concurrency-safe, not read-only, and asking permission
+ * for every call by default (an allow rule or `permissions.checkPermissions` changes that). The function receives
+ * the validated params and the invocation; a string result is text, anything else is JSON for the model.
+ *
+ * @example
+ * ```ts
+ * const weather = new FunctionTool(({ city }) => `22°C in ${city}`, { name: 'get_weather', description: 'Current weather.', params: Type.Object({ city: Type.String() }) });
+ * tools.register(weather);
+ * ```
+ * @throws ToolDefinitionError when the function has no name and none is given, or the definition is invalid.
+ */
+export class FunctionTool<P extends TObject = TObject> extends Tool {
+  constructor(fn: (params: Static<P>, invocation: ToolInvocation) => unknown, options: FunctionToolOptions<P>) {
+    const name = options.name ?? fn.name;
+    if (!name) throw new ToolDefinitionError('FunctionTool: the function has no name. Pass { name } in the options.');
+    const source = `FunctionTool '${name}'`;
+    const hooks = options.permissions ?? {};
+    const injected = options.isStateInjected ?? false;
+    super({
+      name,
+      description: options.description,
+      group: options.group ?? 'basic',
+      source,
+      params: options.params ?? (NO_PARAMS as unknown as P),
+      options: { effects: options.effects, tags: options.tags, metadata: options.metadata, availableWhen: options.availableWhen },
+      approval: false,
+      body: (params, invocation) => fn(params as Static<P>, withAgentState(invocation, injected, source)),
+      traits: {
+        isConcurrencySafe: options.isConcurrencySafe ?? true,
+        isReadOnly: options.isReadOnly ?? false,
+        isStateInjected: injected,
+        middlewares: options.middlewares,
+        checkPermissions: (hooks.checkPermissions as ToolPermissionHooks['checkPermissions']) ?? (() => PermissionDecision.ask(`${name} is a wrapped function: confirm each call, or allow it with a rule.`)),
+        matchRule: hooks.matchRule as ToolPermissionHooks['matchRule'],
+        generateSuggestions: hooks.generateSuggestions as ToolPermissionHooks['generateSuggestions'],
+      },
+    });
+  }
+}

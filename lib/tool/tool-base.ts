@@ -1,0 +1,82 @@
+import type { Static, TObject } from '@sinclair/typebox';
+import type { Availability } from '../context/availability';
+import type { DescriptionSource } from '../context/context-description';
+import type { PermissionContext } from '../permissions/permission-context';
+import type { PermissionDecision } from '../permissions/permission-decision';
+import { withAgentState, type ToolInvocation } from './agent-state';
+import { Tool, type Invocation } from './tool';
+import { ToolDefinitionError } from './tool-definition-error';
+import type { ToolEffect } from './tool-effect';
+import type { ToolTraitsInit } from './tool-traits';
+
+/** What a hand-written tool passes to `super(...)` (seed 004: the `ToolBase` attributes). */
+export interface ToolDefinition<P extends TObject = TObject> extends Omit<ToolTraitsInit, 'checkPermissions'> {
+  readonly name: string;
+  readonly description: string | DescriptionSource;
+  /** The params object schema (TypeBox), seed: `input_schema`. */
+  readonly inputSchema: P;
+  /** The group (default `"basic"`, always active). */
+  readonly group?: string;
+  readonly effects?: readonly ToolEffect[];
+  readonly tags?: readonly string[];
+  readonly metadata?: Readonly<Record<string, unknown>>;
+  readonly availableWhen?: Availability;
+  readonly requiresApproval?: boolean | ((params: Static<P>) => boolean);
+}
+
+const NO_BODY = (): never => {
+  throw new ToolDefinitionError('ToolBase tools run through call().');
+};
+
+/**
+ * The base class of hand-written tools (seed 004: "Create Custom Tool"). Pass the attributes to `super(...)`,
+ * implement `checkPermissions` (required, as in the seed) and `call` (not for external tools), and override
+ * `checkReadOnly`, `matchRule` or `generateSuggestions` as needed. An instance is a `Tool`: register it with
+ * `tools.register(instance)` beside `@Action` classes.
+ *
+ * `call(input, invocation)` receives validated params and may return a value, an `ActionResult`, a `ToolChunk`, or
+ * an async iterable of chunks (an `async *call`). With `isStateInjected`, `invocation.state` is the agent state.
+ *
+ * @example
+ * ```ts
+ * class WebSearch extends ToolBase<typeof SearchInput> {
+ *   constructor() { super({ name: 'WebSearch', description: 'Search the web.', inputSchema: SearchInput, isReadOnly: true, isConcurrencySafe: true }); }
+ *   checkPermissions() { return PermissionDecision.allow('Web search is read-only.'); }
+ *   override async call({ query }: Static<typeof SearchInput>) { return ToolChunk.text(await search(query), { state: ToolResultState.SUCCESS }); }
+ * }
+ * ```
+ * @throws ToolDefinitionError from the constructor when the definition is invalid, or when a tool that is not
+ *   external does not implement `call`.
+ */
+export abstract class ToolBase<P extends TObject = TObject> extends Tool {
+  constructor(definition: ToolDefinition<P>) {
+    const { name, description, inputSchema, group, effects, tags, metadata, availableWhen, requiresApproval, ...traits } = definition;
+    super({
+      name,
+      description,
+      group: group ?? 'basic',
+      source: `${new.target.name} '${name}'`,
+      params: inputSchema,
+      options: { effects, tags, metadata, availableWhen },
+      approval: (requiresApproval as boolean | ((params: never) => boolean) | undefined) ?? false,
+      body: NO_BODY,
+      traits,
+    });
+    if (!this.isExternalTool && this.call === ToolBase.prototype.call) {
+      throw new ToolDefinitionError(`${this.source}: implement call(input, invocation), or set isExternalTool: true for a tool the host executes.`);
+    }
+  }
+
+  /** The tool's own permission verdict (seed 004: required). */
+  abstract override checkPermissions(input: Static<P>, context: PermissionContext): PermissionDecision | Promise<PermissionDecision>;
+
+  /** The tool's execution logic (seed 004: `call`): see the class docs for what it may return. */
+  call(_input: Static<P>, _invocation: ToolInvocation): unknown {
+    throw new ToolDefinitionError(`${this.source} is executed externally: hand its calls to the host (tools.completeExternal).`);
+  }
+
+  /** Dispatches to {@link call}, with the agent state when `isStateInjected`. Do not override. */
+  override invoke(params: Record<string, unknown>, invocation: Invocation): unknown {
+    return this.call(params as Static<P>, withAgentState(invocation, this.isStateInjected, this.source));
+  }
+}

@@ -1,0 +1,78 @@
+import type { PermissionContext } from '../permissions/permission-context';
+import type { PermissionDecision } from '../permissions/permission-decision';
+import type { PermissionRule } from '../permissions/permission-rule';
+import type { ToolChunkMiddleware } from '../streaming/tool-chunk-middleware';
+import type { ActionOptions } from './action-options';
+import { ToolEffect } from './tool-effect';
+
+type Input = Record<string, unknown>;
+
+/**
+ * The permission hooks a tool may supply instead of the defaults (seed 004, "ToolBase Interface"): its own verdict,
+ * what a rule's content means for it, and which rules to suggest. Inputs are validated params.
+ */
+export interface ToolPermissionHooks<P = Input> {
+  /** The tool's verdict on a call (default: ASK when the call needs approval, else ALLOW). */
+  checkPermissions?(input: P, context: PermissionContext): PermissionDecision | Promise<PermissionDecision>;
+  /** Whether a rule's content covers the call (default: no content rule covers it; tool-wide rules always do). */
+  matchRule?(ruleContent: string, input: P): boolean;
+  /** Suggested rules for an ASK (default: one tool-wide allow rule). `toolName` is the tool's name. */
+  generateSuggestions?(input: P, toolName: string): PermissionRule[];
+}
+
+/**
+ * The seed-004 attributes of a tool, as `ToolBase`, `FunctionTool` and MCP adapters pass them to the `Tool`
+ * constructor (`ToolSpec.traits`). `@Action` tools get them from their options instead (see {@link resolveTraits}).
+ */
+export interface ToolTraitsInit extends ToolPermissionHooks {
+  readonly isConcurrencySafe?: boolean;
+  readonly isReadOnly?: boolean;
+  /** Per-call read-only check (seed: `check_read_only`), overriding `isReadOnly` for the permission engine. */
+  readonly readOnlyWhen?: (input: Input) => boolean;
+  readonly isExternalTool?: boolean;
+  readonly isStateInjected?: boolean;
+  readonly isMcp?: boolean;
+  readonly mcpName?: string;
+  /** Per-tool onion middleware, first = outermost. */
+  readonly middlewares?: readonly ToolChunkMiddleware[];
+}
+
+/** Every trait decided, as the `Tool` keeps them. */
+export interface ResolvedTraits extends ToolPermissionHooks {
+  readonly isConcurrencySafe: boolean;
+  readonly isReadOnly: boolean;
+  readonly readOnlyWhen: ((input: Input) => boolean) | undefined;
+  readonly isExternalTool: boolean;
+  readonly isStateInjected: boolean;
+  readonly isMcp: boolean;
+  readonly mcpName: string | undefined;
+  readonly middlewares: readonly ToolChunkMiddleware[];
+}
+
+const NO_MIDDLEWARE: readonly ToolChunkMiddleware[] = Object.freeze([]);
+
+/**
+ * Decides a tool's traits. Explicit `traits` win; then the `@Action` options: `readOnly` (a boolean, or a predicate
+ * over the params for per-call checks), `concurrencySafe`, `permissions` hooks and `middlewares`. Defaults:
+ * read-only when the tool declares effects and all of them are `READS_WORKSPACE` (a tool that only reads; no
+ * declared effects means unknown, so not read-only); concurrency-safe when read-only.
+ */
+export function resolveTraits(options: ActionOptions, traits: ToolTraitsInit = {}): ResolvedTraits {
+  const readOnly = options.readOnly;
+  const effects = options.effects ?? [];
+  const isReadOnly = traits.isReadOnly ?? (typeof readOnly === 'boolean' ? readOnly : readOnly === undefined && effects.length > 0 && effects.every((e) => e === ToolEffect.READS_WORKSPACE));
+  const hooks = (options.permissions ?? {}) as ToolPermissionHooks;
+  return {
+    isReadOnly,
+    readOnlyWhen: traits.readOnlyWhen ?? (typeof readOnly === 'function' ? (readOnly as (input: Input) => boolean) : undefined),
+    isConcurrencySafe: traits.isConcurrencySafe ?? options.concurrencySafe ?? isReadOnly,
+    isExternalTool: traits.isExternalTool ?? false,
+    isStateInjected: traits.isStateInjected ?? false,
+    isMcp: traits.isMcp ?? false,
+    mcpName: traits.mcpName,
+    middlewares: traits.middlewares ?? options.middlewares ?? NO_MIDDLEWARE,
+    checkPermissions: traits.checkPermissions ?? hooks.checkPermissions,
+    matchRule: traits.matchRule ?? hooks.matchRule,
+    generateSuggestions: traits.generateSuggestions ?? hooks.generateSuggestions,
+  };
+}
