@@ -1,25 +1,27 @@
-import { randomUUID } from 'node:crypto';
 import type { TObject } from '@sinclair/typebox';
 import type { Token } from './context/injection-token';
-import { MissingDependencyError, ToolContext } from './context/tool-context';
+import { ToolContext } from './context/tool-context';
+import { NEVER_ABORTED } from './pipeline/await-call';
 import { consoleLogger, type ToolLogger } from './pipeline/logger';
+import { loggingStep } from './pipeline/logging-step';
 import { compose, type NextHandler, type ToolMiddleware } from './pipeline/middleware';
+import { InvokeStep } from './pipeline/invoke-step';
+import { Outcomes } from './pipeline/outcomes';
 import { ToolCall } from './pipeline/tool-call';
-import { ActionResult, type ActionResultClass, type ActionResultInit } from './result';
+import { ActionResult, type ActionResultClass } from './result';
 import { AgentToolkitError } from './errors';
 import { streamCall } from './streaming/stream-call';
-import { collectChunks, isStreamed, toChunks, valueToChunk } from './streaming/to-chunks';
+import { collectChunks, isStreamed, toChunks } from './streaming/to-chunks';
 import type { ToolChunk } from './streaming/tool-chunk';
 import { ToolResponse } from './streaming/tool-response';
 import type { ToolStream } from './streaming/tool-stream';
 import { ExternalExecutionRequest } from './tool/external-execution';
-import { agentStateTraits } from './tool/agent-state';
-import { externalRequestChunk } from './tool/external-chunk';
 import { RESET_TOOLS, ToolGroups, type ToolGroupInfo } from './tool/tool-groups';
-import { injected } from './tool/class-tools';
 import { toolsFromInstance } from './tool/class-tools';
+import { toolFromFunction } from './tool/function-action';
 import type { ActionFunction, FunctionActionOptions } from './tool/function-tool-options';
-import { Tool, type Invocation } from './tool/tool';
+import { SchemaCache } from './tool/schema-cache';
+import { Tool } from './tool/tool';
 import { ToolDefinitionError } from './tool/tool-definition-error';
 import type { FormatEntry, ToolFormat } from './tool/tool-format';
 
@@ -51,10 +53,6 @@ export interface ExecuteOptions {
   callId?: string;
 }
 
-const NEVER_ABORTED = new AbortController().signal;
-const EMPTY_PARAMS = Object.freeze({ type: 'object', properties: Object.freeze({}), additionalProperties: false });
-const NO_DEPENDENCIES = Object.freeze({});
-
 /**
  * A registry of tools and the pipeline that executes the calls a model makes (seed: "Quickstart" to "Merging
  * registries").
@@ -72,12 +70,13 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
   private readonly byName = new Map<string, Tool>();
   private activeContext: ToolContext;
   private readonly resultType: ActionResultClass<R>;
+  private readonly outcomes: Outcomes<R>;
   private readonly logger: ToolLogger;
-  private readonly middleware: readonly ToolMiddleware[];
   private readonly formats: readonly ToolFormat<unknown>[];
   private readonly chain: NextHandler | undefined;
-  private readonly schemaCache = new Map<ToolFormat<unknown>, Map<Tool, unknown>>();
-  private readonly innermost: NextHandler = (call) => this.invokeCall(call);
+  private readonly schemaCache = new SchemaCache();
+  private readonly invoker: InvokeStep<R>;
+  private readonly innermost: NextHandler;
   private groups: ToolGroups | undefined;
   private metaTool: Tool | undefined;
 
@@ -85,9 +84,12 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
     this.activeContext = options.context ?? new ToolContext();
     this.resultType = options.resultType ?? (ActionResult as unknown as ActionResultClass<R>);
     this.logger = options.logger ?? consoleLogger;
-    this.middleware = options.middleware ?? [];
+    this.outcomes = new Outcomes(this.resultType, this.logger);
+    this.invoker = new InvokeStep(this.outcomes);
+    this.innermost = (call) => this.invoker.invokeCall(call);
     this.formats = options.formats ?? [];
-    const steps = this.logger.debug ? [...this.middleware, this.loggingStep()] : this.middleware;
+    const middleware = options.middleware ?? [];
+    const steps = this.logger.debug ? [...middleware, loggingStep(this.logger)] : middleware;
     this.chain = steps.length > 0 ? compose(steps, this.innermost) : undefined;
   }
 
@@ -125,26 +127,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
    * @throws ToolDefinitionError when the definition is invalid or the name is taken.
    */
   action<P extends TObject, D extends Record<string, Token<unknown>> = Record<never, never>>(options: FunctionActionOptions<P, D>, fn: ActionFunction<P, D>): Tool {
-    const source = `tool '${options.name}'`;
-    const inject = Object.entries(options.inject ?? {}).map(([key, token]) => ({ key, record: { index: 0, token, optional: false, defaultValue: undefined } }));
-    const tool = new Tool({
-      name: options.name,
-      description: options.description,
-      group: options.group ?? 'default',
-      source,
-      params: options.params ?? (EMPTY_PARAMS as TObject),
-      options,
-      traits: agentStateTraits(Object.values(options.inject ?? {})),
-      approval: options.requiresApproval ?? false,
-      body:
-        inject.length === 0
-          ? (params, invocation: Invocation) => (fn as (p: unknown, d: unknown, i: Invocation) => unknown)(params, NO_DEPENDENCIES, invocation)
-          : (params, invocation: Invocation) => {
-              const dependencies: Record<string, unknown> = {};
-              for (const { key, record } of inject) dependencies[key] = injected(record, invocation, source);
-              return (fn as (p: unknown, d: unknown, i: Invocation) => unknown)(params, dependencies, invocation);
-            },
-    });
+    const tool = toolFromFunction(options, fn);
     this.addAll([tool]);
     return tool;
   }
@@ -161,7 +144,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
 
   /** The tools available in `context` (default: the active context), in registration order. */
   getAvailable(context: ToolContext = this.activeContext): Tool[] {
-    return this.list().filter((tool) => tool.isAvailable(context) && (this.groups === undefined || this.groups.isActive(tool.group)));
+    return this.list().filter((tool) => this.isListed(tool, context));
   }
 
   /**
@@ -170,23 +153,12 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
    * (frozen). A tool the format cannot express is left out and logged; the others are listed.
    */
   getSchema<F extends ToolFormat<unknown>>(format: F, context: ToolContext = this.activeContext): Array<FormatEntry<F>> {
-    let cache = this.schemaCache.get(format);
-    if (cache === undefined) this.schemaCache.set(format, (cache = new Map()));
     const entries: Array<FormatEntry<F>> = [];
+    const refused = (tool: Tool) => (error: Error) => this.logger.warn(`Tool '${tool.name}' is left out of the ${format.id} listing: ${error.message}`);
     for (const tool of this.byName.values()) {
-      if (!tool.isAvailable(context) || (this.groups !== undefined && !this.groups.isActive(tool.group))) continue;
-      let entry = tool.hasContextDescription ? undefined : cache.get(tool);
-      if (entry === undefined) {
-        try {
-          entry = deepFreeze(format.render(tool, tool.resolveDescription(context)));
-        } catch (error) {
-          if (!(error instanceof ToolDefinitionError)) throw error;
-          this.logger.warn(`Tool '${tool.name}' is left out of the ${format.id} listing: ${error.message}`);
-          continue;
-        }
-        if (!tool.hasContextDescription) cache.set(tool, entry);
-      }
-      entries.push(entry as FormatEntry<F>);
+      if (!this.isListed(tool, context)) continue;
+      const entry = this.schemaCache.entry(format as ToolFormat<FormatEntry<F>>, tool, context, refused(tool));
+      if (entry !== undefined) entries.push(entry);
     }
     return entries;
   }
@@ -220,7 +192,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
     }
     if (outcome instanceof ToolResponse) return outcome.toResult(this.resultType, request.name);
     if (isStreamed(outcome)) return (await collectChunks(toChunks(outcome), NEVER_ABORTED)).toResult(this.resultType, request.name);
-    return this.conform(outcome);
+    return this.outcomes.conform(outcome);
   }
 
   /**
@@ -255,7 +227,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
 
   /** A failed result for a call the user declined, to hand back to the model like any other result. */
   declined(name: string, reason?: string): R {
-    return this.resultType.fail(`The user declined to run tool '${name}'${reason ? ` (${reason})` : ''}. Do not retry it unchanged; ask the user or take another approach.`);
+    return this.outcomes.declined(name, reason);
   }
 
   /**
@@ -293,9 +265,9 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
     }
   }
 
-  private unknownTool(name: string, context: ToolContext): R {
-    const available = this.getAvailable(context).map((tool) => tool.name);
-    return this.resultType.fail(`Unknown tool '${name}'. Available: ${available.length ? available.join(', ') : '(none)'}`);
+  /** Offered in `context`: its availability holds and its group, if switchable, is active. */
+  private isListed(tool: Tool, context: ToolContext): boolean {
+    return tool.isAvailable(context) && (this.groups === undefined || this.groups.isActive(tool.group));
   }
 
   /**
@@ -306,144 +278,24 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
     const context = options?.context ?? this.activeContext;
     try {
       const tool = this.byName.get(name);
-      if (tool === undefined || !tool.isAvailable(context)) return Promise.resolve(this.unknownTool(name, context));
+      if (tool === undefined || !tool.isAvailable(context)) return Promise.resolve(this.outcomes.unknownTool(name, this.getAvailable(context).map((t) => t.name)));
       if (this.groups !== undefined && !this.groups.isActive(tool.group)) return Promise.resolve(this.resultType.fail(this.groups.inactiveMessage(name, tool.group)));
       const parsed = tool.parseArgs(args);
       if (!parsed.ok) return Promise.resolve(this.resultType.fail(parsed.error));
       const signal = options?.signal ?? NEVER_ABORTED;
-      if (signal.aborted) return Promise.resolve(this.resultType.fail(`Tool '${name}' was cancelled before it started.`));
-      if (this.chain === undefined && onChunk === undefined && !tool.hasChunkPipeline) return this.run(tool, parsed.params, context, signal, name);
+      if (signal.aborted) return Promise.resolve(this.outcomes.cancelledBeforeStart(name));
+      if (this.chain === undefined && onChunk === undefined && !tool.hasChunkPipeline) return this.invoker.run(tool, parsed.params, context, signal, name);
       return this.runChain(new ToolCall({ name, args, context, tool, params: parsed.params, signal, resultType: this.resultType, callId: options?.callId, onChunk }));
     } catch (error) {
-      return Promise.resolve(this.internalError(name, error));
-    }
-  }
-
-  /** The innermost step of the chain: the plain invoke step, or the chunk path. */
-  private invokeCall(call: ToolCall): Promise<R> {
-    if (call.tool.hasChunkPipeline || call.onChunk !== undefined) return this.invokeChunked(call);
-    return this.run(call.tool, call.params, call.context, call.signal, call.name);
-  }
-
-  /** The slow path: external tools, per-tool middleware, or a consumer reading chunks (`stream`). */
-  private async invokeChunked(call: ToolCall): Promise<R> {
-    const { tool, params, context, signal, name, onChunk } = call;
-    if (tool.isExternalTool) {
-      const request = new ExternalExecutionRequest(call.callId ?? randomUUID(), name, Object.freeze(params));
-      await onChunk?.(externalRequestChunk(request));
-      return this.resultType.success(request);
-    }
-    try {
-      let source: AsyncIterable<ToolChunk>;
-      if (tool.middlewares.length > 0) source = tool.stream(params, { context, signal });
-      else {
-        let value = tool.invoke(params, { context, signal });
-        if (isThenable(value)) value = await raceAbort(value, signal);
-        if (!isStreamed(value)) {
-          await onChunk?.(valueToChunk(value));
-          return this.conform(value);
-        }
-        source = toChunks(value);
-      }
-      return (await collectChunks(source, signal, onChunk)).toResult(this.resultType, name);
-    } catch (error) {
-      return this.toolFailure(name, error);
-    }
-  }
-
-  /** The invoke step: runs the tool and wraps what it returns (one asynchronous hop, whatever the body is). */
-  private async run(tool: Tool, params: Record<string, unknown>, context: ToolContext, signal: AbortSignal, name: string): Promise<R> {
-    let value: unknown;
-    try {
-      value = tool.invoke(params, { context, signal });
-      if (isThenable(value)) value = await (signal === NEVER_ABORTED ? value : raceAbort(value, signal));
-      if (isStreamed(value)) return (await collectChunks(toChunks(value), signal)).toResult(this.resultType, name);
-    } catch (error) {
-      return this.toolFailure(name, error);
-    }
-    try {
-      return this.conform(value);
-    } catch (error) {
-      return this.internalError(name, error);
+      return Promise.resolve(this.outcomes.internalError(name, error));
     }
   }
 
   private async runChain(call: ToolCall): Promise<R> {
     try {
-      return this.conform(await (this.chain ?? this.innermost)(call));
+      return this.outcomes.conform(await (this.chain ?? this.innermost)(call));
     } catch (error) {
-      return this.internalError(call.name, error);
+      return this.outcomes.internalError(call.name, error);
     }
   }
-
-  /** The error boundary's answer to an unexpected error: logged with its stack, a short generic message for the model. */
-  private internalError(name: string, error: unknown): R {
-    this.logger.error(`Internal error while executing tool '${name}'`, { error, stack: (error as Error)?.stack });
-    return this.resultType.fail(`Internal error while running tool '${name}'. It was logged; try again or use another tool.`);
-  }
-
-  private toolFailure(name: string, error: unknown): R {
-    if (error === CANCELLED) return this.resultType.fail(`Tool '${name}' was cancelled before it finished.`);
-    if (error instanceof MissingDependencyError) {
-      this.logger.error(`Tool '${name}' could not run: ${error.message}`);
-      return this.resultType.fail(`Tool '${name}' cannot run right now: a service it needs is not configured. This is not caused by your arguments.`);
-    }
-    this.logger.warn(`Tool '${name}' threw`, { error, stack: (error as Error)?.stack });
-    return this.resultType.fail(`Tool '${name}' failed: ${messageOf(error)}`);
-  }
-
-  /** Wraps a raw value in the registry's result type; an `ActionResult` of another class keeps the fields this type declares. */
-  private conform(value: unknown): R {
-    if (value instanceof this.resultType) return value;
-    if (value instanceof ActionResult) {
-      const init: Record<string, unknown> = {};
-      for (const key of this.resultType.fields) if ((value as unknown as Record<string, unknown>)[key] !== undefined) init[key] = (value as unknown as Record<string, unknown>)[key];
-      return new this.resultType(init as unknown as ActionResultInit<unknown>);
-    }
-    return this.resultType.success(value);
-  }
-
-  private loggingStep(): ToolMiddleware {
-    const logger = this.logger;
-    return {
-      async handle(call, next) {
-        const started = performance.now();
-        const result = await next(call);
-        logger.debug?.(`tool ${call.name} ${result.ok ? 'ok' : 'failed'}`, { tool: call.name, ok: result.ok, durationMs: performance.now() - started });
-        return result;
-      },
-    };
-  }
-}
-
-const CANCELLED = Symbol('cancelled');
-
-function raceAbort(value: PromiseLike<unknown>, signal: AbortSignal): Promise<unknown> {
-  if (signal.aborted) return Promise.reject(CANCELLED);
-  return new Promise((resolve, reject) => {
-    const onAbort = () => reject(CANCELLED);
-    signal.addEventListener('abort', onAbort, { once: true });
-    value.then(
-      (v) => (signal.removeEventListener('abort', onAbort), resolve(v)),
-      (e: unknown) => (signal.removeEventListener('abort', onAbort), reject(e)),
-    );
-  });
-}
-
-function isThenable(value: unknown): value is PromiseLike<unknown> {
-  return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as PromiseLike<unknown>).then === 'function';
-}
-
-function messageOf(error: unknown): string {
-  const message = error instanceof Error ? error.message : typeof error === 'string' ? error : 'an unknown error';
-  const firstLine = message.split('\n', 1)[0]!;
-  return firstLine.length > 500 ? `${firstLine.slice(0, 497)}...` : firstLine || 'an error without a message';
-}
-
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object' && !Object.isFrozen(value)) {
-    for (const child of Object.values(value)) deepFreeze(child);
-    Object.freeze(value);
-  }
-  return value;
 }

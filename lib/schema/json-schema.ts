@@ -1,4 +1,5 @@
 import { ToolDefinitionError } from '../tool/tool-definition-error';
+import { deepFreeze } from './deep-freeze';
 
 /** A JSON Schema object as sent to a provider: plain data, no TypeBox symbols. */
 export type JsonSchema = { readonly [keyword: string]: unknown };
@@ -81,10 +82,3 @@ export function toPlainJsonSchema(schema: object): JsonSchema {
   return deepFreeze(JSON.parse(JSON.stringify(schema)) as JsonSchema);
 }
 
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object') {
-    for (const child of Object.values(value)) deepFreeze(child);
-    Object.freeze(value);
-  }
-  return value;
-}

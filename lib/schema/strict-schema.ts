@@ -4,6 +4,7 @@ import { ANNOTATION_KEYWORDS, constraintNote, withNotes } from './constraint-not
 import type { JsonSchema } from './json-schema';
 import { normalizeRefs, withDefs } from './schema-refs';
 import { isNode, pointer, type SchemaNode } from './schema-walk';
+import { deepFreeze } from './deep-freeze';
 
 /** The string formats OpenAI strict mode accepts on the wire; any other is removed there and enforced locally. */
 export const STRICT_FORMATS: ReadonlySet<string> = new Set(['date-time', 'time', 'date', 'duration', 'email', 'hostname', 'ipv4', 'ipv6', 'uuid']);
@@ -158,10 +159,3 @@ function refuse(where: string, path: string, reason: string, fix: string): never
   throw new ToolDefinitionError(`${where}: the params schema cannot be made strict: the schema at ${path} ${reason}. ${fix} Or opt the tool out of strict mode with { strict: false }.`);
 }
 
-function deepFreeze<T>(value: T): T {
-  if (value !== null && typeof value === 'object') {
-    for (const child of Object.values(value)) deepFreeze(child);
-    Object.freeze(value);
-  }
-  return value;
-}

@@ -1,0 +1,26 @@
+/** The signal of calls made without one: never aborted, shared, so a plain call allocates no controller. */
+export const NEVER_ABORTED: AbortSignal = new AbortController().signal;
+
+/** Rejection reason of {@link raceAbort} when the call's signal aborts first. */
+export const CANCELLED = Symbol('cancelled');
+
+/** Whether `value` is a promise or another thenable (a tool body may return either, or a plain value). */
+export function isThenable(value: unknown): value is PromiseLike<unknown> {
+  return value !== null && (typeof value === 'object' || typeof value === 'function') && typeof (value as PromiseLike<unknown>).then === 'function';
+}
+
+/**
+ * Settles like `value`, or rejects with {@link CANCELLED} as soon as `signal` aborts, so a cancelled call returns at
+ * once even when the tool ignores its signal. The listener is removed when `value` settles first.
+ */
+export function raceAbort(value: PromiseLike<unknown>, signal: AbortSignal): Promise<unknown> {
+  if (signal.aborted) return Promise.reject(CANCELLED);
+  return new Promise((resolve, reject) => {
+    const onAbort = () => reject(CANCELLED);
+    signal.addEventListener('abort', onAbort, { once: true });
+    value.then(
+      (v) => (signal.removeEventListener('abort', onAbort), resolve(v)),
+      (e: unknown) => (signal.removeEventListener('abort', onAbort), reject(e)),
+    );
+  });
+}

@@ -1,0 +1,70 @@
+import { randomUUID } from 'node:crypto';
+import type { ToolContext } from '../context/tool-context';
+import type { ActionResult } from '../result';
+import { collectChunks, isStreamed, toChunks, valueToChunk } from '../streaming/to-chunks';
+import type { ToolChunk } from '../streaming/tool-chunk';
+import { externalRequestChunk } from '../tool/external-chunk';
+import { ExternalExecutionRequest } from '../tool/external-execution';
+import type { Tool } from '../tool/tool';
+import { isThenable, NEVER_ABORTED, raceAbort } from './await-call';
+import type { Outcomes } from './outcomes';
+import type { ToolCall } from './tool-call';
+
+/**
+ * The invoke step, innermost in the pipeline (reference semantics: "invoke: resolve injected arguments, await sync or
+ * async bodies alike, wrap a raw return value"). Two paths: {@link run}, the plain one (one asynchronous hop, no
+ * per-call allocation beyond the invocation record), and the chunk path for external tools, per-tool middleware and
+ * `tools.stream` consumers (seed 004: streaming tool output).
+ */
+export class InvokeStep<R extends ActionResult<unknown>> {
+  constructor(private readonly outcomes: Outcomes<R>) {}
+
+  /** The innermost handler of the middleware chain: the plain path, or the chunk path when the call needs it. */
+  invokeCall(call: ToolCall): Promise<R> {
+    if (call.tool.hasChunkPipeline || call.onChunk !== undefined) return this.invokeChunked(call);
+    return this.run(call.tool, call.params, call.context, call.signal, call.name);
+  }
+
+  /** Runs the tool and wraps what it returns; a streamed return value is accumulated into one result. */
+  async run(tool: Tool, params: Record<string, unknown>, context: ToolContext, signal: AbortSignal, name: string): Promise<R> {
+    let value: unknown;
+    try {
+      value = tool.invoke(params, { context, signal });
+      if (isThenable(value)) value = await (signal === NEVER_ABORTED ? value : raceAbort(value, signal));
+      if (isStreamed(value)) return (await collectChunks(toChunks(value), signal)).toResult(this.outcomes.resultType, name);
+    } catch (error) {
+      return this.outcomes.toolFailure(name, error);
+    }
+    try {
+      return this.outcomes.conform(value);
+    } catch (error) {
+      return this.outcomes.internalError(name, error);
+    }
+  }
+
+  /** External tools yield a request instead of running; per-tool middleware and chunk consumers see every chunk. */
+  private async invokeChunked(call: ToolCall): Promise<R> {
+    const { tool, params, context, signal, name, onChunk } = call;
+    if (tool.isExternalTool) {
+      const request = new ExternalExecutionRequest(call.callId ?? randomUUID(), name, Object.freeze(params));
+      await onChunk?.(externalRequestChunk(request));
+      return this.outcomes.resultType.success(request);
+    }
+    try {
+      let source: AsyncIterable<ToolChunk>;
+      if (tool.middlewares.length > 0) source = tool.stream(params, { context, signal });
+      else {
+        let value = tool.invoke(params, { context, signal });
+        if (isThenable(value)) value = await raceAbort(value, signal);
+        if (!isStreamed(value)) {
+          await onChunk?.(valueToChunk(value));
+          return this.outcomes.conform(value);
+        }
+        source = toChunks(value);
+      }
+      return (await collectChunks(source, signal, onChunk)).toResult(this.outcomes.resultType, name);
+    } catch (error) {
+      return this.outcomes.toolFailure(name, error);
+    }
+  }
+}

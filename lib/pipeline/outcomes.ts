@@ -1,0 +1,66 @@
+import { MissingDependencyError } from '../context/tool-context';
+import { ActionResult, type ActionResultClass, type ActionResultInit } from '../result';
+import { CANCELLED } from './await-call';
+import type { ToolLogger } from './logger';
+
+/**
+ * Turns every outcome of a call into a result of the registry's result type, with the model-facing message for each
+ * failure kind (seed: "execute never raises for expected failures"), and logs what the host must see: a tool's
+ * exception with its stack (warn), a missing dependency or an internal error (error). Messages never carry a stack.
+ */
+export class Outcomes<R extends ActionResult<unknown>> {
+  constructor(
+    readonly resultType: ActionResultClass<R>,
+    private readonly logger: ToolLogger,
+  ) {}
+
+  /** `Unknown tool '<name>'. Available: <names>` (reference semantics, resolution step). */
+  unknownTool(name: string, available: readonly string[]): R {
+    return this.resultType.fail(`Unknown tool '${name}'. Available: ${available.length ? available.join(', ') : '(none)'}`);
+  }
+
+  /** A call whose signal was already aborted: nothing ran. */
+  cancelledBeforeStart(name: string): R {
+    return this.resultType.fail(`Tool '${name}' was cancelled before it started.`);
+  }
+
+  /** A call the user declined, to hand back to the model like any other result. */
+  declined(name: string, reason?: string): R {
+    return this.resultType.fail(`The user declined to run tool '${name}'${reason ? ` (${reason})` : ''}. Do not retry it unchanged; ask the user or take another approach.`);
+  }
+
+  /** What the tool threw or rejected with: cancellation, a missing dependency, or its own error (first line only). */
+  toolFailure(name: string, error: unknown): R {
+    if (error === CANCELLED) return this.resultType.fail(`Tool '${name}' was cancelled before it finished.`);
+    if (error instanceof MissingDependencyError) {
+      this.logger.error(`Tool '${name}' could not run: ${error.message}`);
+      return this.resultType.fail(`Tool '${name}' cannot run right now: a service it needs is not configured. This is not caused by your arguments.`);
+    }
+    this.logger.warn(`Tool '${name}' threw`, { error, stack: (error as Error)?.stack });
+    return this.resultType.fail(`Tool '${name}' failed: ${messageOf(error)}`);
+  }
+
+  /** The error boundary's answer to an unexpected error: logged with its stack, a short generic message for the model. */
+  internalError(name: string, error: unknown): R {
+    this.logger.error(`Internal error while executing tool '${name}'`, { error, stack: (error as Error)?.stack });
+    return this.resultType.fail(`Internal error while running tool '${name}'. It was logged; try again or use another tool.`);
+  }
+
+  /** Wraps a raw value in the result type; an `ActionResult` of another class keeps the fields this type declares. */
+  conform(value: unknown): R {
+    if (value instanceof this.resultType) return value;
+    if (value instanceof ActionResult) {
+      const fields = value as unknown as Record<string, unknown>;
+      const init: Record<string, unknown> = {};
+      for (const key of this.resultType.fields) if (fields[key] !== undefined) init[key] = fields[key];
+      return new this.resultType(init as unknown as ActionResultInit<unknown>);
+    }
+    return this.resultType.success(value);
+  }
+}
+
+function messageOf(error: unknown): string {
+  const message = error instanceof Error ? error.message : typeof error === 'string' ? error : 'an unknown error';
+  const firstLine = message.split('\n', 1)[0]!;
+  return firstLine.length > 500 ? `${firstLine.slice(0, 497)}...` : firstLine || 'an error without a message';
+}

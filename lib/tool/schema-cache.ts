@@ -1,0 +1,39 @@
+import type { ToolContext } from '../context/tool-context';
+import { deepFreeze } from '../schema/deep-freeze';
+import type { Tool } from './tool';
+import { ToolDefinitionError } from './tool-definition-error';
+import type { ToolFormat } from './tool-format';
+
+/**
+ * Rendered provider entries, computed once per tool and format and frozen (a context-rendered description is rendered
+ * each time instead). `clear()` on every registration change.
+ */
+export class SchemaCache {
+  private readonly byFormat = new Map<ToolFormat<unknown>, Map<Tool, unknown>>();
+
+  /**
+   * The entry of `tool` in `format`, or `undefined` when the format cannot express it: `onRefused` then receives the
+   * format's `ToolDefinitionError`. Other errors (bugs in a format) propagate.
+   */
+  entry<E>(format: ToolFormat<E>, tool: Tool, context: ToolContext, onRefused: (error: ToolDefinitionError) => void): E | undefined {
+    let cache = this.byFormat.get(format);
+    if (cache === undefined) this.byFormat.set(format, (cache = new Map()));
+    const cacheable = !tool.hasContextDescription;
+    let entry = cacheable ? (cache.get(tool) as E | undefined) : undefined;
+    if (entry === undefined) {
+      try {
+        entry = deepFreeze(format.render(tool, tool.resolveDescription(context)));
+      } catch (error) {
+        if (!(error instanceof ToolDefinitionError)) throw error;
+        onRefused(error);
+        return undefined;
+      }
+      if (cacheable) cache.set(tool, entry);
+    }
+    return entry;
+  }
+
+  clear(): void {
+    this.byFormat.clear();
+  }
+}
