@@ -35,15 +35,4 @@ export type SandboxErrorCode =
  * Error thrown by the sandbox port and every backend. `code` is one of {@link SandboxErrorCode}; the message says
  * what was refused and how to fix it, and never contains an environment variable's value.
  */
-export class SandboxError extends AgentToolkitError {
-  declare readonly code: SandboxErrorCode;
-
-  /**
-   * @param code - the stable code, see {@link SandboxErrorCode}.
-   * @param message - what was refused, why, and how to fix it.
-   * @param options - `cause`: the underlying error (engine or system error).
-   */
-  constructor(code: SandboxErrorCode, message: string, options?: { cause?: unknown }) {
-    super(code, message, options);
-  }
-}
+export class SandboxError extends AgentToolkitError<SandboxErrorCode> {}

@@ -43,18 +43,7 @@ export type SkillRule =
   | 'body';
 
 /** Base class of every error of the skills area; `code` is one of {@link SkillErrorCode}. */
-export class SkillError extends AgentToolkitError {
-  declare readonly code: SkillErrorCode;
-
-  /**
-   * @param code - the stable code of this refusal.
-   * @param message - what was refused, why, and how to fix it.
-   * @param options - `cause`: the underlying error (an fs or YAML error), kept for logs.
-   */
-  constructor(code: SkillErrorCode, message: string, options?: { cause?: unknown }) {
-    super(code, message, options);
-  }
-}
+export class SkillError extends AgentToolkitError<SkillErrorCode> {}
 
 /** A SKILL.md that breaks a rule; `file` is its absolute path and `rule` names the rule (code `SKILL_INVALID`). */
 export class InvalidSkillError extends SkillError {

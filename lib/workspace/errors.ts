@@ -35,8 +35,7 @@ export type WorkspaceErrorCode =
   | 'IO_ERROR';
 
 /** Base class of every refusal of a {@link Workspace}; `path` is the path (or pattern) as the caller gave it. */
-export class WorkspaceError extends AgentToolkitError {
-  declare readonly code: WorkspaceErrorCode;
+export class WorkspaceError extends AgentToolkitError<WorkspaceErrorCode> {
   /** The path or glob pattern the caller asked for, as given. */
   readonly path: string;
 
