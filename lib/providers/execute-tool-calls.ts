@@ -41,7 +41,10 @@ export async function executeToolCall<R extends ActionResult<unknown>>(tools: To
 }
 
 /**
- * Runs every call of one model turn concurrently (see {@link executeToolCall}); results come back in call order.
+ * Runs every call of one model turn (see {@link executeToolCall}); results come back in call order. Consecutive
+ * calls of concurrency-safe tools (`tool.isConcurrencySafe`, seed 004) run together; any other call runs alone, after
+ * the calls before it finished, so two writes never overlap. For a loop that stops at approvals instead of asking
+ * inline, and that consults a `PermissionEngine`, use `runToolCalls`.
  *
  * @example
  * ```ts
@@ -50,5 +53,21 @@ export async function executeToolCall<R extends ActionResult<unknown>>(tools: To
  * ```
  */
 export async function executeToolCalls<R extends ActionResult<unknown>>(tools: Tools<R>, calls: readonly ToolCallRequest[], options: ToolCallOptions = {}): Promise<Array<ToolCallOutcome<R>>> {
-  return Promise.all(calls.map(async (call) => ({ call, result: await executeToolCall(tools, call, options) })));
+  const outcomes: Array<ToolCallOutcome<R>> = [];
+  const run = (call: ToolCallRequest) => executeToolCall(tools, call, options).then((result) => ({ call, result }));
+  let batch: ToolCallRequest[] = [];
+  const flush = async () => {
+    outcomes.push(...(await Promise.all(batch.map(run))));
+    batch = [];
+  };
+  for (const call of calls) {
+    if (tools.get(call.name)?.isConcurrencySafe === true) {
+      batch.push(call);
+      continue;
+    }
+    await flush();
+    outcomes.push(await run(call));
+  }
+  await flush();
+  return outcomes;
 }
