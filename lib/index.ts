@@ -38,7 +38,7 @@ export { executeToolCall, executeToolCalls, type ToolCallOptions, type ToolCallO
 export type { ObjectParameters, JsonObject } from './providers/object-parameters';
 export type { ToolCallRequest } from './providers/tool-call-request';
 export { toStrictSchema, STRICT_FORMATS } from './schema/strict-schema';
-export type { Static, TObject, TSchema } from '@sinclair/typebox';
+export type { ObjectSchema, Schema, Static } from './schema/schema-types';
 export { PermissionBehavior } from './permissions/permission-behavior';
 export { PermissionMode } from './permissions/permission-mode';
 export { PermissionConfigError } from './permissions/permission-error';

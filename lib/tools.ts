@@ -1,5 +1,5 @@
-import type { TObject } from '@sinclair/typebox';
 import type { Token } from './context/injection-token';
+import type { ObjectSchema } from './schema/schema-types';
 import { ToolContext } from './context/tool-context';
 import { NEVER_ABORTED } from './pipeline/await-call';
 import { consoleLogger, type ToolLogger } from './pipeline/logger';
@@ -126,7 +126,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
    * @returns the registered tool.
    * @throws ToolDefinitionError when the definition is invalid or the name is taken.
    */
-  action<P extends TObject, D extends Record<string, Token<unknown>> = Record<never, never>>(options: FunctionActionOptions<P, D>, fn: ActionFunction<P, D>): Tool {
+  action<P extends ObjectSchema, D extends Record<string, Token<unknown>> = Record<never, never>>(options: FunctionActionOptions<P, D>, fn: ActionFunction<P, D>): Tool {
     const tool = toolFromFunction(options, fn);
     this.addAll([tool]);
     return tool;

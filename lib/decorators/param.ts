@@ -1,4 +1,4 @@
-import type { TSchema } from '@sinclair/typebox';
+import type { Schema } from '../schema/schema-types';
 import { MetadataKeys } from '../metadata/keys';
 import type { ParamRecord } from '../metadata/records';
 import { defineOwn, getOwn } from '../metadata/reflection';
@@ -24,7 +24,7 @@ export interface ParamOptions {
  * add(@Param('a', Type.Integer()) a: number, @Param('b', Type.Integer()) b: number) { return a + b; }
  * ```
  */
-export function Param(name: string, schemaOrOptions?: TSchema | ParamOptions): ParameterDecorator {
+export function Param(name: string, schemaOrOptions?: Schema | ParamOptions): ParameterDecorator {
   return (target, member, index) => {
     if (member === undefined) return;
     const isSchema = schemaOrOptions !== undefined && isTypeBoxSchema(schemaOrOptions);
@@ -32,7 +32,7 @@ export function Param(name: string, schemaOrOptions?: TSchema | ParamOptions): P
     const record: ParamRecord = {
       index,
       name,
-      schema: isSchema ? (schemaOrOptions as TSchema) : undefined,
+      schema: isSchema ? (schemaOrOptions as Schema) : undefined,
       description: options.description,
       optional: options.optional ?? false,
     };

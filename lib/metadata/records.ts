@@ -1,4 +1,4 @@
-import type { TSchema } from '@sinclair/typebox';
+import type { Schema } from '../schema/schema-types';
 import type { DescriptionSource } from '../context/context-description';
 import type { Token } from '../context/injection-token';
 import type { ActionOptions } from '../tool/action-options';
@@ -13,7 +13,7 @@ export interface ActionRecord {
 export interface ParamRecord {
   readonly index: number;
   readonly name: string;
-  readonly schema: TSchema | undefined;
+  readonly schema: Schema | undefined;
   readonly description: string | undefined;
   readonly optional: boolean;
 }

@@ -1,4 +1,4 @@
-import type { Static, TObject } from '@sinclair/typebox';
+import type { ObjectSchema, Static } from '../schema/schema-types';
 import type { Availability } from '../context/availability';
 import type { ToolChunkMiddleware } from '../streaming/tool-chunk-middleware';
 import type { ToolEffect } from './tool-effect';
@@ -8,7 +8,7 @@ import type { ToolPermissionHooks } from './tool-traits';
  * Options of `@Action(description, options)` and `tools.action(...)` (seed: "Defining tools"). Everything except
  * `name` and `params` is runtime metadata for the host: it never appears in a model-facing schema.
  */
-export interface ActionOptions<P extends TObject = TObject> {
+export interface ActionOptions<P extends ObjectSchema = ObjectSchema> {
   /** The tool name the model calls: letters, digits, `_` and `-`, at most 64 characters. Default: the method name. */
   name?: string;
   /** A TypeBox object schema; the method then receives the validated, typed params object as its first argument. */

@@ -1,4 +1,4 @@
-import type { TObject, TSchema } from '@sinclair/typebox';
+import type { ObjectSchema, Schema } from '../schema/schema-types';
 import { OptionalKind } from '../schema/json-schema';
 import { ToolContext, MissingDependencyError } from '../context/tool-context';
 import type { InjectRecord, ParamRecord } from '../metadata/records';
@@ -58,9 +58,9 @@ function slotsOf(action: ScannedAction): Slot[] {
   return slots;
 }
 
-function paramsOf(action: ScannedAction): TObject {
+function paramsOf(action: ScannedAction): ObjectSchema {
   if (action.action.options.params !== undefined) return action.action.options.params;
-  const properties: Record<string, TSchema> = {};
+  const properties: Record<string, Schema> = {};
   const required: string[] = [];
   for (const param of [...action.params].sort((a, b) => a.index - b.index)) {
     if (param.name in properties) throw new ToolDefinitionError(`${action.where}: two parameters are named '${param.name}'. Give each @Param a distinct name.`);
@@ -68,10 +68,10 @@ function paramsOf(action: ScannedAction): TObject {
     if (!param.optional && (param.schema as Record<symbol, unknown> | undefined)?.[OptionalKind] !== 'Optional') required.push(param.name);
   }
   const schema = { type: 'object', properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false };
-  return schema as unknown as TObject;
+  return schema as unknown as ObjectSchema;
 }
 
-function fieldSchema(action: ScannedAction, param: ParamRecord): TSchema {
+function fieldSchema(action: ScannedAction, param: ParamRecord): Schema {
   let schema = param.schema ?? reflectedSchema(action.paramTypes[param.index]);
   if (schema === undefined) {
     const type = action.paramTypes[param.index];
@@ -85,9 +85,9 @@ function fieldSchema(action: ScannedAction, param: ParamRecord): TSchema {
   return schema;
 }
 
-function reflectedSchema(type: unknown): TSchema | undefined {
+function reflectedSchema(type: unknown): Schema | undefined {
   const json = type === String ? 'string' : type === Number ? 'number' : type === Boolean ? 'boolean' : undefined;
-  return json === undefined ? undefined : ({ type: json } as unknown as TSchema);
+  return json === undefined ? undefined : ({ type: json } as unknown as Schema);
 }
 
 function bodyOf(instance: object, action: ScannedAction): ToolBody {

@@ -1,11 +1,12 @@
-import type { TObject } from '@sinclair/typebox';
+import type { ObjectSchema } from '../schema/schema-types';
+import type { ActionOptions } from './action-options';
 import type { Token } from '../context/injection-token';
 import { agentStateTraits } from './agent-state';
 import { injected } from './class-tools';
 import type { ActionFunction, FunctionActionOptions } from './function-tool-options';
 import { Tool, type Invocation } from './tool';
 
-const EMPTY_PARAMS = Object.freeze({ type: 'object', properties: Object.freeze({}), additionalProperties: false }) as unknown as TObject;
+const EMPTY_PARAMS = Object.freeze({ type: 'object', properties: Object.freeze({}), additionalProperties: false }) as ObjectSchema;
 const NO_DEPENDENCIES = Object.freeze({});
 
 type Body = (params: unknown, dependencies: unknown, invocation: Invocation) => unknown;
@@ -15,7 +16,7 @@ type Body = (params: unknown, dependencies: unknown, invocation: Invocation) => 
  * is resolved per call (all required) and passed as the second argument; the group defaults to `"default"`.
  * @throws ToolDefinitionError as `new Tool` does.
  */
-export function toolFromFunction<P extends TObject, D extends Record<string, Token<unknown>>>(options: FunctionActionOptions<P, D>, fn: ActionFunction<P, D>): Tool {
+export function toolFromFunction<P extends ObjectSchema, D extends Record<string, Token<unknown>>>(options: FunctionActionOptions<P, D>, fn: ActionFunction<P, D>): Tool {
   const source = `tool '${options.name}'`;
   const body = fn as Body;
   const inject = Object.entries(options.inject ?? {}).map(([key, token]) => ({ key, record: { index: 0, token, optional: false, defaultValue: undefined } }));
@@ -25,7 +26,7 @@ export function toolFromFunction<P extends TObject, D extends Record<string, Tok
     group: options.group ?? 'default',
     source,
     params: options.params ?? EMPTY_PARAMS,
-    options,
+    options: options as ActionOptions,
     traits: agentStateTraits(Object.values(options.inject ?? {})),
     approval: options.requiresApproval ?? false,
     body:

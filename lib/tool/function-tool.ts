@@ -1,4 +1,4 @@
-import type { Static, TObject } from '@sinclair/typebox';
+import type { ObjectSchema, Static } from '../schema/schema-types';
 import type { Availability } from '../context/availability';
 import type { DescriptionSource } from '../context/context-description';
 import { PermissionDecision } from '../permissions/permission-decision';
@@ -12,7 +12,7 @@ import type { ToolPermissionHooks } from './tool-traits';
 const NO_PARAMS = Object.freeze({ type: 'object', properties: Object.freeze({}), additionalProperties: false });
 
 /** Options of `new FunctionTool(fn, options)` (seed 004: "Wrap Function as Tool"). */
-export interface FunctionToolOptions<P extends TObject> {
+export interface FunctionToolOptions<P extends ObjectSchema> {
   /** Default: the function's name. */
   readonly name?: string;
   /** Required: TypeScript keeps no docstrings at run time. */
@@ -48,7 +48,7 @@ export interface FunctionToolOptions<P extends TObject> {
  * ```
  * @throws ToolDefinitionError when the function has no name and none is given, or the definition is invalid.
  */
-export class FunctionTool<P extends TObject = TObject> extends Tool {
+export class FunctionTool<P extends ObjectSchema = ObjectSchema> extends Tool {
   constructor(fn: (params: Static<P>, invocation: ToolInvocation) => unknown, options: FunctionToolOptions<P>) {
     const name = options.name ?? fn.name;
     if (!name) throw new ToolDefinitionError('FunctionTool: the function has no name. Pass { name } in the options.');

@@ -1,4 +1,4 @@
-import type { TObject } from '@sinclair/typebox';
+import type { ObjectSchema } from '../schema/schema-types';
 import { PermissionDecision } from '../permissions/permission-decision';
 import { Tool } from './tool';
 import { ToolDefinitionError } from './tool-definition-error';
@@ -84,7 +84,7 @@ export class ToolGroups {
         'Groups: ' + [...this.groups].map(([name, g]) => `${name} (${g.description})`).join('; ') + '.',
       group: BASIC_GROUP,
       source: `meta tool '${RESET_TOOLS}'`,
-      params: { type: 'object', properties, required: Object.keys(properties), additionalProperties: false } as unknown as TObject,
+      params: { type: 'object', properties, required: Object.keys(properties), additionalProperties: false } as unknown as ObjectSchema,
       options: {},
       approval: false,
       body: (params) => {

@@ -1,4 +1,4 @@
-import type { TObject } from '@sinclair/typebox';
+import type { ObjectSchema } from '../schema/schema-types';
 import type { ValidateFunction } from 'ajv';
 import type { Availability } from '../context/availability';
 import type { DescriptionSource } from '../context/context-description';
@@ -39,7 +39,7 @@ export interface ToolSpec {
   /** `Class.method` or `tool '<name>'`, named in errors. */
   readonly source: string;
   /** The params object schema (TypeBox). */
-  readonly params: TObject;
+  readonly params: ObjectSchema;
   readonly options: ActionOptions;
   /** Whether calls need confirmation: always, never, or when the predicate holds for the validated params. */
   readonly approval: boolean | ((params: never) => boolean);
@@ -70,7 +70,7 @@ export class Tool {
   /** The free `metadata` option, frozen. */
   readonly metadata: Readonly<Record<string, unknown>>;
   /** The params schema as given (TypeBox). */
-  readonly paramsSchema: TObject;
+  readonly paramsSchema: ObjectSchema;
   /** The params schema as plain, frozen JSON Schema: what provider formats start from. */
   readonly parameters: JsonSchema;
   readonly availableWhen: Availability | undefined;

@@ -74,6 +74,34 @@ Promise.all([tools.execute('add', { a: 2, b: 3 }), tools.execute('greet', { name
     });
   }, 60_000);
 
+  it('type-checks and runs schema-based tools from a TypeScript ES module project (nodenext)', () => {
+    mkdirSync(join(dir, 'tsesm'));
+    writeFileSync(join(dir, 'tsesm', 'package.json'), JSON.stringify({ type: 'module' }));
+    writeFileSync(
+      join(dir, 'tsesm', 'main.mts'),
+      `import { Action, Inject, ToolContext, Tools, type Static } from 'agenttoolkit';
+import { Type } from '@sinclair/typebox';
+class SearchClient { search(query: string, limit: number): string[] { return Array.from({ length: limit }, () => query); } }
+const SearchParams = Type.Object({ query: Type.String(), limit: Type.Integer({ default: 2 }) });
+class KnowledgeBase {
+  @Action('Search.', { params: SearchParams, status: (p) => 'Searching for ' + p.query })
+  search(params: Static<typeof SearchParams>, @Inject(SearchClient) client: SearchClient): string[] { return client.search(params.query, params.limit); }
+}
+const tools = new Tools({ context: new ToolContext(new SearchClient()) }).register(new KnowledgeBase());
+tools.action({ name: 'add', description: 'Add.', params: Type.Object({ a: Type.Integer(), b: Type.Integer() }) }, ({ a, b }) => a + b);
+tools.action({ name: 'echo', description: 'Echo.', params: { type: 'object', properties: { v: { type: 'string' } }, required: ['v'] } }, (p) => String(p.v));
+const [search, sum, echo] = await Promise.all([tools.execute('search', { query: 'q' }), tools.execute('add', '{"a":2,"b":3}'), tools.execute('echo', { v: 'hi' })]);
+console.log(JSON.stringify({ search: search.result, sum: sum.result, echo: echo.result }));
+`,
+    );
+    writeFileSync(
+      join(dir, 'tsesm', 'tsconfig.json'),
+      JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, experimentalDecorators: true, emitDecoratorMetadata: true, skipLibCheck: false, types: [] } }),
+    );
+    run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], join(dir, 'tsesm'));
+    expect(JSON.parse(run(process.execPath, ['main.mjs'], join(dir, 'tsesm')))).toEqual({ search: ['q', 'q'], sum: 5, echo: 'hi' });
+  }, 60_000);
+
   it("runs a tool inside a consumer's own jest test", () => {
     mkdirSync(join(dir, 'jest'));
     writeFileSync(
