@@ -24,20 +24,20 @@ export interface McpTool {
   annotations: McpToolAnnotations;
 }
 
-const WRITES = [ToolEffect.WRITES_WORKSPACE, ToolEffect.NETWORK, ToolEffect.SPAWNS_PROCESS];
-
 /**
  * The MCP tool-listing format: `inputSchema` is the params schema as written with `$ref`s only into `$defs`, and
- * `annotations` come from the effects and approval: `readOnlyHint` for a tool with no write, network or process
- * effect, `openWorldHint` for a network effect, `destructiveHint` (for tools that are not read-only) when the tool
- * requires approval.
+ * `annotations` come from the effects and approval: `readOnlyHint` is `tool.isReadOnly` (a tool that declares no
+ * write, network or process effect, or `readOnly: true`; a tool whose effects are not declared is not read-only, so
+ * no client auto-runs an undeclared destructive tool), `openWorldHint` for a network effect, and `destructiveHint:
+ * true` for a tool that requires approval (otherwise left out: MCP then assumes a tool that is not read-only may be
+ * destructive; `false` would be a claim the library cannot make).
  */
 export const mcpFormat: ToolFormat<McpTool> = {
   id: 'mcp',
   render(tool: Tool, description: string): McpTool {
-    const readOnly = !WRITES.some((effect) => tool.hasEffect(effect));
+    const readOnly = tool.isReadOnly;
     const annotations: McpToolAnnotations = { readOnlyHint: readOnly, openWorldHint: tool.hasEffect(ToolEffect.NETWORK) };
-    if (!readOnly) annotations.destructiveHint = tool.requiresApproval;
+    if (!readOnly && tool.requiresApproval) annotations.destructiveHint = true;
     return { name: tool.name, description, inputSchema: objectParameters(tool), annotations };
   },
 };

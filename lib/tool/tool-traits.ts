@@ -54,13 +54,15 @@ const NO_MIDDLEWARE: readonly ToolChunkMiddleware[] = Object.freeze([]);
 /**
  * Decides a tool's traits. Explicit `traits` win; then the `@Action` options: `readOnly` (a boolean, or a predicate
  * over the params for per-call checks), `concurrencySafe`, `permissions` hooks and `middlewares`. Defaults:
- * read-only when the tool declares effects and all of them are `READS_WORKSPACE` (a tool that only reads; no
- * declared effects means unknown, so not read-only); concurrency-safe when read-only.
+ * read-only when the tool declares its effects and they are at most `READS_WORKSPACE` (`effects: []` declares a
+ * tool with no effect at all, such as a pure computation); an omitted `effects` means unknown, so not read-only.
+ * Concurrency-safe when read-only. The MCP `readOnlyHint` follows the same answer.
  */
 export function resolveTraits(options: ActionOptions, traits: ToolTraitsInit = {}): ResolvedTraits {
   const readOnly = options.readOnly;
-  const effects = options.effects ?? [];
-  const isReadOnly = traits.isReadOnly ?? (typeof readOnly === 'boolean' ? readOnly : readOnly === undefined && effects.length > 0 && effects.every((e) => e === ToolEffect.READS_WORKSPACE));
+  const effects = options.effects;
+  const declaredReadOnly = effects !== undefined && effects.every((e) => e === ToolEffect.READS_WORKSPACE);
+  const isReadOnly = traits.isReadOnly ?? (typeof readOnly === 'boolean' ? readOnly : readOnly === undefined && declaredReadOnly);
   const hooks = (options.permissions ?? {}) as ToolPermissionHooks;
   return {
     isReadOnly,

@@ -20,7 +20,7 @@ async function connect(tools: Tools, approve?: () => boolean): Promise<Client> {
 function registry(): Tools {
   const tools = new Tools({ logger: { warn: jest.fn(), error: jest.fn() } });
   const Point = Type.Object({ x: Type.Number(), y: Type.Number() });
-  tools.action({ name: 'distance', description: 'Distance between two points.', params: Type.Object({ from: Point, to: Point, unit: Type.Optional(Type.String({ default: 'm' })) }) }, ({ from, to, unit }) => ({
+  tools.action({ name: 'distance', description: 'Distance between two points.', params: Type.Object({ from: Point, to: Point, unit: Type.Optional(Type.String({ default: 'm' })) }), effects: [] }, ({ from, to, unit }) => ({
     distance: Math.hypot(to.x - from.x, to.y - from.y),
     unit,
   }));
@@ -38,9 +38,9 @@ describe('MCP: our tools served to the official MCP client', () => {
     const { tools } = await client.listTools();
     expect(tools.map((tool) => [tool.name, tool.annotations])).toEqual([
       ['distance', { readOnlyHint: true, openWorldHint: false }],
-      ['fetch_page', { readOnlyHint: false, openWorldHint: true, destructiveHint: false }],
+      ['fetch_page', { readOnlyHint: false, openWorldHint: true }],
       ['delete_file', { readOnlyHint: false, openWorldHint: false, destructiveHint: true }],
-      ['explode', { readOnlyHint: true, openWorldHint: false }],
+      ['explode', { readOnlyHint: false, openWorldHint: false }],
     ]);
     expect(tools[0]!.inputSchema).toMatchObject({ type: 'object', required: ['from', 'to'], properties: { unit: { type: 'string', default: 'm' } } });
     expect(tools[3]!.inputSchema).toEqual({ type: 'object', properties: {}, additionalProperties: false });
