@@ -74,11 +74,17 @@ function paramsOf(action: ScannedAction): ObjectSchema {
 function fieldSchema(action: ScannedAction, param: ParamRecord): Schema {
   let schema = param.schema ?? reflectedSchema(action.paramTypes[param.index]);
   if (schema === undefined) {
+    if (action.paramTypes.length === 0) {
+      throw new ToolDefinitionError(
+        `${action.where}: parameter #${param.index} '${param.name}' has no schema and TypeScript emitted no parameter types for this method. ` +
+          `Enable "emitDecoratorMetadata" (and "experimentalDecorators") in tsconfig.json (esbuild and tsx do not emit it), or pass a schema: @Param('${param.name}', Type.String()).`,
+      );
+    }
     const type = action.paramTypes[param.index];
     const typeName = typeof type === 'function' ? type.name : String(type);
     throw new ToolDefinitionError(
       `${action.where}: parameter #${param.index} '${param.name}' has reflected type ${typeName}, which does not say what JSON it takes. ` +
-        `Pass a TypeBox schema: @Param('${param.name}', Type.Array(Type.String())) or similar.`,
+        `Pass a schema: @Param('${param.name}', Type.Array(Type.String())) or similar.`,
     );
   }
   if (param.description !== undefined) schema = { ...schema, description: param.description };

@@ -96,6 +96,7 @@ export class Tool {
   private readonly description: string | DescriptionSource;
   private readonly validator: ValidateFunction;
   private readonly status: StatusRenderer | undefined;
+  private readonly statusIsTemplate: boolean;
   private readonly approval: boolean | ((params: never) => boolean);
   private readonly body: ToolBody;
   /** Whether validation may write defaults into nested objects (then arguments are deep-copied first). */
@@ -133,6 +134,7 @@ export class Tool {
     this.metadata = Object.freeze({ ...options.metadata });
     this.availableWhen = options.availableWhen;
     const status = options.status;
+    this.statusIsTemplate = typeof status === 'string';
     this.status =
       typeof status === 'string'
         ? compileStatusTemplate(status, where, Object.keys((this.parameters.properties as object | undefined) ?? {}))
@@ -186,11 +188,22 @@ export class Tool {
     return parsed.ok && (this.approval as (params: Record<string, unknown>) => boolean)(parsed.params);
   }
 
-  /** The status line for a call (the `status` option rendered over the params), or `"Running <name>..."` without one. */
+  /**
+   * The status line for a call (seed: `format_status`): the `status` option rendered over the validated params, or
+   * `"Running <name>..."` without one. For arguments that do not validate, a template is rendered over the raw fields
+   * (missing ones empty) while a status function is not called (it is typed on valid params); a status function that
+   * throws also gives the fallback.
+   */
   formatStatus(args: unknown): string {
-    if (this.status === undefined) return `Running ${this.name}...`;
+    const fallback = `Running ${this.name}...`;
+    if (this.status === undefined) return fallback;
     const parsed = this.parseArgs(args);
-    return this.status(parsed.ok ? parsed.params : isPlainObject(args) ? args : {});
+    if (!parsed.ok) return this.statusIsTemplate && isPlainObject(args) ? this.status(args) : fallback;
+    try {
+      return this.status(parsed.params);
+    } catch {
+      return fallback;
+    }
   }
 
   /**

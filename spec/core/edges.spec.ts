@@ -30,6 +30,19 @@ describe('edge cases of definitions', () => {
     expect(tools.get('hello')!.group).toBe('manual');
   });
 
+  it('says to enable emitDecoratorMetadata when a @Param has no schema and no parameter types were emitted', () => {
+    class Unreflected {
+      greet(name: string): string {
+        return name;
+      }
+    }
+    Param('name')(Unreflected.prototype, 'greet', 0);
+    Action('Greet.')(Unreflected.prototype, 'greet', Object.getOwnPropertyDescriptor(Unreflected.prototype, 'greet')!);
+    expect(() => new Tools().register(new Unreflected())).toThrow(
+      `Unreflected.greet: parameter #0 'name' has no schema and TypeScript emitted no parameter types for this method. Enable "emitDecoratorMetadata"`,
+    );
+  });
+
   it('refuses a decorated member that is not a method on the instance', () => {
     class Odd {
       declare run: () => string;
@@ -116,5 +129,18 @@ describe('edge cases of definitions', () => {
   it('resolves an InjectionToken that is bound to a falsy value', () => {
     const FLAG = new InjectionToken<number>('Flag');
     expect(new ToolContext().provide(FLAG, 0).resolve(FLAG)).toBe(0);
+  });
+});
+
+describe('status lines', () => {
+  it('never calls a status function with arguments that do not validate, and survives one that throws', () => {
+    const tools = new Tools();
+    const status = jest.fn((p: { orderId: string }) => `Refunding ${p.orderId.toUpperCase()}`);
+    const tool = tools.action({ name: 'refund', description: 'x', params: Type.Object({ orderId: Type.String() }), status }, () => 1);
+    expect(tool.formatStatus({ orderId: 'o-1' })).toBe('Refunding O-1');
+    expect(tool.formatStatus({})).toBe('Running refund...');
+    expect(status).toHaveBeenCalledTimes(1);
+    const throwing = tools.action({ name: 'odd', description: 'x', status: () => { throw new Error('bad'); } }, () => 1);
+    expect(throwing.formatStatus({})).toBe('Running odd...');
   });
 });

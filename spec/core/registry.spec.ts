@@ -91,7 +91,7 @@ describe('tool metadata for the host', () => {
     expect(billing().get('ping')!.needsApproval({})).toBe(false);
     const templated = new Tools().action({ name: 't', description: 'x', params: Type.Object({ n: Type.Integer() }), status: 'n={n}' }, () => 1);
     expect(templated.formatStatus({ n: 'not a number' })).toBe('n=not a number');
-    expect(templated.formatStatus(null)).toBe('n=');
+    expect(templated.formatStatus(null)).toBe('Running t...');
   });
 });
 
