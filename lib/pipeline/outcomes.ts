@@ -36,13 +36,13 @@ export class Outcomes<R extends ActionResult<unknown>> {
       this.logger.error(`Tool '${name}' could not run: ${error.message}`);
       return this.resultType.fail(`Tool '${name}' cannot run right now: a service it needs is not configured. This is not caused by your arguments.`);
     }
-    this.logger.warn(`Tool '${name}' threw`, { error, stack: (error as Error)?.stack });
+    this.logger.warn(`Tool '${name}' threw: ${messageOf(error)}`, { stack: stackOf(error) });
     return this.resultType.fail(`Tool '${name}' failed: ${messageOf(error)}`);
   }
 
   /** The error boundary's answer to an unexpected error: logged with its stack, a short generic message for the model. */
   internalError(name: string, error: unknown): R {
-    this.logger.error(`Internal error while executing tool '${name}'`, { error, stack: (error as Error)?.stack });
+    this.logger.error(`Internal error while executing tool '${name}': ${messageOf(error)}`, { stack: stackOf(error) });
     return this.resultType.fail(`Internal error while running tool '${name}'. It was logged; try again or use another tool.`);
   }
 
@@ -57,6 +57,10 @@ export class Outcomes<R extends ActionResult<unknown>> {
     }
     return this.resultType.success(value);
   }
+}
+
+function stackOf(error: unknown): string | undefined {
+  return error instanceof Error ? error.stack : undefined;
 }
 
 function messageOf(error: unknown): string {

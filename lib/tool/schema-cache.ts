@@ -10,15 +10,18 @@ import type { ToolFormat } from './tool-format';
  */
 export class SchemaCache {
   private readonly byFormat = new Map<ToolFormat<unknown>, Map<Tool, unknown>>();
+  /** Tools a format refused, so a listing in a loop reports each refusal once, not once per turn. */
+  private readonly refused = new Map<ToolFormat<unknown>, Set<Tool>>();
 
   /**
    * The entry of `tool` in `format`, or `undefined` when the format cannot express it: `onRefused` then receives the
-   * format's `ToolDefinitionError`. Other errors (bugs in a format) propagate.
+   * format's `ToolDefinitionError`, the first time only (until `clear()`). Other errors (bugs in a format) propagate.
    */
   entry<E>(format: ToolFormat<E>, tool: Tool, context: ToolContext, onRefused: (error: ToolDefinitionError) => void): E | undefined {
     let cache = this.byFormat.get(format);
     if (cache === undefined) this.byFormat.set(format, (cache = new Map()));
     const cacheable = !tool.hasContextDescription;
+    if (cacheable && this.refused.get(format)?.has(tool)) return undefined;
     let entry = cacheable ? (cache.get(tool) as E | undefined) : undefined;
     if (entry === undefined) {
       try {
@@ -26,6 +29,10 @@ export class SchemaCache {
       } catch (error) {
         if (!(error instanceof ToolDefinitionError)) throw error;
         onRefused(error);
+        if (cacheable) {
+          const refused = this.refused.get(format) ?? new Set<Tool>();
+          this.refused.set(format, refused.add(tool));
+        }
         return undefined;
       }
       if (cacheable) cache.set(tool, entry);
@@ -35,5 +42,6 @@ export class SchemaCache {
 
   clear(): void {
     this.byFormat.clear();
+    this.refused.clear();
   }
 }

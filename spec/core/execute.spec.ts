@@ -101,7 +101,7 @@ describe('Tools.execute: expected failures are failed results', () => {
     expect((await tools.execute('boom', {})).error).toBe("Tool 'boom' failed: disk full");
     expect((await tools.execute('reject', {})).error).toBe("Tool 'reject' failed: bad thing");
     expect((await tools.execute('throws_string', {})).error).toBe("Tool 'throws_string' failed: plain string");
-    expect(logger.warn).toHaveBeenCalledWith("Tool 'boom' threw", expect.objectContaining({ stack: expect.stringContaining('disk full') }));
+    expect(logger.warn).toHaveBeenCalledWith("Tool 'boom' threw: disk full", expect.objectContaining({ stack: expect.stringContaining('disk full') }));
   });
 
   it('logs an internal error with its stack and gives the model a short generic failure', async () => {
@@ -119,7 +119,7 @@ describe('Tools.execute: expected failures are failed results', () => {
     tools.action({ name: 'ok', description: 'x' }, () => 1);
     const result = await tools.execute('ok', {});
     expect(result.error).toBe("Internal error while running tool 'ok'. It was logged; try again or use another tool.");
-    expect(logger.error).toHaveBeenCalledWith("Internal error while executing tool 'ok'", expect.objectContaining({ stack: expect.stringContaining('bug in middleware') }));
+    expect(logger.error).toHaveBeenCalledWith("Internal error while executing tool 'ok': bug in middleware", expect.objectContaining({ stack: expect.stringContaining('bug in middleware') }));
   });
 });
 

@@ -70,6 +70,8 @@ describe('getSchema', () => {
       },
     };
     expect(tools.getSchema(format)).toEqual(['good']);
+    expect(tools.getSchema(format)).toEqual(['good']);
+    expect(logger.warn).toHaveBeenCalledTimes(1);
     expect(logger.warn).toHaveBeenCalledWith("Tool 'bad' is left out of the picky listing: tool 'bad': cannot express it");
     const broken: ToolFormat<string> = {
       id: 'broken',
