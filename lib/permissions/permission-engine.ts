@@ -28,7 +28,7 @@ type Input = Record<string, unknown>;
  * | DONT_ASK | as DEFAULT, then any ASK becomes DENY keeping its reason and suggestions |
  *
  * Beyond the reference: a tool check that rewrites the input (`updatedInput`) has the rewritten input checked
- * against the deny rules again and carried on the final decision; a tool check or rule matcher that throws fails
+ * against the deny and ask rules again and carried on the final decision; a tool check or rule matcher that throws fails
  * closed (DENY, or "matches" for deny and ask rules); arguments that do not validate are allowed (reason
  * `invalid_input`) unless a tool-wide deny rule applies, because such a call fails validation and runs nothing.
  * Never returns PASSTHROUGH; never rejects.
@@ -104,6 +104,10 @@ export class PermissionEngine {
     if (own.updatedInput !== undefined) {
       const denyUpdated = this.find(tool, PermissionBehavior.DENY, effective);
       if (denyUpdated) return denyByRule(tool, denyUpdated);
+      const askUpdated = own.behavior === PermissionBehavior.DENY ? undefined : this.find(tool, PermissionBehavior.ASK, effective);
+      if (askUpdated) {
+        return this.finish(tool, effective, PermissionDecision.ask(`Rule ${formatPermissionRule(askUpdated)} asks before ${tool.name} runs.`, { reason: { type: 'rule', rule: askUpdated }, updatedInput: own.updatedInput }));
+      }
     }
     if (own.behavior === PermissionBehavior.ALLOW || own.behavior === PermissionBehavior.DENY) return own;
     if (context.mode === PermissionMode.BYPASS) {

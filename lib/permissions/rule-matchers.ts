@@ -23,16 +23,25 @@ function glob(): typeof picomatchType {
 /**
  * Whether a glob pattern covers `path` (picomatch, dot files included). Like a `.gitignore` line: a pattern starting
  * with `/` is anchored at the file system root; any other pattern matches the path or any tail of it that starts at a
- * segment, so `src/**` covers `/project/src/main.ts`. The path is normalised first (`src/../.ssh/key` is `.ssh/key`),
- * so `..` cannot walk out of what a rule names.
+ * segment, so `src/**` covers `/project/src/main.ts`. A pattern that covers a folder covers everything inside it
+ * (`secrets`, `secrets/` and `/etc` cover `/p/secrets/key` and `/etc/passwd`), as a `.gitignore` line does: a deny
+ * rule naming a folder would otherwise deny only the folder itself. The path is normalised first
+ * (`src/../.ssh/key` is `.ssh/key`), so `..` cannot walk out of what a rule names.
  */
 export function pathMatchesRule(pattern: string, path: string): boolean {
-  let match = matchers.get(pattern);
-  if (match === undefined) matchers.set(pattern, (match = glob()(pattern, { dot: true })));
+  const key = pattern.length > 1 ? pattern.replace(/\/+$/, '') || '/' : pattern;
+  let match = matchers.get(key);
+  if (match === undefined) matchers.set(key, (match = glob()(key, { dot: true })));
   const normal = posix.normalize(path.replace(/\\/g, '/'));
-  if (pattern.startsWith('/')) return match(normal);
   const segments = normal.split('/').filter((s) => s !== '');
-  for (let i = 0; i < segments.length; i++) if (match(segments.slice(i).join('/'))) return true;
+  if (key.startsWith('/')) {
+    if (match(normal)) return true;
+    for (let end = 1; end <= segments.length; end++) if (match(`/${segments.slice(0, end).join('/')}`)) return true;
+    return false;
+  }
+  for (let start = 0; start < segments.length; start++) {
+    for (let end = start + 1; end <= segments.length; end++) if (match(segments.slice(start, end).join('/'))) return true;
+  }
   return false;
 }
 
