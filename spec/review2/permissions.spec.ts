@@ -1,3 +1,6 @@
+import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
 import {
   formatPermissionRule,
@@ -9,6 +12,7 @@ import {
   pathRule,
   permissionRule,
   PermissionBehavior,
+  PermissionContext,
   PermissionDecision,
   PermissionEngine,
   PermissionMode,
@@ -146,5 +150,28 @@ describe('review: engine order per mode', () => {
     const tool = new ReadTool('Read', () => PermissionDecision.passthrough('x', { updatedInput: { path: '/home/a/private/x' } }));
     const engine = new PermissionEngine({ settings: { ask: ['Read(private/**)'], allow: ['Read'] } });
     expect((await engine.check(tool, { path: 'public.txt' })).behavior).toBe(ASK);
+  });
+});
+
+describe('review: dangerous files behind symlinks', () => {
+  it('treats a link leading to a dangerous file or directory as dangerous', () => {
+    const home = mkdtempSync(join(tmpdir(), 'review2-'));
+    try {
+      writeFileSync(join(home, '.bashrc'), 'x');
+      mkdirSync(join(home, '.ssh'));
+      mkdirSync(join(home, 'project'));
+      symlinkSync(join(home, '.bashrc'), join(home, 'project', 'notes.txt'));
+      symlinkSync(join(home, '.ssh'), join(home, 'project', 'keys'));
+      writeFileSync(join(home, 'project', 'plain.txt'), 'x');
+      const context = new PermissionContext({ workingDirectories: [join(home, 'project')] });
+      expect(context.isDangerousPath(join(home, 'project', 'notes.txt'))).toBe(true);
+      expect(context.isDangerousPath('notes.txt')).toBe(true);
+      expect(context.isDangerousPath('keys/new_key')).toBe(true);
+      expect(context.isDangerousPath('plain.txt')).toBe(false);
+      expect(context.isDangerousPath('missing/file.txt')).toBe(false);
+      expect(context.isDangerousPath('')).toBe(false);
+    } finally {
+      rmSync(home, { recursive: true, force: true });
+    }
   });
 });
