@@ -221,3 +221,39 @@ describe('review: call batching', () => {
     expect(started).toEqual(['a', 'b']);
   });
 });
+
+describe('review: call batching without an engine still honours the tool verdict', () => {
+  class Guarded extends ToolBase<typeof Id> {
+    ran: string[] = [];
+    constructor() {
+      super({ name: 'guarded', description: 'x', inputSchema: Id });
+    }
+    checkPermissions({ id }: { id: string }): PermissionDecision {
+      if (id.includes('.ssh')) return PermissionDecision.deny('never touches keys');
+      if (id === 'throw') throw new Error('check broke');
+      return PermissionDecision.allow('fine');
+    }
+    override call({ id }: { id: string }): string {
+      this.ran.push(id);
+      return id;
+    }
+  }
+
+  it('denies what the tool denies (even when approved), and waits on a FunctionTool, which asks by default', async () => {
+    const guarded = new Guarded();
+    const fn = new FunctionTool(({ id }: { id: string }) => `fn ${id}`, { name: 'fn', description: 'x', params: Id });
+    const tools = new Tools({ logger: quiet }).register(guarded, fn);
+    const calls = [
+      { id: '1', name: 'guarded', args: { id: 'a' } },
+      { id: '2', name: 'guarded', args: { id: '~/.ssh/id_rsa' } },
+      { id: '3', name: 'guarded', args: { id: 'throw' } },
+      { id: '4', name: 'fn', args: { id: 'b' } },
+    ];
+    const first = await runToolCalls(tools, calls, { approved: ['2'] });
+    expect(first.ran.map((r) => [r.call.id, r.result.ok])).toEqual([['1', true], ['2', false], ['3', false]]);
+    expect(guarded.ran).toEqual(['a']);
+    expect(first.waiting.map((w) => [w.call.id, w.reason])).toEqual([['4', 'approval']]);
+    const second = await runToolCalls(tools, [calls[3]!], { approved: ['4'] });
+    expect(second.ran.map((r) => r.result.result)).toEqual(['fn b']);
+  });
+});
