@@ -68,18 +68,24 @@ export function pathRule(field: string): RuleHooks {
  * Whether a command rule covers `command` (seed 004, Bash `match_rule`): `prefix:*` covers the prefix alone or
  * followed by a space (`git commit:*` covers `git commit -m x`, not `git commit-tree`); a pattern with another `*`
  * is a wildcard over the whole command; any other pattern must equal the command (the reference matched a
- * substring, so an allow rule `git status` covered `rm -rf x; git status`). Meant for one simple command: a shell
- * tool splits compound commands and checks each part.
+ * substring, so an allow rule `git status` covered `rm -rf x; git status`). Blank runs compare as one space.
+ * Meant for one simple command: a shell tool splits compound commands and checks each part.
  */
 export function commandMatchesRule(pattern: string, command: string): boolean {
-  const text = command.trim();
+  // Runs of blanks (tabs, newlines, repeated spaces) compare as one space on both sides: the shell splits words on
+  // any of them, so `rm\t-rf /` must not slip past a deny rule `rm:*`.
+  const text = squeeze(command);
   if (pattern.endsWith(':*')) {
-    const prefix = pattern.slice(0, -2);
+    const prefix = squeeze(pattern.slice(0, -2));
     return text === prefix || text.startsWith(`${prefix} `);
   }
-  if (!pattern.includes('*')) return text === pattern.trim();
-  const source = pattern.split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
+  if (!pattern.includes('*')) return text === squeeze(pattern);
+  const source = squeeze(pattern).split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
   return new RegExp(`^${source}$`, 's').test(text);
+}
+
+function squeeze(text: string): string {
+  return text.trim().replace(/\s+/g, ' ');
 }
 
 /**

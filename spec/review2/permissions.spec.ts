@@ -3,6 +3,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
 import {
+  commandMatchesRule,
   formatPermissionRule,
   formatPermissionSettings,
   isDangerousPath,
@@ -173,5 +174,23 @@ describe('review: dangerous files behind symlinks', () => {
     } finally {
       rmSync(home, { recursive: true, force: true });
     }
+  });
+});
+
+describe('review: command rules and whitespace', () => {
+  it.each([
+    ['rm:*', 'rm\t-rf /', true],
+    ['rm:*', 'rm  -rf /', true],
+    ['rm:*', '  rm\n-rf /', true],
+    ['rm:*', 'rmdir x', false],
+    ['git push', 'git\tpush', true],
+    ['git push', 'git  push  ', true],
+    ['git  push:*', 'git push origin', true],
+    ['git push *', 'git\tpush\torigin', true],
+  ])('command rule %j covers %j: %s', (pattern, command, expected) => expect(commandMatchesRule(pattern, command)).toBe(expected));
+
+  it('a deny rule cannot be dodged with a tab', async () => {
+    const engine = new PermissionEngine({ settings: { deny: ['Bash(rm:*)'], allow: ['Bash'] } });
+    expect((await engine.check(new Probe('passthrough'), { command: 'rm\t-rf /' })).behavior).toBe(DENY);
   });
 });
