@@ -97,6 +97,8 @@ export class PermissionEngine {
     let own: PermissionDecision;
     try {
       own = await tool.checkPermissions(input, context);
+      // A hand-written check (plain JavaScript, or typed `any`) may return anything: only a decision counts.
+      own = asDecision(own);
     } catch (error) {
       return PermissionDecision.deny(`The permission check of ${tool.name} failed (${error instanceof Error ? error.message : String(error)}), so the call is denied.`, { reason: { type: 'error' } });
     }
@@ -154,6 +156,23 @@ export class PermissionEngine {
 
 function denyByRule(tool: PermissionSubject, rule: PermissionRule): PermissionDecision {
   return PermissionDecision.deny(`Permission to use ${tool.name} was denied by rule ${formatPermissionRule(rule)}${rule.source ? ` (${rule.source})` : ''}.`, { reason: { type: 'rule', rule } });
+}
+
+const BEHAVIORS: ReadonlySet<unknown> = new Set(Object.values(PermissionBehavior));
+
+/** A tool check's answer as a real decision: a decision-shaped plain object is rebuilt, anything else throws. */
+function asDecision(value: unknown): PermissionDecision {
+  if (value instanceof PermissionDecision) return value;
+  const shape = value as Partial<Record<keyof PermissionDecision, unknown>> | null;
+  if (typeof shape !== 'object' || shape === null || !BEHAVIORS.has(shape.behavior)) {
+    throw new TypeError(`checkPermissions returned ${shape === null ? 'null' : typeof shape === 'object' ? 'an object without a valid behavior' : typeof shape} instead of a PermissionDecision`);
+  }
+  const updated = shape.updatedInput;
+  return new PermissionDecision(shape.behavior as PermissionBehavior, typeof shape.message === 'string' ? shape.message : '', {
+    suggestions: Array.isArray(shape.suggestions) ? (shape.suggestions as PermissionRule[]) : undefined,
+    updatedInput: typeof updated === 'object' && updated !== null ? (updated as Input) : undefined,
+    bypassImmune: shape.bypassImmune === true,
+  });
 }
 
 function safely<T>(fn: () => T, fallback: T): T {

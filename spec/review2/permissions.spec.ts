@@ -194,3 +194,22 @@ describe('review: command rules and whitespace', () => {
     expect((await engine.check(new Probe('passthrough'), { command: 'rm\t-rf /' })).behavior).toBe(DENY);
   });
 });
+
+describe('review: a tool check that returns garbage', () => {
+  it.each([undefined, null, 'allow', { behavior: 'yes' }])('fails closed (DENY) instead of rejecting when checkPermissions returns %j', async (value) => {
+    const tool = new ReadTool('Read', () => value as unknown as PermissionDecision);
+    for (const mode of Object.values(PermissionMode)) {
+      const decision = await new PermissionEngine({ mode, settings: { allow: ['Read'] } }).check(tool, { path: 'a' });
+      expect(decision.behavior).toBe(DENY);
+      expect(decision.reason.type).toBe(mode === PermissionMode.EXPLORE ? 'mode' : 'error');
+    }
+  });
+
+  it('rebuilds a decision-shaped plain object instead of crashing on it', async () => {
+    const tool = new ReadTool('Read', () => ({ behavior: 'ask', message: 'plain ask' }) as unknown as PermissionDecision);
+    const decision = await new PermissionEngine().check(tool, { path: 'a' });
+    expect([decision.behavior, decision.message, decision.suggestions.length]).toEqual([ASK, 'plain ask', 1]);
+    const dontAsk = await new PermissionEngine({ mode: PermissionMode.DONT_ASK }).check(tool, { path: 'a' });
+    expect(dontAsk.behavior).toBe(DENY);
+  });
+});
