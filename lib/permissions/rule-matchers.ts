@@ -25,13 +25,18 @@ function glob(): typeof picomatchType {
  * with `/` is anchored at the file system root; any other pattern matches the path or any tail of it that starts at a
  * segment, so `src/**` covers `/project/src/main.ts`. A pattern that covers a folder covers everything inside it
  * (`secrets`, `secrets/` and `/etc` cover `/p/secrets/key` and `/etc/passwd`), as a `.gitignore` line does: a deny
- * rule naming a folder would otherwise deny only the folder itself. The path is normalised first
+ * rule naming a folder would otherwise deny only the folder itself. On macOS and Windows the match ignores case, as
+ * their file systems do. The path is normalised first
  * (`src/../.ssh/key` is `.ssh/key`), so `..` cannot walk out of what a rule names.
  */
 export function pathMatchesRule(pattern: string, path: string): boolean {
   const key = pattern.length > 1 ? pattern.replace(/\/+$/, '') || '/' : pattern;
-  let match = matchers.get(key);
-  if (match === undefined) matchers.set(key, (match = glob()(key, { dot: true })));
+  // macOS and Windows file systems ignore case by default: there `SECRETS/key` is `secrets/key`, so a deny rule
+  // compared case-sensitively could be dodged by changing case.
+  const nocase = process.platform === 'darwin' || process.platform === 'win32';
+  const cacheKey = nocase ? `i:${key}` : key;
+  let match = matchers.get(cacheKey);
+  if (match === undefined) matchers.set(cacheKey, (match = glob()(key, { dot: true, nocase })));
   const normal = posix.normalize(path.replace(/\\/g, '/'));
   const segments = normal.split('/').filter((s) => s !== '');
   if (key.startsWith('/')) {

@@ -213,3 +213,19 @@ describe('review: a tool check that returns garbage', () => {
     expect(dontAsk.behavior).toBe(DENY);
   });
 });
+
+describe('review: path rules and case', () => {
+  const platform = Object.getOwnPropertyDescriptor(process, 'platform')!;
+  afterEach(() => Object.defineProperty(process, 'platform', platform));
+
+  it.each([
+    ['darwin', true],
+    ['win32', true],
+    ['linux', false],
+  ])('on %s, secrets/** covers SECRETS/key: %s', (os, expected) => {
+    Object.defineProperty(process, 'platform', { ...platform, value: os });
+    expect(pathMatchesRule('secrets/**', '/p/SECRETS/key')).toBe(expected);
+    expect(pathMatchesRule('/Etc', '/etc/passwd')).toBe(expected);
+    expect(pathMatchesRule('secrets/**', '/p/secrets/key')).toBe(true);
+  });
+});
