@@ -1,7 +1,8 @@
-import { dirname, posix, relative, isAbsolute } from 'node:path';
+import { dirname, posix, relative, isAbsolute, resolve } from 'node:path';
 import type picomatchType from 'picomatch';
 import { PermissionBehavior } from './permission-behavior';
 import { permissionRule, type PermissionRule } from './permission-rule';
+import { realPathOf } from './working-directories';
 
 type Input = Record<string, unknown>;
 
@@ -52,12 +53,22 @@ export function pathMatchesRule(pattern: string, path: string): boolean {
 
 /**
  * Rule hooks for a tool whose calls are about one path argument (seed 004: Read, Write, Edit): a rule's content is
- * a glob over `input[field]` ({@link pathMatchesRule}); the suggestion is `<parent dir>/**` (relative to the
+ * a glob over `input[field]` ({@link pathMatchesRule}), and over its real path too when it is absolute (symlinks
+ * resolved); the suggestion is `<parent dir>/**` (relative to the
  * process's cwd when inside it), or the file itself when it sits in the cwd.
  */
 export function pathRule(field: string): RuleHooks {
   return {
-    matchRule: (content, input) => typeof input[field] === 'string' && pathMatchesRule(content, input[field] as string),
+    matchRule: (content, input) => {
+      const path = input[field];
+      if (typeof path !== 'string') return false;
+      if (pathMatchesRule(content, path)) return true;
+      // An absolute path is also judged by where its links lead, so `/tmp/link` -> `/etc/passwd` meets `Read(/etc/**)`.
+      // (A relative one is left as written: only the tool knows what it is relative to.)
+      if (!isAbsolute(path)) return false;
+      const real = realPathOf(path);
+      return real !== resolve(path) && pathMatchesRule(content, real);
+    },
     generateSuggestions: (input, toolName) => {
       const path = input[field];
       if (typeof path !== 'string' || path === '') return [];

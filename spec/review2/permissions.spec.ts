@@ -1,4 +1,4 @@
-import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
@@ -227,5 +227,23 @@ describe('review: path rules and case', () => {
     expect(pathMatchesRule('secrets/**', '/p/SECRETS/key')).toBe(expected);
     expect(pathMatchesRule('/Etc', '/etc/passwd')).toBe(expected);
     expect(pathMatchesRule('secrets/**', '/p/secrets/key')).toBe(true);
+  });
+});
+
+describe('review: path rules and symlinks', () => {
+  it('a deny rule covers an absolute path whose link leads into what it names', async () => {
+    const base = realpathSync(mkdtempSync(join(tmpdir(), 'review2-links-')));
+    try {
+      mkdirSync(join(base, 'secrets'));
+      writeFileSync(join(base, 'secrets', 'key'), 'k');
+      mkdirSync(join(base, 'work'));
+      symlinkSync(join(base, 'secrets'), join(base, 'work', 'innocent'));
+      const engine = new PermissionEngine({ rules: [permissionRule('Read', DENY, `${base}/secrets/**`)], settings: { allow: ['Read'] } });
+      expect((await engine.check(new ReadTool(), { path: join(base, 'work', 'innocent', 'key') })).behavior).toBe(DENY);
+      expect((await engine.check(new ReadTool(), { path: join(base, 'work', 'other') })).behavior).toBe(ALLOW);
+      expect((await engine.check(new ReadTool(), { path: 'work/innocent/key' })).behavior).toBe(ALLOW);
+    } finally {
+      rmSync(base, { recursive: true, force: true });
+    }
   });
 });
