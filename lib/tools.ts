@@ -1,7 +1,7 @@
 import type { Token } from './context/injection-token';
 import type { ObjectSchema } from './schema/schema-types';
 import { ToolContext } from './context/tool-context';
-import { NEVER_ABORTED } from './pipeline/await-call';
+import { isThenable, NEVER_ABORTED } from './pipeline/await-call';
 import { consoleLogger, type ToolLogger } from './pipeline/logger';
 import { loggingStep } from './pipeline/logging-step';
 import { compose, type NextHandler, type ToolMiddleware } from './pipeline/middleware';
@@ -182,7 +182,8 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
   /**
    * Turns the host's outcome of an external execution request into an ordinary result (seed 004: the result
    * re-enters as a tool result): a value, an `ActionResult`, a `ToolChunk`, an async iterable of chunks or a
-   * `ToolResponse`. Decline a request with {@link declined} instead.
+   * `ToolResponse`, or a promise of one (awaited, as a tool body's would be). An outcome that rejects or a stream that
+   * throws becomes a failed result, as the tool's own exception would. Decline a request with {@link declined} instead.
    * @throws AgentToolkitError `NOT_EXTERNAL` when the request names no registered external tool.
    */
   async completeExternal(request: ExternalExecutionRequest, outcome: unknown): Promise<R> {
@@ -190,9 +191,14 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
     if (tool === undefined || !tool.isExternalTool) {
       throw new AgentToolkitError('NOT_EXTERNAL', `No external tool '${request.name}' is registered here; pass requests back to the registry that issued them.`);
     }
-    if (outcome instanceof ToolResponse) return outcome.toResult(this.resultType, request.name);
-    if (isStreamed(outcome)) return (await collectChunks(toChunks(outcome), NEVER_ABORTED)).toResult(this.resultType, request.name);
-    return this.outcomes.conform(outcome);
+    try {
+      const settled = isThenable(outcome) ? await outcome : outcome;
+      if (settled instanceof ToolResponse) return settled.toResult(this.resultType, request.name);
+      if (isStreamed(settled)) return (await collectChunks(toChunks(settled), NEVER_ABORTED)).toResult(this.resultType, request.name);
+      return this.outcomes.conform(settled);
+    } catch (error) {
+      return this.outcomes.toolFailure(request.name, error);
+    }
   }
 
   /**

@@ -1,7 +1,8 @@
+import { resolve } from 'node:path';
 import { isDangerousPath, type DangerousPathOptions } from './dangerous-paths';
 import { PermissionMode } from './permission-mode';
 import type { PermissionRule } from './permission-rule';
-import { isInsideWorkingDirectories } from './working-directories';
+import { isInsideWorkingDirectories, realPathOf } from './working-directories';
 
 /** The fields of a {@link PermissionContext}. */
 export interface PermissionContextInit {
@@ -32,9 +33,16 @@ export class PermissionContext {
     Object.freeze(this);
   }
 
-  /** Whether `path` is a dangerous file or inside a dangerous directory (built-in lists plus this context's extras). */
+  /**
+   * Whether `path` is a dangerous file or inside a dangerous directory (built-in lists plus this context's extras),
+   * as written or once symlinks are resolved: a link named `notes.txt` that leads to `~/.bashrc` is dangerous, since
+   * writing through it changes the start-up file. A relative path resolves against the first working directory (else
+   * the process's cwd), as in {@link isInsideWorkingDirectory}.
+   */
   isDangerousPath(path: string): boolean {
-    return isDangerousPath(path, this.dangerousPaths);
+    if (isDangerousPath(path, this.dangerousPaths)) return true;
+    if (path === '') return false;
+    return isDangerousPath(realPathOf(path, resolve(this.workingDirectories[0] ?? process.cwd())), this.dangerousPaths);
   }
 
   /** Whether `path` lies inside a working directory, symlinks resolved (false when none are configured). */

@@ -28,7 +28,7 @@ type Input = Record<string, unknown>;
  * | DONT_ASK | as DEFAULT, then any ASK becomes DENY keeping its reason and suggestions |
  *
  * Beyond the reference: a tool check that rewrites the input (`updatedInput`) has the rewritten input checked
- * against the deny rules again and carried on the final decision; a tool check or rule matcher that throws fails
+ * against the deny and ask rules again and carried on the final decision; a tool check or rule matcher that throws fails
  * closed (DENY, or "matches" for deny and ask rules); arguments that do not validate are allowed (reason
  * `invalid_input`) unless a tool-wide deny rule applies, because such a call fails validation and runs nothing.
  * Never returns PASSTHROUGH; never rejects.
@@ -97,6 +97,8 @@ export class PermissionEngine {
     let own: PermissionDecision;
     try {
       own = await tool.checkPermissions(input, context);
+      // A hand-written check (plain JavaScript, or typed `any`) may return anything: only a decision counts.
+      own = asDecision(own);
     } catch (error) {
       return PermissionDecision.deny(`The permission check of ${tool.name} failed (${error instanceof Error ? error.message : String(error)}), so the call is denied.`, { reason: { type: 'error' } });
     }
@@ -104,6 +106,10 @@ export class PermissionEngine {
     if (own.updatedInput !== undefined) {
       const denyUpdated = this.find(tool, PermissionBehavior.DENY, effective);
       if (denyUpdated) return denyByRule(tool, denyUpdated);
+      const askUpdated = own.behavior === PermissionBehavior.DENY ? undefined : this.find(tool, PermissionBehavior.ASK, effective);
+      if (askUpdated) {
+        return this.finish(tool, effective, PermissionDecision.ask(`Rule ${formatPermissionRule(askUpdated)} asks before ${tool.name} runs.`, { reason: { type: 'rule', rule: askUpdated }, updatedInput: own.updatedInput }));
+      }
     }
     if (own.behavior === PermissionBehavior.ALLOW || own.behavior === PermissionBehavior.DENY) return own;
     if (context.mode === PermissionMode.BYPASS) {
@@ -150,6 +156,23 @@ export class PermissionEngine {
 
 function denyByRule(tool: PermissionSubject, rule: PermissionRule): PermissionDecision {
   return PermissionDecision.deny(`Permission to use ${tool.name} was denied by rule ${formatPermissionRule(rule)}${rule.source ? ` (${rule.source})` : ''}.`, { reason: { type: 'rule', rule } });
+}
+
+const BEHAVIORS: ReadonlySet<unknown> = new Set(Object.values(PermissionBehavior));
+
+/** A tool check's answer as a real decision: a decision-shaped plain object is rebuilt, anything else throws. */
+function asDecision(value: unknown): PermissionDecision {
+  if (value instanceof PermissionDecision) return value;
+  const shape = value as Partial<Record<keyof PermissionDecision, unknown>> | null;
+  if (typeof shape !== 'object' || shape === null || !BEHAVIORS.has(shape.behavior)) {
+    throw new TypeError(`checkPermissions returned ${shape === null ? 'null' : typeof shape === 'object' ? 'an object without a valid behavior' : typeof shape} instead of a PermissionDecision`);
+  }
+  const updated = shape.updatedInput;
+  return new PermissionDecision(shape.behavior as PermissionBehavior, typeof shape.message === 'string' ? shape.message : '', {
+    suggestions: Array.isArray(shape.suggestions) ? (shape.suggestions as PermissionRule[]) : undefined,
+    updatedInput: typeof updated === 'object' && updated !== null ? (updated as Input) : undefined,
+    bypassImmune: shape.bypassImmune === true,
+  });
 }
 
 function safely<T>(fn: () => T, fallback: T): T {

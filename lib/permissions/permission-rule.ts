@@ -19,10 +19,21 @@ export interface PermissionRule {
 }
 
 const RULE = /^([A-Za-z0-9_*-]{1,128})(?:\(([\s\S]*)\))?$/;
+const TOOL_NAME = /^[A-Za-z0-9_*-]{1,128}$/;
 const FORMS = '`Tool` (every call) or `Tool(content)`, for example `Bash(git commit:*)` or `Write(src/**)`';
 
-/** A frozen rule. Empty `ruleContent` is dropped (the rule then covers every call). */
+/**
+ * A frozen rule. Empty `ruleContent` is dropped (the rule then covers every call).
+ * @throws PermissionConfigError `INVALID_PERMISSION_RULE` for a rule that has no string form
+ *   {@link parsePermissionRule} reads back: a bad tool name, or content of blanks only.
+ */
 export function permissionRule(toolName: string, behavior: RuleBehavior, ruleContent?: string, source?: string): PermissionRule {
+  if (!TOOL_NAME.test(toolName)) {
+    throw new PermissionConfigError('INVALID_PERMISSION_RULE', `Permission rule tool name ${JSON.stringify(toolName)} is not valid: use 1 to 128 letters, digits, '_', '-' or '*'.`);
+  }
+  if (ruleContent !== undefined && ruleContent !== '' && ruleContent.trim() === '') {
+    throw new PermissionConfigError('INVALID_PERMISSION_RULE', `Permission rule ${toolName}(${ruleContent}) has blank content. Leave the content out to cover every call of the tool.`);
+  }
   const rule: { -readonly [K in keyof PermissionRule]: PermissionRule[K] } = { toolName, behavior };
   if (ruleContent !== undefined && ruleContent !== '') rule.ruleContent = ruleContent;
   if (source !== undefined) rule.source = source;

@@ -53,10 +53,11 @@ export class SkillRefreshMiddleware implements ToolMiddleware {
   /** Runs the call, then refreshes the context's skills when the call matches; resolves to the call's own result. */
   async handle(call: ToolCall, next: NextHandler): Promise<ActionResult<unknown>> {
     const result = await next(call);
-    if (!this.when(call)) return result;
-    const skills = call.context.resolve(Skills);
-    if (skills === undefined) return result;
     try {
+      // The trigger is host code too: whatever it throws is reported like a failed refresh, never the call's result.
+      if (!this.when(call)) return result;
+      const skills = call.context.resolve(Skills);
+      if (skills === undefined) return result;
       await skills.refreshIfChanged({ checkDisk: true });
     } catch (error) {
       this.report(call, error);

@@ -38,6 +38,8 @@ export class Skills {
   private seenOverrides = new Set<string>();
   private lastLogged: unknown;
   private starting: Promise<void> | undefined;
+  /** Bumped by close(), so a watch that finishes starting after it knows it was closed. */
+  private epoch = 0;
 
   private readonly roots: readonly string[];
   private readonly limits: SkillLimits;
@@ -175,20 +177,31 @@ export class Skills {
    */
   watch(options: SkillWatchOptions = {}): Promise<void> {
     if (this.watcher !== undefined) return Promise.resolve();
-    this.starting ??= this.startWatching(options.debounceMs ?? 100).finally(() => (this.starting = undefined));
+    if (this.starting === undefined) {
+      const starting: Promise<void> = this.startWatching(options.debounceMs ?? 100, this.epoch).finally(() => {
+        if (this.starting === starting) this.starting = undefined;
+      });
+      this.starting = starting;
+    }
     return this.starting;
   }
 
-  /** Stops {@link watch} (and any pending debounced refresh); refreshIfChanged() reads the disk again. Idempotent. */
+  /**
+   * Stops {@link watch} (and any pending debounced refresh); refreshIfChanged() reads the disk again. Idempotent.
+   * Applies to the watch running or starting when it is called: a `watch()` called after it starts a new one.
+   */
   async close(): Promise<void> {
+    this.epoch++;
     clearTimeout(this.timer);
-    await this.starting?.catch(() => undefined);
+    const starting = this.starting;
     const watcher = this.watcher;
+    this.starting = undefined;
     this.watcher = undefined;
+    await starting?.catch(() => undefined);
     await watcher?.close();
   }
 
-  private async startWatching(debounceMs: number): Promise<void> {
+  private async startWatching(debounceMs: number, epoch: number): Promise<void> {
     const onChange = (): void => {
       this.dirty = true;
       clearTimeout(this.timer);
@@ -202,7 +215,13 @@ export class Skills {
       this.timer.unref();
     };
     const onError = (error: unknown): void => this.logger.warn(`Skills watcher error: ${String(error)}`);
-    this.watcher = await watchSkillRoots(this.roots, onChange, onError);
+    const watcher = await watchSkillRoots(this.roots, onChange, onError);
+    if (epoch !== this.epoch) {
+      // close() was called while chokidar was starting: this watch is already over.
+      await watcher.close();
+      return;
+    }
+    this.watcher = watcher;
     this.dirty = true;
   }
 

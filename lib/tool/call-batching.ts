@@ -1,10 +1,12 @@
 import type { ToolContext } from '../context/tool-context';
 import { PermissionBehavior } from '../permissions/permission-behavior';
-import type { PermissionDecision } from '../permissions/permission-decision';
+import { PermissionContext } from '../permissions/permission-context';
+import { PermissionDecision } from '../permissions/permission-decision';
 import type { PermissionEngine } from '../permissions/permission-engine';
 import type { ActionResult } from '../result';
 import type { Tools } from '../tools';
 import { isExternalRequest, type ExternalExecutionRequest } from './external-execution';
+import type { Tool } from './tool';
 
 /** One tool call of a model's turn, provider-neutral (the shape of the provider adapters' `ToolCallRequest`). */
 export interface BatchCall {
@@ -16,7 +18,10 @@ export interface BatchCall {
 
 /** Options of {@link runToolCalls}. */
 export interface RunToolCallsOptions {
-  /** Decides each call; without one, a call waits when `tool.needsApproval(args)`. */
+  /**
+   * Decides each call. Without one, the tool decides: a call waits when `tool.needsApproval(args)` or its own
+   * `checkPermissions` asks, and is denied when that check denies.
+   */
   readonly engine?: PermissionEngine;
   /** Ids of calls the user already approved: an ASK for them runs (a DENY still denies). */
   readonly approved?: Iterable<string>;
@@ -78,7 +83,14 @@ export async function runToolCalls<R extends ActionResult<unknown>>(tools: Tools
       if (decision.behavior === PermissionBehavior.DENY) return { kind: 'denied', decision };
       if (decision.behavior === PermissionBehavior.ASK && !isApproved) return { kind: 'approval', decision };
       args = decision.updatedInput ?? args;
-    } else if (!isApproved && tool.needsApproval(call.args)) return { kind: 'approval' };
+    } else {
+      if (!isApproved && tool.needsApproval(call.args)) return { kind: 'approval' };
+      // No engine, but the tool's own verdict still counts: its DENY (a dangerous path, say) is never run, and its
+      // ASK (a FunctionTool asks by default) waits for approval like a `requiresApproval` call.
+      const own = await ownVerdict(tool, call.args);
+      if (own?.behavior === PermissionBehavior.DENY) return { kind: 'denied', decision: own };
+      if (own?.behavior === PermissionBehavior.ASK && !isApproved) return { kind: 'approval', decision: own };
+    }
     if (tool.isExternalTool && tool.parseArgs(args).ok) return { kind: 'external', args };
     return { kind: 'run', args, safe: tool.isConcurrencySafe, decision };
   };
@@ -124,6 +136,17 @@ async function waitingHead<R extends ActionResult<unknown>>(
   const result = await execute(call, gate.args);
   if (result.ok && isExternalRequest(result.result)) return { kind: 'waiting', waiting: { call, reason: 'external', request: result.result } };
   return { kind: 'ran', ran: { call, result } };
+}
+
+/** The tool's own check of a call in the default context (undefined for invalid arguments); a throwing check denies. */
+async function ownVerdict(tool: Tool, args: unknown): Promise<PermissionDecision | undefined> {
+  const parsed = tool.parseArgs(args);
+  if (!parsed.ok) return undefined;
+  try {
+    return await tool.checkPermissions(parsed.params, new PermissionContext());
+  } catch (error) {
+    return PermissionDecision.deny(`The permission check of ${tool.name} failed (${error instanceof Error ? error.message : String(error)}), so the call is denied.`, { reason: { type: 'error' } });
+  }
 }
 
 function withDecision<R extends ActionResult<unknown>>(call: BatchCall, result: R, decision: PermissionDecision | undefined): RanCall<R> {

@@ -36,11 +36,12 @@ export class ToolGroups {
 
   /**
    * Adds a switchable group (off unless `active`).
-   * @throws ToolDefinitionError for `basic`, a bad name, an empty description or a group that exists.
+   * @throws ToolDefinitionError for `basic`, a bad name (or `__proto__`), an empty description or a group that exists.
    */
   create(name: string, description: string, active: boolean): void {
     if (name === BASIC_GROUP) throw new ToolDefinitionError(`The '${BASIC_GROUP}' group is always active and cannot be switched. Pick another group name.`);
-    if (!GROUP_NAME.test(name)) throw new ToolDefinitionError(`Tool group name '${name}' is not usable as a reset_tools argument: use 1 to 64 letters, digits, '_' or '-'.`);
+    // `__proto__` would be a reset_tools argument no schema or object copy keeps, so the group could never be switched on.
+    if (!GROUP_NAME.test(name) || name === '__proto__') throw new ToolDefinitionError(`Tool group name '${name}' is not usable as a reset_tools argument: use 1 to 64 letters, digits, '_' or '-'.`);
     if (description.trim() === '') throw new ToolDefinitionError(`Tool group '${name}' needs a description: the model reads it to decide when to switch the group on.`);
     if (this.groups.has(name)) throw new ToolDefinitionError(`Tool group '${name}' already exists.`);
     this.groups.set(name, { description, active });
