@@ -42,7 +42,7 @@ export class BillingClient {
 
 const SearchParams = Type.Object({
   query: Type.String({ description: 'What to search for' }),
-  limit: Type.Integer({ minimum: 1, maximum: 20, default: 5 }),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: 20, default: 5 })),
 });
 
 const RefundParams = Type.Object({
@@ -53,7 +53,7 @@ const RefundParams = Type.Object({
 export class KnowledgeBase {
   @Action('Search the connected knowledge base.', { params: SearchParams, status: 'Searching for {query}...', effects: [ToolEffect.NETWORK] })
   async search(params: Static<typeof SearchParams>, @Inject(SearchClient) client: SearchClient): Promise<string[]> {
-    return client.search(params.query, params.limit);
+    return client.search(params.query, params.limit ?? 5);
   }
 }
 

@@ -29,7 +29,7 @@ export interface AnthropicMessage {
 }
 
 /** The `tool_use` blocks of a response, as tool calls (`input` is already an object). */
-export function anthropicToolUses(message: AnthropicMessage): ToolCallRequest[] {
+export function anthropicToolUses<M extends AnthropicMessage>(message: M): ToolCallRequest[] {
   return message.content.flatMap((block) => (block.type === 'tool_use' ? [{ id: String(block.id), name: String(block.name), args: block.input }] : []));
 }
 

@@ -44,7 +44,7 @@ export interface OpenAIChatAssistantMessage {
  * `tools.execute` parses it, and malformed or truncated JSON becomes a failed result that says so. Custom tool calls
  * are skipped.
  */
-export function openAIChatToolCalls(message: OpenAIChatAssistantMessage): ToolCallRequest[] {
+export function openAIChatToolCalls<M extends OpenAIChatAssistantMessage>(message: M): ToolCallRequest[] {
   return (message.tool_calls ?? []).flatMap((call) => (call.type === 'function' && call.function ? [{ id: call.id, name: call.function.name, args: call.function.arguments }] : []));
 }
 

@@ -1,3 +1,4 @@
+import * as lib from '../../lib';
 import { executeToolCalls, ToolEffect, Tools, type ToolCallRequest } from '../../lib';
 
 /** A tool body that waits until the test opens its gate, recording when it started. */
@@ -41,5 +42,13 @@ describe('executeToolCalls', () => {
     expect(log.indexOf('start r3')).toBeGreaterThan(log.indexOf('end w1'));
     expect(outcomes.map((o) => [o.call.id, o.result.result])).toEqual([['1', 'r1'], ['2', 'r2'], ['3', 'w1'], ['4', 'r3']]);
     expect(log.slice(0, 2)).toEqual(['start r1', 'start r2']);
+  });
+});
+
+describe('parsers accept whole message literals', () => {
+  it('reads tool calls from an OpenAI or Anthropic message written as an object literal', () => {
+    const { openAIChatToolCalls, anthropicToolUses } = lib;
+    expect(openAIChatToolCalls({ role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }] })).toEqual([{ id: 'c1', name: 'f', args: '{}' }]);
+    expect(anthropicToolUses({ role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'f', input: {} }] })).toEqual([{ id: 't1', name: 'f', args: {} }]);
   });
 });
