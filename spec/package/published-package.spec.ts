@@ -122,6 +122,18 @@ test('a tool runs', async () => {
     expect(out.status).toBe(0);
   }, 60_000);
 
+  it('loads the optional Docker entry without dockerode, and says what to install when a sandbox is built', () => {
+    const probe = `const { DockerSandbox } = require('agenttoolkit/sandbox/docker');
+const { SandboxPolicy } = require('agenttoolkit/sandbox');
+try { new DockerSandbox('busybox', new SandboxPolicy()); console.log(JSON.stringify({ built: true })); }
+catch (error) { console.log(JSON.stringify({ code: error.code, message: error.message })); }`;
+    writeFileSync(join(dir, 'docker-probe.js'), probe);
+    expect(JSON.parse(run(process.execPath, ['docker-probe.js'], dir))).toEqual({
+      code: 'ENGINE_UNAVAILABLE',
+      message: "DockerSandbox needs the optional peer dependency 'dockerode': npm install dockerode (and @types/dockerode for its types).",
+    });
+  });
+
   it('keeps the root entry light: no child_process, no optional heavy dependency, no TypeBox at run time', () => {
     const probe = `require('agenttoolkit');
 const loaded = Object.keys(require.cache);

@@ -10,8 +10,9 @@ describe('agenttoolkit/sandbox entry', () => {
     expect(Object.keys(sandbox).sort()).toEqual(['BindMount', 'BubblewrapSandbox', 'DEFAULT_MAX_OUTPUT_BYTES', 'DEFAULT_TIMEOUT_MS', 'SandboxError', 'SandboxPolicy', 'UnsafeLocalSandbox']);
   });
 
-  it('leaves dockerode to the agenttoolkit/sandbox/docker entry', () => {
+  it('loads dockerode only when a Docker client is built, and says what to install when it is missing', () => {
     // eslint-disable-next-line @typescript-eslint/no-require-imports
-    expect(() => require('../../lib/sandbox/docker')).toThrow(/only by agenttoolkit\/sandbox\/docker/);
+    const docker = require('../../lib/sandbox/docker') as typeof import('../../lib/sandbox/docker');
+    expect(() => docker.dockerClient(undefined)).toThrow(expect.objectContaining({ code: 'ENGINE_UNAVAILABLE', message: expect.stringContaining('npm install dockerode') }));
   });
 });

@@ -1,4 +1,19 @@
-import Docker from 'dockerode';
+import type Docker from 'dockerode';
+import { SandboxError } from '../errors';
+
+/**
+ * Loads dockerode on first use: it is an optional peer dependency, so importing `agenttoolkit/sandbox/docker` without
+ * it installed fails only when a sandbox is built, and with a message saying what to install.
+ * @throws SandboxError `ENGINE_UNAVAILABLE` when dockerode cannot be loaded.
+ */
+export function loadDockerode(): typeof Docker {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional peer dependency, loaded on first use
+    return require('dockerode') as typeof Docker;
+  } catch (error) {
+    throw new SandboxError('ENGINE_UNAVAILABLE', "DockerSandbox needs the optional peer dependency 'dockerode': npm install dockerode (and @types/dockerode for its types).", { cause: error });
+  }
+}
 
 /**
  * Where the Docker engine is: a ready `Docker` client, dockerode's connection options (socket path, or a remote
@@ -12,9 +27,11 @@ export type DockerConnection = Docker | Docker.DockerOptions | string;
  * Builds the dockerode client for a {@link DockerConnection}. Pointing the same sandbox code at a remote engine is
  * a matter of passing its host and TLS files here.
  *
- * @throws TypeError for a URL with an unsupported scheme (only `unix:`, `tcp:`, `http:` and `https:`).
+ * @throws TypeError for a URL with an unsupported scheme (only `unix:`, `tcp:`, `http:` and `https:`);
+ *   SandboxError `ENGINE_UNAVAILABLE` when dockerode is not installed.
  */
 export function dockerClient(connection: DockerConnection | undefined): Docker {
+  const Docker = loadDockerode();
   if (connection instanceof Docker) return connection;
   if (typeof connection === 'string') return new Docker(dockerOptionsFromUrl(connection));
   return new Docker(connection);
