@@ -9,7 +9,7 @@ import type { Invocation, Tool } from './tool';
 /** A tool's default verdict: ASK when the call needs approval (`requiresApproval`), else ALLOW. */
 export function defaultCheckPermissions(tool: Tool, input: Record<string, unknown>): PermissionDecision {
   if (!tool.needsApproval(input)) return PermissionDecision.allow(`${tool.name} needs no approval.`);
-  return PermissionDecision.ask(`${tool.name} requires approval before it runs.`, { suggestions: tool.generateSuggestions(input) });
+  return PermissionDecision.ask(`${tool.name} requires approval before it runs`, { suggestions: tool.generateSuggestions(input) });
 }
 
 /** The default suggestion: allow every call of the tool (reference semantics section 8). */

@@ -54,7 +54,7 @@ export class WorkspaceError extends AgentToolkitError<WorkspaceErrorCode> {
 export class PathOutsideWorkspaceError extends WorkspaceError {
   constructor(path: string, reason: string) {
     super('PATH_OUTSIDE_WORKSPACE', path,
-      `Refused '${path}': ${reason}, outside the workspace root. Use a path inside the workspace (relative to its root).`);
+      `Refused '${path}': ${reason}. Use a path inside the workspace (relative to its root).`);
   }
 }
 

@@ -10,7 +10,7 @@ const sysError = (code: string, message = `${code}: failed`): NodeJS.ErrnoExcept
 
 describe('workspace errors', () => {
   it.each([
-    [new PathOutsideWorkspaceError('p', 'reason'), 'PATH_OUTSIDE_WORKSPACE', /Refused 'p': reason, outside the workspace root/],
+    [new PathOutsideWorkspaceError('p', 'reason'), 'PATH_OUTSIDE_WORKSPACE', /Refused 'p': reason\. Use a path inside the workspace/],
     [new InvalidPathError('a\0b', 'it holds NUL'), 'INVALID_PATH', /Invalid path 'a\\0b': it holds NUL\./],
     [new InvalidArgumentError('p', 'Bad thing.'), 'INVALID_ARGUMENT', /^Bad thing\.$/],
     [new NotFoundError('p'), 'NOT_FOUND', /'p' does not exist.*listDir or glob/],

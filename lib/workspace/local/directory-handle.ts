@@ -142,7 +142,7 @@ export function withDirectorySync<T>(root: string, segments: readonly string[], 
 }
 
 function outside(requested: string, real: string): PathOutsideWorkspaceError {
-  return new PathOutsideWorkspaceError(requested, `a symbolic link on the way leads to the folder '${real}'`);
+  return new PathOutsideWorkspaceError(requested, `a symbolic link on the way leads to the folder '${real}', outside the workspace root`);
 }
 
 /** Runs `use` with an open directory and closes it afterwards, whatever happens. */

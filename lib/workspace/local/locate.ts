@@ -139,7 +139,7 @@ async function deepestExisting(root: RootPaths, parent: readonly string[], reque
  * @throws PathOutsideWorkspaceError when the target lies outside the root.
  */
 function linkTarget(root: RootPaths, dirSegments: readonly string[], target: string, requested: string, link: string): string[] {
-  const escape = () => new PathOutsideWorkspaceError(requested, `the symbolic link '${link}' points to '${target}'`);
+  const escape = () => new PathOutsideWorkspaceError(requested, `the symbolic link '${link}' points to '${target}', outside the workspace root`);
   if (!target.startsWith('/')) return normalize(target.split('/'), escape, dirSegments);
   const base = root.accepted.find((r) => isInside(r, target));
   if (base === undefined) throw escape();
