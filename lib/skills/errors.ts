@@ -130,7 +130,7 @@ export class SkillDiscoveryError extends SkillError {
   constructor(readonly problems: readonly SkillError[]) {
     const lines = problems.map((p) => `  - ${p.message}`).join('\n');
     const count = problems.length === 1 ? '1 problem' : `${problems.length} problems`;
-    super('SKILL_DISCOVERY', `Skill discovery failed with ${count}; the previous skills stay active:\n${lines}`, {
+    super('SKILL_DISCOVERY', `Skill discovery failed with ${count} (on a refresh, the previous skills stay active):\n${lines}`, {
       cause: problems[0],
     });
   }

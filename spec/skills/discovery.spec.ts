@@ -108,7 +108,7 @@ describe('Skills.fromLocalDir discovery', () => {
     const problem = error.problems[0] as InvalidSkillError;
     expect(problem.rule).toBe('file-size');
     expect(problem.message).toMatch(/has \d+ bytes, more than the limit of 1000/);
-    expect(error.message).toContain('1 problem;');
+    expect(error.message).toContain('failed with 1 problem (');
   });
 
   it('follows links that stay inside the root', async () => {
