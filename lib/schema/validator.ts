@@ -22,6 +22,9 @@ function ajv(): Ajv {
       strictTypes: false,
       strictTuples: false,
       allowUnionTypes: true,
+      // Only own properties count: a field named `constructor`, `toString` or `valueOf` is otherwise "present" through
+      // Object.prototype, so an optional one can never be left out and a required one is never reported missing.
+      ownProperties: true,
       // Compiling the draft-07 meta-schema costs ~35 ms at the first registration. Ajv's strict compile still refuses
       // unknown keywords, types and formats and malformed keyword values, and assertJsonSchema checks the structure.
       validateSchema: false,
@@ -98,10 +101,16 @@ function reason(error: ErrorObject): string {
   }
 }
 
+/**
+ * What the model sent, in a few words. Arguments passed as objects by a host can hold values JSON has no text for
+ * (undefined in a sparse array, NaN, a bigint, a function, a symbol): those are named by kind, never serialized.
+ */
 function got(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object') return 'an object';
+  if (typeof value === 'number' && !Number.isFinite(value)) return `number ${String(value)}`;
+  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return typeof value === 'undefined' ? 'nothing' : `a ${typeof value}`;
   const text = JSON.stringify(value);
   return text.length > 60 ? `${typeof value} ${text.slice(0, 57)}..."` : `${typeof value} ${text}`;
 }
