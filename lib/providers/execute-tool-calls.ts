@@ -27,7 +27,13 @@ export interface ToolCallOutcome<R extends ActionResult<unknown>> {
  */
 export async function executeToolCall<R extends ActionResult<unknown>>(tools: Tools<R>, call: ToolCallRequest, options: ToolCallOptions = {}): Promise<R> {
   const tool = tools.get(call.name);
-  if (tool !== undefined && tool.isAvailable(options.context ?? tools.context) && tool.needsApproval(call.args)) {
+  let needsApproval: boolean;
+  try {
+    needsApproval = tool !== undefined && tool.isAvailable(options.context ?? tools.context) && tool.needsApproval(call.args);
+  } catch {
+    needsApproval = tool !== undefined; // an availability check that throws cannot vouch for the call: fail closed
+  }
+  if (tool !== undefined && needsApproval) {
     if (options.approve === undefined) return tools.declined(call.name, 'this call needs approval and no approval step is configured');
     let approved = false;
     try {

@@ -178,12 +178,18 @@ export class Tool {
   /**
    * Whether this particular call needs confirmation. A predicate sees exactly the params the method would receive
    * (validated, defaults applied). Arguments that do not validate return false: such a call fails validation and runs
-   * nothing.
+   * nothing. A predicate that throws returns true (fail closed).
    */
   needsApproval(args: unknown): boolean {
     if (typeof this.approval === 'boolean') return this.approval;
     const parsed = this.parseArgs(args);
-    return parsed.ok && (this.approval as (params: Record<string, unknown>) => boolean)(parsed.params);
+    if (!parsed.ok) return false;
+    try {
+      return (this.approval as (params: Record<string, unknown>) => boolean)(parsed.params);
+    } catch {
+      // A predicate that fails cannot vouch for the call: fail closed, so nothing runs unconfirmed.
+      return true;
+    }
   }
 
   /** The status line for a call (the `status` option rendered over the params), or `"Running <name>..."` without one. */
@@ -198,10 +204,18 @@ export class Tool {
    * (deep when the schema has defaults to apply, else of the top level), so the caller's object is never changed;
    * the nulls a strict-mode model sends for omitted optional fields removed (before validation and defaults, without
    * touching the caller's object; see `compileNullStripper`); schema defaults applied. A failure carries the
-   * model-facing message: one
-   * line per offending field.
+   * model-facing message: one line per offending field. Never throws: arguments a host passes that cannot be read as
+   * JSON data (a getter or Proxy trap that throws, a cycle where defaults need a copy) fail like malformed JSON.
    */
   parseArgs(args: unknown): ParsedArgs {
+    try {
+      return this.parseData(args);
+    } catch {
+      return { ok: false, error: `Arguments for tool '${this.name}' could not be read as JSON data. Send the arguments as one JSON object.` };
+    }
+  }
+
+  private parseData(args: unknown): ParsedArgs {
     let data: unknown;
     if (typeof args === 'string') {
       try {
