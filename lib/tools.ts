@@ -1,7 +1,7 @@
 import type { TObject } from '@sinclair/typebox';
 import type { Token } from './context/injection-token';
 import { ToolContext } from './context/tool-context';
-import { NEVER_ABORTED } from './pipeline/await-call';
+import { CANCELLED, NEVER_ABORTED } from './pipeline/await-call';
 import { consoleLogger, type ToolLogger } from './pipeline/logger';
 import { loggingStep } from './pipeline/logging-step';
 import { compose, type NextHandler, type ToolMiddleware } from './pipeline/middleware';
@@ -291,11 +291,32 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
     }
   }
 
+  /**
+   * Runs the middleware chain. With a signal, the call resolves as cancelled once it aborts even when a middleware
+   * never calls `next` or never settles (ExecuteOptions.signal: "resolves to a failed result at once"); the pipeline
+   * gets until the next event-loop turn to answer the abort itself (the invoke step's answer carries partial output).
+   */
   private async runChain(call: ToolCall): Promise<R> {
     try {
-      return this.outcomes.conform(await (this.chain ?? this.innermost)(call));
+      const running = (this.chain ?? this.innermost)(call);
+      return this.outcomes.conform(await (call.signal === NEVER_ABORTED ? running : settleOnAbort(running, call.signal)));
     } catch (error) {
-      return this.outcomes.internalError(call.name, error);
+      return error === CANCELLED ? this.outcomes.toolFailure(call.name, error) : this.outcomes.internalError(call.name, error);
     }
   }
+}
+
+/** Settles like `running`, or rejects with {@link CANCELLED} one event-loop turn after `signal` aborts if it has not. */
+function settleOnAbort<T>(running: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let timer: NodeJS.Immediate | undefined;
+    const onAbort = () => (timer = setImmediate(() => reject(CANCELLED)));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    const done = () => (clearImmediate(timer), signal.removeEventListener('abort', onAbort));
+    running.then(
+      (value) => (done(), resolve(value)),
+      (error: unknown) => (done(), reject(error)),
+    );
+  });
 }
