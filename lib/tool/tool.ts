@@ -272,7 +272,7 @@ export class Tool {
 }
 
 function notAnObject(name: string, value: unknown): ParsedArgs {
-  const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'a non-plain object' : `a ${typeof value}`;
+  const kind = value === null ? 'null' : value === undefined ? 'nothing' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'a non-plain object' : `a ${typeof value}`;
   return { ok: false, error: `Arguments for tool '${name}' must be a JSON object with named fields, got ${kind}.` };
 }
 
