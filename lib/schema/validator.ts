@@ -4,6 +4,7 @@ import { ToolDefinitionError } from '../tool/tool-definition-error';
 import type { JsonSchema } from './json-schema';
 
 let shared: Ajv | undefined;
+let ownOnly: Ajv | undefined;
 const compiled = new Map<string, ValidateFunction>();
 
 /**
@@ -12,7 +13,23 @@ const compiled = new Map<string, ValidateFunction>();
  * so that unknown keywords, types and formats are registration errors rather than silently ignored.
  */
 function ajv(): Ajv {
-  shared ??= addFormats(
+  shared ??= createAjv(false);
+  return shared;
+}
+
+/**
+ * The instance for schemas naming a field after an `Object.prototype` member (`constructor`, `toString`, `valueOf`,
+ * ...): it checks own properties only, else such a field is "present" through the prototype, so an optional one can
+ * never be left out and a missing required one is not reported. Kept apart because the own-property checks cost every
+ * call of every other tool about a third of the validation time.
+ */
+function ajvOwnProperties(): Ajv {
+  ownOnly ??= createAjv(true);
+  return ownOnly;
+}
+
+function createAjv(ownProperties: boolean): Ajv {
+  return addFormats(
     new Ajv({
       allErrors: true,
       useDefaults: true,
@@ -22,9 +39,7 @@ function ajv(): Ajv {
       strictTypes: false,
       strictTuples: false,
       allowUnionTypes: true,
-      // Only own properties count: a field named `constructor`, `toString` or `valueOf` is otherwise "present" through
-      // Object.prototype, so an optional one can never be left out and a required one is never reported missing.
-      ownProperties: true,
+      ownProperties,
       // Compiling the draft-07 meta-schema costs ~35 ms at the first registration. Ajv's strict compile still refuses
       // unknown keywords, types and formats and malformed keyword values, and assertJsonSchema checks the structure.
       validateSchema: false,
@@ -33,7 +48,16 @@ function ajv(): Ajv {
       code: { optimize: false },
     }),
   );
-  return shared;
+}
+
+/** Whether a field anywhere in `schema` (a `properties` or `required` name) is also an `Object.prototype` member. */
+function namesPrototypeMember(schema: unknown): boolean {
+  if (schema === null || typeof schema !== 'object') return false;
+  const node = schema as Record<string, unknown>;
+  if (Array.isArray(node.required) && node.required.some((name) => typeof name === 'string' && name in Object.prototype)) return true;
+  const properties = node.properties;
+  if (properties !== null && typeof properties === 'object' && Object.keys(properties).some((name) => name in Object.prototype)) return true;
+  return Object.values(node).some(namesPrototypeMember);
 }
 
 /**
@@ -47,7 +71,7 @@ export function compileValidator(schema: JsonSchema, where: string): ValidateFun
   let validate = compiled.get(key);
   if (validate === undefined) {
     try {
-      validate = ajv().compile(schema);
+      validate = (namesPrototypeMember(schema) ? ajvOwnProperties() : ajv()).compile(schema);
     } catch (error) {
       throw new ToolDefinitionError(`${where}: the params schema is not valid JSON Schema: ${(error as Error).message}. Fix the schema.`, { cause: error });
     }
