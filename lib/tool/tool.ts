@@ -201,11 +201,12 @@ export class Tool {
 
   /**
    * Turns a model's arguments (an object, or the JSON text a provider sends) into validated params: a fresh copy
-   * (deep when the schema has defaults to apply, else of the top level), so the caller's object is never changed;
-   * the nulls a strict-mode model sends for omitted optional fields removed (before validation and defaults, without
-   * touching the caller's object; see `compileNullStripper`); schema defaults applied. A failure carries the
-   * model-facing message: one line per offending field. Never throws: arguments a host passes that cannot be read as
-   * JSON data (a getter or Proxy trap that throws, a cycle where defaults need a copy) fail like malformed JSON.
+   * (deep when the schema has defaults to apply or a value is an object or array, else of the top level), so neither
+   * the pipeline nor the tool changes what the caller passed; the nulls a strict-mode model sends for omitted optional
+   * fields removed (before validation and defaults, without touching the caller's object; see `compileNullStripper`);
+   * schema defaults applied. A failure carries the model-facing message: one line per offending field. Never throws:
+   * arguments a host passes that cannot be read as JSON data (a getter or Proxy trap that throws, a cycle) fail like
+   * malformed JSON.
    */
   parseArgs(args: unknown): ParsedArgs {
     try {
@@ -227,7 +228,7 @@ export class Tool {
       if (!isPlainObject(data)) return notAnObject(this.name, data);
     } else {
       if (!isPlainObject(args)) return notAnObject(this.name, args);
-      data = this.hasDefaults ? plainCopy(args) : { ...args };
+      data = this.hasDefaults || hasNestedValue(args) ? plainCopy(args) : { ...args };
     }
     data = this.stripNulls(data);
     if (this.validator(data)) return { ok: true, params: data as Record<string, unknown> };
@@ -269,6 +270,15 @@ export class Tool {
   generateSuggestions(input: Record<string, unknown>): PermissionRule[] {
     return this.traits.generateSuggestions ? this.traits.generateSuggestions(input, this.name) : defaultSuggestions(this.name);
   }
+}
+
+/** Whether a top-level value is an object or array: the tool could then change what the caller still holds. */
+function hasNestedValue(args: Record<string, unknown>): boolean {
+  for (const key in args) {
+    const value = args[key];
+    if (typeof value === 'object' && value !== null) return true;
+  }
+  return false;
 }
 
 function notAnObject(name: string, value: unknown): ParsedArgs {
