@@ -200,7 +200,7 @@ function objectPart(node: SchemaNode, path: string, walk: Walk, out: GeminiSchem
     refuse(walk, path, 'is a map with free keys (Type.Record, patternProperties or additionalProperties with a schema), which the subset cannot express', 'Use an array of { key, value } objects.');
   }
   out.properties = Object.fromEntries(Object.entries(properties).map(([key, sub]) => [key, convert(sub, pointer(pointer(path, 'properties'), key), walk)]));
-  const required = Array.isArray(node.required) ? (node.required as string[]).filter((key) => key in properties) : [];
+  const required = Array.isArray(node.required) ? (node.required as string[]).filter((key) => Object.hasOwn(properties, key)) : [];
   if (required.length > 0) out.required = required;
 }
 

@@ -100,7 +100,7 @@ function fits(branch: unknown, value: unknown): boolean {
   if (types !== undefined && !types.some((type) => hasType(value, type))) return false;
   if (!isNode(value) || !isNode(branch.properties)) return true;
   return Object.entries(branch.properties).every(([key, sub]) => {
-    if (!isNode(sub) || !(key in value)) return true;
+    if (!isNode(sub) || !Object.hasOwn(value, key)) return true;
     if ('const' in sub) return sub.const === value[key];
     return !Array.isArray(sub.enum) || sub.enum.includes(value[key]);
   });
