@@ -13,7 +13,8 @@ export class SchemaCache {
 
   /**
    * The entry of `tool` in `format`, or `undefined` when the format cannot express it: `onRefused` then receives the
-   * format's `ToolDefinitionError`. Other errors (bugs in a format) propagate.
+   * format's `ToolDefinitionError`. Other errors (a throwing description renderer, a bug in a format) propagate;
+   * `Tools.getSchema` logs them and leaves that tool out.
    */
   entry<E>(format: ToolFormat<E>, tool: Tool, context: ToolContext, onRefused: (error: ToolDefinitionError) => void): E | undefined {
     let cache = this.byFormat.get(format);
