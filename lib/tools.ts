@@ -151,21 +151,14 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
    * The model-facing listing of the tools available in `context`, in `format` (for example `ToolSchemaFormat.OPENAI`),
    * with descriptions rendered against the context. Entries are computed once per tool and format and then reused
    * (frozen). A tool the format cannot express, or whose description or availability check throws, is left out
-   * and logged; the others are listed.
+   * and logged; the others are listed (a bug in a format itself propagates).
    */
   getSchema<F extends ToolFormat<unknown>>(format: F, context: ToolContext = this.activeContext): Array<FormatEntry<F>> {
     const entries: Array<FormatEntry<F>> = [];
     const refused = (tool: Tool) => (error: Error) => this.logger.warn(`Tool '${tool.name}' is left out of the ${format.id} listing: ${error.message}`);
     for (const tool of this.byName.values()) {
       if (!this.isListed(tool, context)) continue;
-      let entry: FormatEntry<F> | undefined;
-      try {
-        entry = this.schemaCache.entry(format as ToolFormat<FormatEntry<F>>, tool, context, refused(tool));
-      } catch (error) {
-        // A description renderer or a format that throws for one tool must not take the whole listing down with it.
-        this.logger.error(`Tool '${tool.name}' is left out of the ${format.id} listing: rendering it failed`, { error, stack: (error as Error | null)?.stack });
-        continue;
-      }
+      const entry = this.schemaCache.entry(format as ToolFormat<FormatEntry<F>>, tool, context, refused(tool));
       if (entry !== undefined) entries.push(entry);
     }
     return entries;
