@@ -71,5 +71,7 @@ export function mcpToolResult(result: ActionResult<unknown>): McpCallToolResult 
  * Never rejects: unknown tools, invalid arguments, declined and failed calls are results with `isError: true`.
  */
 export async function mcpCallTool(tools: Tools<ActionResult<unknown>>, params: { name: string; arguments?: Record<string, unknown> }, options?: ToolCallOptions): Promise<McpCallToolResult> {
-  return mcpToolResult(await executeToolCall(tools, { id: '', name: params.name, args: params.arguments ?? {} }, options));
+  // A malformed request (no params, a non-string name) still gets a CallToolResult with isError rather than a throw.
+  const request = (params ?? {}) as Partial<typeof params>;
+  return mcpToolResult(await executeToolCall(tools, { id: '', name: String(request.name ?? ''), args: request.arguments ?? {} }, options));
 }

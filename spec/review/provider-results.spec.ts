@@ -5,6 +5,7 @@ import {
   anthropicToolUses,
   geminiFunctionCalls,
   geminiFunctionResponse,
+  mcpCallTool,
   mcpToolResult,
   openAIChatToolCalls,
   openAIChatToolMessage,
@@ -86,5 +87,16 @@ describe('review: malformed provider payloads never throw', () => {
     const [call] = anthropicToolUses({ content: [{ type: 'tool_use', id: 't', name: 'add' }] });
     const result = await tools.execute(call!.name, call!.args);
     expect(anthropicToolResult(call!.id, result)).toEqual({ type: 'tool_result', tool_use_id: 't', content: "Arguments for tool 'add' must be a JSON object with named fields, got nothing.", is_error: true });
+  });
+});
+
+describe('review: MCP tools/call with a malformed request', () => {
+  it('answers with isError instead of throwing', async () => {
+    const tools = new Tools({ logger: { warn: jest.fn(), error: jest.fn() } });
+    tools.action({ name: 'add', description: 'Add.', params: Type.Object({ a: Type.Integer() }) }, ({ a }) => a);
+    const missing = await mcpCallTool(tools, undefined as unknown as { name: string });
+    expect(missing.isError).toBe(true);
+    expect(missing.content[0]!.text).toMatch(/^Unknown tool ''/);
+    expect((await mcpCallTool(tools, { name: 'add', arguments: 'not json' as unknown as Record<string, unknown> })).isError).toBe(true);
   });
 });
