@@ -53,3 +53,30 @@ describe('review: the approval step never rejects and fails closed', () => {
     expect(ran).not.toHaveBeenCalled();
   });
 });
+
+describe('review: the approval check and the run see the same arguments', () => {
+  function payments(ran: jest.Mock): Tools {
+    const tools = new Tools({ logger: quiet() });
+    tools.action({ name: 'pay', description: 'Pay.', requiresApproval: (p: { amount: number }) => p.amount > 10, params: Type.Object({ amount: Type.Number() }) }, ({ amount }) => ran(amount));
+    return tools;
+  }
+
+  it('reads a getter once, so a small amount cannot be checked and a large one run', async () => {
+    const ran = jest.fn();
+    let reads = 0;
+    const args = { get amount(): number { return ++reads === 1 ? 1 : 1_000_000; } };
+    await executeToolCall(payments(ran), { id: '1', name: 'pay', args });
+    expect(ran).toHaveBeenCalledWith(1);
+  });
+
+  it('runs what was checked even when the approval step changes the call', async () => {
+    const ran = jest.fn();
+    const call = { id: '1', name: 'pay', args: { amount: 50 } };
+    const approve = (_tool: unknown, seen: { args: unknown }) => {
+      (seen.args as { amount: number }).amount = 1_000_000;
+      return true;
+    };
+    await executeToolCall(payments(ran), call, { approve });
+    expect(ran).toHaveBeenCalledWith(50);
+  });
+});
