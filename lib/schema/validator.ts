@@ -90,9 +90,21 @@ export function describeValidationErrors(toolName: string, errors: readonly Erro
   const lines = new Set<string>();
   for (const error of errors) {
     if (error.keyword !== 'anyOf' && error.keyword !== 'oneOf' && unions.some((u) => error.schemaPath.startsWith(`${u.schemaPath}/`))) continue;
-    lines.add(`- ${fieldPath(error)}: ${reason(error)}`);
+    lines.add(`- ${clip(fieldPath(error), MAX_PATH)}: ${reason(error)}`);
   }
-  return `Invalid arguments for tool '${toolName}':\n${[...lines].join('\n')}\nFix these fields and call the tool again.`;
+  // A model that sends 10,000 wrong array items must not get a 400 kB message back: the first lines say what to fix.
+  const shown = [...lines].slice(0, MAX_LINES);
+  if (lines.size > MAX_LINES) shown.push(`- ... and ${lines.size - MAX_LINES} more problems of the same kinds`);
+  return `Invalid arguments for tool '${toolName}':\n${shown.join('\n')}\nFix these fields and call the tool again.`;
+}
+
+/** At most this many offending fields are listed in one message. */
+const MAX_LINES = 20;
+/** A field path longer than this (a model-invented key of any length) is cut. */
+const MAX_PATH = 200;
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 3)}...` : text;
 }
 
 function fieldPath(error: ErrorObject): string {
