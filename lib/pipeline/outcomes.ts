@@ -16,7 +16,9 @@ export class Outcomes<R extends ActionResult<unknown>> {
 
   /** `Unknown tool '<name>'. Available: <names>` (reference semantics, resolution step). */
   unknownTool(name: string, available: readonly string[]): R {
-    return this.resultType.fail(`Unknown tool '${name}'. Available: ${available.length ? available.join(', ') : '(none)'}`);
+    // The name comes from the model: a registered name has at most 64 characters, so a longer one is cut when echoed.
+    const shown = typeof name === 'string' && name.length > 100 ? `${name.slice(0, 97)}...` : name;
+    return this.resultType.fail(`Unknown tool '${shown}'. Available: ${available.length ? available.join(', ') : '(none)'}`);
   }
 
   /** A call whose signal was already aborted: nothing ran. */

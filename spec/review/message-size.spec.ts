@@ -22,3 +22,12 @@ describe('review: the model-facing validation message stays small', () => {
     expect(error).toContain('kkk...: is not an accepted field; remove it');
   });
 });
+
+describe('review: an unknown tool name of any length', () => {
+  it('is cut when echoed back', async () => {
+    const tools = new Tools({ logger: { warn: jest.fn(), error: jest.fn() } });
+    tools.action({ name: 'one', description: 'One.' }, () => 1);
+    const error = (await tools.execute('x'.repeat(1_000_000), {})).error!;
+    expect(error).toBe(`Unknown tool '${'x'.repeat(97)}...'. Available: one`);
+  });
+});
