@@ -1,7 +1,7 @@
 import type { Token } from './context/injection-token';
 import type { ObjectSchema } from './schema/schema-types';
 import { ToolContext } from './context/tool-context';
-import { isThenable, NEVER_ABORTED } from './pipeline/await-call';
+import { CANCELLED, isThenable, NEVER_ABORTED } from './pipeline/await-call';
 import { consoleLogger, type ToolLogger } from './pipeline/logger';
 import { loggingStep } from './pipeline/logging-step';
 import { compose, type NextHandler, type ToolMiddleware } from './pipeline/middleware';
@@ -150,7 +150,8 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
   /**
    * The model-facing listing of the tools available in `context`, in `format` (for example `ToolSchemaFormat.OPENAI`),
    * with descriptions rendered against the context. Entries are computed once per tool and format and then reused
-   * (frozen). A tool the format cannot express is left out and logged; the others are listed.
+   * (frozen). A tool the format cannot express, or whose description or availability check throws, is left out
+   * and logged; the others are listed (a bug in a format itself propagates).
    */
   getSchema<F extends ToolFormat<unknown>>(format: F, context: ToolContext = this.activeContext): Array<FormatEntry<F>> {
     const entries: Array<FormatEntry<F>> = [];
@@ -273,7 +274,13 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
 
   /** Offered in `context`: its availability holds and its group, if switchable, is active. */
   private isListed(tool: Tool, context: ToolContext): boolean {
-    return tool.isAvailable(context) && (this.groups === undefined || this.groups.isActive(tool.group));
+    try {
+      return tool.isAvailable(context) && (this.groups === undefined || this.groups.isActive(tool.group));
+    } catch (error) {
+      // An availability check that throws offers nothing (fail closed) and breaks neither listings nor messages.
+      this.logger.error(`Tool '${tool.name}' is not offered: its availability check threw`, { error, stack: (error as Error | null)?.stack });
+      return false;
+    }
   }
 
   /**
@@ -297,11 +304,32 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
     }
   }
 
+  /**
+   * Runs the middleware chain. With a signal, the call resolves as cancelled once it aborts even when a middleware
+   * never calls `next` or never settles (ExecuteOptions.signal: "resolves to a failed result at once"); the pipeline
+   * gets until the next event-loop turn to answer the abort itself (the invoke step's answer carries partial output).
+   */
   private async runChain(call: ToolCall): Promise<R> {
     try {
-      return this.outcomes.conform(await (this.chain ?? this.innermost)(call));
+      const running = (this.chain ?? this.innermost)(call);
+      return this.outcomes.conform(await (call.signal === NEVER_ABORTED ? running : settleOnAbort(running, call.signal)));
     } catch (error) {
-      return this.outcomes.internalError(call.name, error);
+      return error === CANCELLED ? this.outcomes.toolFailure(call.name, error) : this.outcomes.internalError(call.name, error);
     }
   }
+}
+
+/** Settles like `running`, or rejects with {@link CANCELLED} one event-loop turn after `signal` aborts if it has not. */
+function settleOnAbort<T>(running: Promise<T>, signal: AbortSignal): Promise<T> {
+  return new Promise<T>((resolve, reject) => {
+    let timer: NodeJS.Immediate | undefined;
+    const onAbort = () => (timer = setImmediate(() => reject(CANCELLED)));
+    if (signal.aborted) onAbort();
+    else signal.addEventListener('abort', onAbort, { once: true });
+    const done = () => (clearImmediate(timer), signal.removeEventListener('abort', onAbort));
+    running.then(
+      (value) => (done(), resolve(value)),
+      (error: unknown) => (done(), reject(error)),
+    );
+  });
 }

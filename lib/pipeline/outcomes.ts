@@ -16,7 +16,9 @@ export class Outcomes<R extends ActionResult<unknown>> {
 
   /** `Unknown tool '<name>'. Available: <names>` (reference semantics, resolution step). */
   unknownTool(name: string, available: readonly string[]): R {
-    return this.resultType.fail(`Unknown tool '${name}'. Available: ${available.length ? available.join(', ') : '(none)'}`);
+    // The name comes from the model: a registered name has at most 64 characters, so a longer one is cut when echoed.
+    const shown = typeof name === 'string' && name.length > 100 ? `${name.slice(0, 97)}...` : name;
+    return this.resultType.fail(`Unknown tool '${shown}'. Available: ${available.length ? available.join(', ') : '(none)'}`);
   }
 
   /** A call whose signal was already aborted: nothing ran. */
@@ -31,19 +33,43 @@ export class Outcomes<R extends ActionResult<unknown>> {
 
   /** What the tool threw or rejected with: cancellation, a missing dependency, or its own error (first line only). */
   toolFailure(name: string, error: unknown): R {
+    try {
+      return this.describeFailure(name, error);
+    } catch {
+      // What the tool threw cannot even be inspected (a revoked Proxy, a `message` getter that throws): still a result.
+      return this.resultType.fail(`Tool '${name}' failed with an error that could not be read.`);
+    }
+  }
+
+  private describeFailure(name: string, error: unknown): R {
     if (error === CANCELLED) return this.resultType.fail(`Tool '${name}' was cancelled before it finished.`);
     if (error instanceof MissingDependencyError) {
-      this.logger.error(`Tool '${name}' could not run: ${error.message}`);
+      this.log('error', `Tool '${name}' could not run: ${error.message}`);
       return this.resultType.fail(`Tool '${name}' cannot run right now: a service it needs is not configured. This is not caused by your arguments.`);
     }
-    this.logger.warn(`Tool '${name}' threw: ${messageOf(error)}`, { stack: stackOf(error) });
+    this.log('warn', `Tool '${name}' threw`, error);
     return this.resultType.fail(`Tool '${name}' failed: ${messageOf(error)}`);
   }
 
   /** The error boundary's answer to an unexpected error: logged with its stack, a short generic message for the model. */
   internalError(name: string, error: unknown): R {
-    this.logger.error(`Internal error while executing tool '${name}': ${messageOf(error)}`, { stack: stackOf(error) });
+    this.log('error', `Internal error while executing tool '${name}'`, error);
     return this.resultType.fail(`Internal error while running tool '${name}'. It was logged; try again or use another tool.`);
+  }
+
+  /**
+   * Logs `message`, with the error and its stack when one is passed. A logger that throws, or an error whose stack
+   * cannot be read, never fails the call.
+   */
+  private log(level: 'warn' | 'error', message: string, ...error: [unknown?]): void {
+    try {
+      // One line with the error's first line, and its stack once in the details (never the error object too:
+      // console loggers would print the stack twice).
+      if (error.length === 0) this.logger[level](message);
+      else this.logger[level](`${message}: ${messageOf(error[0])}`, { stack: stackOf(error[0]) });
+    } catch {
+      // Logging is best effort: the call's result must still reach the model.
+    }
   }
 
   /** Wraps a raw value in the result type; an `ActionResult` of another class keeps the fields this type declares. */

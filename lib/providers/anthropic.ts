@@ -30,7 +30,12 @@ export interface AnthropicMessage {
 
 /** The `tool_use` blocks of a response, as tool calls (`input` is already an object). */
 export function anthropicToolUses<M extends AnthropicMessage>(message: M): ToolCallRequest[] {
-  return message.content.flatMap((block) => (block.type === 'tool_use' ? [{ id: String(block.id), name: String(block.name), args: block.input }] : []));
+  // Read defensively: a malformed response (no content, null blocks, a block missing fields) never throws here; a
+  // `tool_use` missing its name or input becomes a request that fails in `execute`, so it still gets a tool_result.
+  const content = (message as Partial<AnthropicMessage> | null | undefined)?.content;
+  return (Array.isArray(content) ? content : []).flatMap((block: AnthropicMessage['content'][number] | null) =>
+    block?.type === 'tool_use' ? [{ id: String(block.id ?? ''), name: String(block.name ?? ''), args: block.input }] : [],
+  );
 }
 
 /** A `tool_result` block: `{"type": "tool_result", "tool_use_id", "content", "is_error"}`. */

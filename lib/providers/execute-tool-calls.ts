@@ -1,4 +1,6 @@
 import type { ActionResult } from '../result';
+import { deepFreeze } from '../schema/deep-freeze';
+import { isPlainObject, plainCopy } from '../schema/plain-copy';
 import type { Tool } from '../tool/tool';
 import type { ExecuteOptions, Tools } from '../tools';
 import type { ToolCallRequest } from './tool-call-request';
@@ -27,7 +29,16 @@ export interface ToolCallOutcome<R extends ActionResult<unknown>> {
  */
 export async function executeToolCall<R extends ActionResult<unknown>>(tools: Tools<R>, call: ToolCallRequest, options: ToolCallOptions = {}): Promise<R> {
   const tool = tools.get(call.name);
-  if (tool !== undefined && tool.isAvailable(options.context ?? tools.context) && tool.needsApproval(call.args)) {
+  // One snapshot for the approval check and the run: arguments whose getters answer differently on each read, or that
+  // the approval step changes, cannot get one call approved and another one run.
+  const args = snapshot(call.args);
+  let needsApproval: boolean;
+  try {
+    needsApproval = tool !== undefined && tool.isAvailable(options.context ?? tools.context) && tool.needsApproval(args);
+  } catch {
+    needsApproval = tool !== undefined; // an availability check that throws cannot vouch for the call: fail closed
+  }
+  if (tool !== undefined && needsApproval) {
     if (options.approve === undefined) return tools.declined(call.name, 'this call needs approval and no approval step is configured');
     let approved = false;
     try {
@@ -37,7 +48,17 @@ export async function executeToolCall<R extends ActionResult<unknown>>(tools: To
     }
     if (!approved) return tools.declined(call.name);
   }
-  return tools.execute(call.name, call.args, options);
+  return tools.execute(call.name, args, options);
+}
+
+/** A frozen deep copy of object arguments (JSON text is immutable already); unreadable ones are left for `execute` to fail. */
+function snapshot(args: unknown): unknown {
+  if (!isPlainObject(args)) return args;
+  try {
+    return deepFreeze(plainCopy(args));
+  } catch {
+    return args;
+  }
 }
 
 /**

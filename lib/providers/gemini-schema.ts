@@ -93,7 +93,7 @@ function convert(input: unknown, path: string, walk: Walk): GeminiSchema {
   if (concrete.length === 0 && !nullable) refuse(walk, path, 'accepts a value of any type (no type, as Type.Any() or Type.Unknown() give)', 'Give it a type.');
   if (concrete.length > 1) {
     const { description, title: _title, ...rest } = node;
-    const anyOf = concrete.map((type) => convert({ ...rest, type }, path, walk));
+    const anyOf = concrete.map((type) => convert(narrowValues({ ...rest, type }, type), path, walk));
     return annotate({ anyOf, ...(nullable ? { nullable: true } : {}) }, typeof description === 'string' ? description : undefined);
   }
   const type = concrete[0];
@@ -142,6 +142,12 @@ function convertUnion(node: SchemaNode, branches: unknown[], path: string, walk:
   const anyOf = rest.map((branch) => convert(branch, pointer(path, branches.indexOf(branch)), walk));
   if (anyOf.length === 1) return annotate({ ...anyOf[0], ...extra }, description ?? anyOf[0]!.description);
   return annotate({ anyOf, ...extra }, description);
+}
+
+/** The node with its `enum`/`const` values cut to those of `type` (one branch of a type list such as `["string", "integer"]`). */
+function narrowValues(node: SchemaNode, type: string): SchemaNode {
+  if (!Array.isArray(node.enum)) return node;
+  return { ...node, enum: node.enum.filter((value) => value === null || typesOf({ const: value }).some((t) => t === type || (t === 'integer' && type === 'number'))) };
 }
 
 /** A union of `const` branches of one type (`Type.Union` of literals, `Type.Enum`) as one enum node. */
@@ -194,7 +200,7 @@ function objectPart(node: SchemaNode, path: string, walk: Walk, out: GeminiSchem
     refuse(walk, path, 'is a map with free keys (Type.Record, patternProperties or additionalProperties with a schema), which the subset cannot express', 'Use an array of { key, value } objects.');
   }
   out.properties = Object.fromEntries(Object.entries(properties).map(([key, sub]) => [key, convert(sub, pointer(pointer(path, 'properties'), key), walk)]));
-  const required = Array.isArray(node.required) ? (node.required as string[]).filter((key) => key in properties) : [];
+  const required = Array.isArray(node.required) ? (node.required as string[]).filter((key) => Object.hasOwn(properties, key)) : [];
   if (required.length > 0) out.required = required;
 }
 

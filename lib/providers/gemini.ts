@@ -3,6 +3,7 @@ import type { Tool } from '../tool/tool';
 import { ToolDefinitionError } from '../tool/tool-definition-error';
 import type { ToolFormat } from '../tool/tool-format';
 import { toGeminiSchema, type GeminiSchema } from './gemini-schema';
+import { jsonText, resultText } from './result-text';
 import type { ToolCallRequest } from './tool-call-request';
 
 export { toGeminiSchema, type GeminiSchema, type GeminiType } from './gemini-schema';
@@ -52,8 +53,13 @@ export interface GeminiParts {
  * tool calls. A call without an id (the Gemini API often sends none) gets `""`: results are matched by name and order.
  */
 export function geminiFunctionCalls(response: { candidates?: ReadonlyArray<{ content?: GeminiParts }> } | GeminiParts): ToolCallRequest[] {
+  if (response === null || typeof response !== 'object') return [];
   const content = 'candidates' in response ? response.candidates?.[0]?.content : (response as GeminiParts);
-  return (content?.parts ?? []).flatMap(({ functionCall }) => (functionCall?.name ? [{ id: functionCall.id ?? '', name: functionCall.name, args: functionCall.args ?? {} }] : []));
+  const parts = content?.parts;
+  return (Array.isArray(parts) ? parts : []).flatMap((part: { functionCall?: GeminiFunctionCall } | null) => {
+    const functionCall = part?.functionCall;
+    return functionCall?.name ? [{ id: functionCall.id ?? '', name: functionCall.name, args: functionCall.args ?? {} }] : [];
+  });
 }
 
 /** A `functionResponse` part: `{"functionResponse": {"id"?, "name", "response"}}`, `response` always an object. */
@@ -67,8 +73,15 @@ export interface GeminiFunctionResponsePart {
  * calls included. The call's id is echoed when it had one.
  */
 export function geminiFunctionResponse(call: ToolCallRequest, result: ActionResult<unknown>): GeminiFunctionResponsePart {
-  const response = result.ok ? { output: result.result ?? null } : { error: result.error ?? 'The tool failed without a message.' };
+  const response = result.ok ? { output: geminiOutput(result) } : { error: result.error ?? 'The tool failed without a message.' };
   return { functionResponse: { ...(call.id ? { id: call.id } : {}), name: call.name, response } };
+}
+
+/** The value for `output`: the result as is when it is JSON data (none: null), else its text (a cycle would break the request). */
+function geminiOutput(result: ActionResult<unknown>): unknown {
+  const value = result.result;
+  if (value === undefined || value === null) return null;
+  return jsonText(value) === undefined ? resultText(result) : value;
 }
 
 /** The user turn answering every function call of a model turn: `{"role": "user", "parts": [functionResponse, ...]}`. */

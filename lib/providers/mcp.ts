@@ -7,7 +7,7 @@ import type { ToolFormat } from '../tool/tool-format';
 import type { Tools } from '../tools';
 import { executeToolCall, type ToolCallOptions } from './execute-tool-calls';
 import { objectParameters, type ObjectParameters } from './object-parameters';
-import { resultText } from './result-text';
+import { jsonText, resultText } from './result-text';
 
 /** MCP tool annotations: hints for the client, derived from the tool's effects and approval. */
 export interface McpToolAnnotations {
@@ -61,7 +61,7 @@ export interface McpCallToolResult {
  */
 export function mcpToolResult(result: ActionResult<unknown>): McpCallToolResult {
   const out: McpCallToolResult = { content: [{ type: 'text', text: resultText(result) }], isError: !result.ok };
-  if (result.ok && isPlainObject(result.result)) out.structuredContent = result.result;
+  if (result.ok && isPlainObject(result.result) && jsonText(result.result) !== undefined) out.structuredContent = result.result;
   return out;
 }
 
@@ -71,5 +71,7 @@ export function mcpToolResult(result: ActionResult<unknown>): McpCallToolResult 
  * Never rejects: unknown tools, invalid arguments, declined and failed calls are results with `isError: true`.
  */
 export async function mcpCallTool(tools: Tools<ActionResult<unknown>>, params: { name: string; arguments?: Record<string, unknown> }, options?: ToolCallOptions): Promise<McpCallToolResult> {
-  return mcpToolResult(await executeToolCall(tools, { id: '', name: params.name, args: params.arguments ?? {} }, options));
+  // A malformed request (no params, a non-string name) still gets a CallToolResult with isError rather than a throw.
+  const request = (params ?? {}) as Partial<typeof params>;
+  return mcpToolResult(await executeToolCall(tools, { id: '', name: String(request.name ?? ''), args: request.arguments ?? {} }, options));
 }

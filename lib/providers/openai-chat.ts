@@ -45,7 +45,12 @@ export interface OpenAIChatAssistantMessage {
  * are skipped.
  */
 export function openAIChatToolCalls<M extends OpenAIChatAssistantMessage>(message: M): ToolCallRequest[] {
-  return (message.tool_calls ?? []).flatMap((call) => (call.type === 'function' && call.function ? [{ id: call.id, name: call.function.name, args: call.function.arguments }] : []));
+  // Payloads are read defensively (a proxy or a truncated response may break the documented shape): null entries
+  // are skipped, and a function call missing its name or arguments still becomes a request that fails in `execute`.
+  const calls = (message as Partial<OpenAIChatAssistantMessage> | null | undefined)?.tool_calls;
+  return (Array.isArray(calls) ? calls : []).flatMap((call: Partial<NonNullable<OpenAIChatAssistantMessage['tool_calls']>[number]> | null) =>
+    call?.type === 'function' && call.function ? [{ id: String(call.id ?? ''), name: String(call.function.name ?? ''), args: call.function.arguments }] : [],
+  );
 }
 
 /**

@@ -50,11 +50,11 @@ interface FunctionCallItem {
  * `call_id`; arguments kept as the JSON text the model sent (malformed JSON becomes a failed result in `execute`).
  */
 export function openAIResponsesToolCalls(response: { readonly output: ReadonlyArray<OpenAIResponsesOutputItem> } | ReadonlyArray<OpenAIResponsesOutputItem>): ToolCallRequest[] {
-  const items = 'output' in response ? response.output : response;
-  return items.flatMap((item) => {
-    if (item.type !== 'function_call') return [];
+  const items = response !== null && typeof response === 'object' && 'output' in response ? response.output : response;
+  return (Array.isArray(items) ? items : []).flatMap((item: OpenAIResponsesOutputItem | null) => {
+    if (item?.type !== 'function_call') return [];
     const call = item as FunctionCallItem;
-    return [{ id: call.call_id, name: call.name, args: call.arguments }];
+    return [{ id: String(call.call_id ?? ''), name: String(call.name ?? ''), args: call.arguments }];
   });
 }
 

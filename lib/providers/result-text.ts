@@ -2,12 +2,24 @@ import type { ActionResult } from '../result';
 
 /**
  * The text a model reads for a result: a string result as is, any other value as JSON, a failure as its error.
- * Shared by the formats whose result channel is text (OpenAI, Anthropic).
+ * Shared by the formats whose result channel is text (OpenAI, Anthropic, MCP). Never throws: a value JSON cannot
+ * carry (a cycle, a bigint, a function) becomes a short note instead, and a function's source never reaches the model.
  */
 export function resultText(result: ActionResult<unknown>): string {
   if (!result.ok) return result.error ?? 'The tool failed without a message.';
   const value = result.result;
   if (typeof value === 'string') return value;
   if (value === undefined) return '';
-  return JSON.stringify(value) ?? String(value);
+  const text = jsonText(value);
+  if (text !== undefined) return text;
+  return typeof value === 'symbol' ? String(value) : `(the tool returned a ${typeof value}, which has no JSON form)`;
+}
+
+/** `JSON.stringify(value)`, or undefined when the value has no JSON text (a cycle, a bigint, a function, a throwing toJSON). */
+export function jsonText(value: unknown): string | undefined {
+  try {
+    return JSON.stringify(value);
+  } catch {
+    return undefined;
+  }
 }

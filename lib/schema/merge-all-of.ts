@@ -1,4 +1,4 @@
-import { isNode, pointer, type SchemaNode } from './schema-walk';
+import { defineField, isNode, pointer, type SchemaNode } from './schema-walk';
 
 /** Reports why a schema cannot be converted: the path, the reason and how to fix it. Never returns. */
 export type Refusal = (path: string, reason: string, fix: string) => never;
@@ -20,8 +20,8 @@ export function mergeAllOf(node: SchemaNode, path: string, refuse: Refusal): Sch
       refuse(at, 'is part of an allOf that is not a set of plain objects', 'Write the combined object out (Type.Composite merges objects).');
     }
     for (const [key, sub] of Object.entries(isNode(part.properties) ? part.properties : {})) {
-      if (key in properties) refuse(pointer(pointer(at, 'properties'), key), 'declares a field another allOf part declares too', 'Declare each field once.');
-      properties[key] = sub;
+      if (Object.hasOwn(properties, key)) refuse(pointer(pointer(at, 'properties'), key), 'declares a field another allOf part declares too', 'Declare each field once.');
+      defineField(properties, key, sub);
     }
     for (const key of Array.isArray(part.required) ? (part.required as string[]) : []) required.add(key);
   });

@@ -88,22 +88,39 @@ function arrayStripper(strip: NullStripper): NullStripper {
 function unionStripper(branches: unknown[], compile: (node: unknown) => NullStripper, schema: NormalizedSchema): NullStripper {
   const compiled = branches.map((branch) => ({ branch: resolve(branch, schema), strip: compile(branch) }));
   return (value) => {
-    const match = compiled.find(({ branch }) => fits(branch, value));
+    let match: (typeof compiled)[number] | undefined;
+    let best = -1;
+    for (const candidate of compiled) {
+      const score = fitScore(candidate.branch, value);
+      if (score > best) [match, best] = [candidate, score];
+    }
     return match === undefined ? value : match.strip(value);
   };
 }
 
-/** Whether `value` has the branch's type and matches its `const`/`enum` fields (the discriminators of a union). */
-function fits(branch: unknown, value: unknown): boolean {
-  if (!isNode(branch)) return false;
+/**
+ * How well `value` fits a union branch, or -1 when it cannot be that branch: the branch's type, its `const`/`enum`
+ * fields (the discriminators of a union), its required fields present (a strict model sends every field, nulls
+ * included) and, for a closed object, no field it does not declare. Among the branches that fit, the one declaring most
+ * of the value's fields wins, so the nulls of a later branch without a discriminator are stripped by that branch.
+ */
+function fitScore(branch: unknown, value: unknown): number {
+  if (!isNode(branch)) return -1;
   const types = typeof branch.type === 'string' ? [branch.type] : Array.isArray(branch.type) ? (branch.type as string[]) : undefined;
-  if (types !== undefined && !types.some((type) => hasType(value, type))) return false;
-  if (!isNode(value) || !isNode(branch.properties)) return true;
-  return Object.entries(branch.properties).every(([key, sub]) => {
-    if (!isNode(sub) || !(key in value)) return true;
+  if (types !== undefined && !types.some((type) => hasType(value, type))) return -1;
+  if (!isNode(value) || !isNode(branch.properties)) return 0;
+  const properties = branch.properties;
+  const discriminated = Object.entries(properties).every(([key, sub]) => {
+    if (!isNode(sub) || !Object.hasOwn(value, key)) return true;
     if ('const' in sub) return sub.const === value[key];
     return !Array.isArray(sub.enum) || sub.enum.includes(value[key]);
   });
+  if (!discriminated) return -1;
+  if (Array.isArray(branch.required) && branch.required.some((key) => typeof key === 'string' && !Object.hasOwn(value, key))) return -1;
+  const keys = Object.keys(value);
+  const declared = keys.filter((key) => Object.hasOwn(properties, key)).length;
+  if (branch.additionalProperties === false && declared < keys.length) return -1;
+  return declared;
 }
 
 function hasType(value: unknown, type: string): boolean {

@@ -10,6 +10,14 @@ export const SCHEMA_KEYWORDS: ReadonlySet<string> = new Set([
   'items', 'additionalProperties', 'not', 'if', 'then', 'else', 'contains', 'propertyNames', 'unevaluatedProperties', 'unevaluatedItems', 'additionalItems',
 ]);
 
+/**
+ * Sets `key` as an own data property, even for `__proto__` (a plain assignment would replace the prototype and the
+ * field would vanish from the schema while `required` still names it).
+ */
+export function defineField(target: SchemaNode, key: string, value: unknown): void {
+  Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+}
+
 /** True for a JSON object (not null, not an array). */
 export function isNode(value: unknown): value is SchemaNode {
   return value !== null && typeof value === 'object' && !Array.isArray(value);

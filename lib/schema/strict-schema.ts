@@ -3,7 +3,7 @@ import { mergeAllOf } from './merge-all-of';
 import { ANNOTATION_KEYWORDS, constraintNote, withNotes } from './constraint-notes';
 import type { JsonSchema } from './json-schema';
 import { normalizeRefs, withDefs } from './schema-refs';
-import { isNode, pointer, type SchemaNode } from './schema-walk';
+import { defineField, isNode, pointer, type SchemaNode } from './schema-walk';
 import { deepFreeze } from './deep-freeze';
 
 /** The string formats OpenAI strict mode accepts on the wire; any other is removed there and enforced locally. */
@@ -106,12 +106,12 @@ function strictObject(node: SchemaNode, path: string, where: string): SchemaNode
   const properties = isNode(node.properties) ? node.properties : {};
   const required = new Set(Array.isArray(node.required) ? (node.required as string[]) : []);
   for (const key of required) {
-    if (!(key in properties)) refuse(where, pointer(path, 'required'), `requires '${key}', which it does not declare in properties`, 'Declare the field or drop it from required.');
+    if (!Object.hasOwn(properties, key)) refuse(where, pointer(path, 'required'), `requires '${key}', which it does not declare in properties`, 'Declare the field or drop it from required.');
   }
   const out: SchemaNode = {};
   for (const [key, sub] of Object.entries(properties)) {
     const strict = strictNode(sub, pointer(pointer(path, 'properties'), key), where);
-    out[key] = required.has(key) && !(isNode(sub) && 'default' in sub) ? strict : nullable(strict);
+    defineField(out, key, required.has(key) && !(isNode(sub) && 'default' in sub) ? strict : nullable(strict));
   }
   return { properties: out, required: Object.keys(properties), additionalProperties: false };
 }

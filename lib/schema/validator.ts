@@ -4,6 +4,7 @@ import { ToolDefinitionError } from '../tool/tool-definition-error';
 import type { JsonSchema } from './json-schema';
 
 let shared: Ajv | undefined;
+let ownOnly: Ajv | undefined;
 const compiled = new Map<string, ValidateFunction>();
 
 /**
@@ -12,7 +13,23 @@ const compiled = new Map<string, ValidateFunction>();
  * so that unknown keywords, types and formats are registration errors rather than silently ignored.
  */
 function ajv(): Ajv {
-  shared ??= addFormats(
+  shared ??= createAjv(false);
+  return shared;
+}
+
+/**
+ * The instance for schemas naming a field after an `Object.prototype` member (`constructor`, `toString`, `valueOf`,
+ * ...): it checks own properties only, else such a field is "present" through the prototype, so an optional one can
+ * never be left out and a missing required one is not reported. Kept apart because the own-property checks cost every
+ * call of every other tool about a third of the validation time.
+ */
+function ajvOwnProperties(): Ajv {
+  ownOnly ??= createAjv(true);
+  return ownOnly;
+}
+
+function createAjv(ownProperties: boolean): Ajv {
+  return addFormats(
     new Ajv({
       allErrors: true,
       useDefaults: true,
@@ -22,6 +39,7 @@ function ajv(): Ajv {
       strictTypes: false,
       strictTuples: false,
       allowUnionTypes: true,
+      ownProperties,
       // Compiling the draft-07 meta-schema costs ~35 ms at the first registration. Ajv's strict compile still refuses
       // unknown keywords, types and formats and malformed keyword values, and assertJsonSchema checks the structure.
       validateSchema: false,
@@ -30,7 +48,16 @@ function ajv(): Ajv {
       code: { optimize: false },
     }),
   );
-  return shared;
+}
+
+/** Whether a field anywhere in `schema` (a `properties` or `required` name) is also an `Object.prototype` member. */
+function namesPrototypeMember(schema: unknown): boolean {
+  if (schema === null || typeof schema !== 'object') return false;
+  const node = schema as Record<string, unknown>;
+  if (Array.isArray(node.required) && node.required.some((name) => typeof name === 'string' && name in Object.prototype)) return true;
+  const properties = node.properties;
+  if (properties !== null && typeof properties === 'object' && Object.keys(properties).some((name) => name in Object.prototype)) return true;
+  return Object.values(node).some(namesPrototypeMember);
 }
 
 /**
@@ -44,7 +71,7 @@ export function compileValidator(schema: JsonSchema, where: string): ValidateFun
   let validate = compiled.get(key);
   if (validate === undefined) {
     try {
-      validate = ajv().compile(schema);
+      validate = (namesPrototypeMember(schema) ? ajvOwnProperties() : ajv()).compile(schema);
     } catch (error) {
       throw new ToolDefinitionError(`${where}: the params schema is not valid JSON Schema: ${(error as Error).message}. Fix the schema.`, { cause: error });
     }
@@ -63,9 +90,21 @@ export function describeValidationErrors(toolName: string, errors: readonly Erro
   const lines = new Set<string>();
   for (const error of errors) {
     if (error.keyword !== 'anyOf' && error.keyword !== 'oneOf' && unions.some((u) => error.schemaPath.startsWith(`${u.schemaPath}/`))) continue;
-    lines.add(`- ${fieldPath(error)}: ${reason(error)}`);
+    lines.add(`- ${clip(fieldPath(error), MAX_PATH)}: ${reason(error)}`);
   }
-  return `Invalid arguments for tool '${toolName}':\n${[...lines].join('\n')}\nFix these fields and call the tool again.`;
+  // A model that sends 10,000 wrong array items must not get a 400 kB message back: the first lines say what to fix.
+  const shown = [...lines].slice(0, MAX_LINES);
+  if (lines.size > MAX_LINES) shown.push(`- ... and ${lines.size - MAX_LINES} more problems of the same kinds`);
+  return `Invalid arguments for tool '${toolName}':\n${shown.join('\n')}\nFix these fields and call the tool again.`;
+}
+
+/** At most this many offending fields are listed in one message. */
+const MAX_LINES = 20;
+/** A field path longer than this (a model-invented key of any length) is cut. */
+const MAX_PATH = 200;
+
+function clip(text: string, max: number): string {
+  return text.length > max ? `${text.slice(0, max - 3)}...` : text;
 }
 
 function fieldPath(error: ErrorObject): string {
@@ -98,10 +137,16 @@ function reason(error: ErrorObject): string {
   }
 }
 
+/**
+ * What the model sent, in a few words. Arguments passed as objects by a host can hold values JSON has no text for
+ * (undefined in a sparse array, NaN, a bigint, a function, a symbol): those are named by kind, never serialized.
+ */
 function got(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   if (typeof value === 'object') return 'an object';
+  if (typeof value === 'number' && !Number.isFinite(value)) return `number ${String(value)}`;
+  if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return typeof value === 'undefined' ? 'nothing' : `a ${typeof value}`;
   const text = JSON.stringify(value);
   return text.length > 60 ? `${typeof value} ${text.slice(0, 57)}..."` : `${typeof value} ${text}`;
 }

@@ -63,8 +63,8 @@ function paramsOf(action: ScannedAction): ObjectSchema {
   const properties: Record<string, Schema> = {};
   const required: string[] = [];
   for (const param of [...action.params].sort((a, b) => a.index - b.index)) {
-    if (param.name in properties) throw new ToolDefinitionError(`${action.where}: two parameters are named '${param.name}'. Give each @Param a distinct name.`);
-    properties[param.name] = fieldSchema(action, param);
+    if (Object.hasOwn(properties, param.name)) throw new ToolDefinitionError(`${action.where}: two parameters are named '${param.name}'. Give each @Param a distinct name.`);
+    Object.defineProperty(properties, param.name, { value: fieldSchema(action, param), enumerable: true, writable: true, configurable: true });
     if (!param.optional && (param.schema as Record<symbol, unknown> | undefined)?.[OptionalKind] !== 'Optional') required.push(param.name);
   }
   const schema = { type: 'object', properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false };

@@ -15,7 +15,8 @@ export class SchemaCache {
 
   /**
    * The entry of `tool` in `format`, or `undefined` when the format cannot express it: `onRefused` then receives the
-   * format's `ToolDefinitionError`, the first time only (until `clear()`). Other errors (bugs in a format) propagate.
+   * format's `ToolDefinitionError` (also when the tool's description renderer throws), the first time only (until
+   * `clear()`). Other errors (bugs in a format) propagate.
    */
   entry<E>(format: ToolFormat<E>, tool: Tool, context: ToolContext, onRefused: (error: ToolDefinitionError) => void): E | undefined {
     let cache = this.byFormat.get(format);
@@ -24,8 +25,16 @@ export class SchemaCache {
     if (cacheable && this.refused.get(format)?.has(tool)) return undefined;
     let entry = cacheable ? (cache.get(tool) as E | undefined) : undefined;
     if (entry === undefined) {
+      let description: string;
       try {
-        entry = deepFreeze(format.render(tool, tool.resolveDescription(context)));
+        description = tool.resolveDescription(context);
+      } catch (error) {
+        // A description renderer that throws for one tool must not take the whole listing down with it.
+        onRefused(new ToolDefinitionError(`${tool.source}: the description could not be rendered (${(error as Error | null)?.message ?? String(error)}).`, { cause: error }));
+        return undefined;
+      }
+      try {
+        entry = deepFreeze(format.render(tool, description));
       } catch (error) {
         if (!(error instanceof ToolDefinitionError)) throw error;
         onRefused(error);

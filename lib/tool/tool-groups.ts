@@ -76,8 +76,7 @@ export class ToolGroups {
    * which tools are offered, not the world).
    */
   metaTool(toolsOf: (group: string) => string[]): Tool {
-    const properties: Record<string, { type: 'boolean'; description: string }> = {};
-    for (const [name, { description }] of this.groups) properties[name] = { type: 'boolean', description };
+    const properties = Object.fromEntries([...this.groups].map(([name, { description }]) => [name, { type: 'boolean', description }]));
     return new Tool({
       name: RESET_TOOLS,
       description:

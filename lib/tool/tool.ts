@@ -180,12 +180,18 @@ export class Tool {
   /**
    * Whether this particular call needs confirmation. A predicate sees exactly the params the method would receive
    * (validated, defaults applied). Arguments that do not validate return false: such a call fails validation and runs
-   * nothing.
+   * nothing. A predicate that throws returns true (fail closed).
    */
   needsApproval(args: unknown): boolean {
     if (typeof this.approval === 'boolean') return this.approval;
     const parsed = this.parseArgs(args);
-    return parsed.ok && (this.approval as (params: Record<string, unknown>) => boolean)(parsed.params);
+    if (!parsed.ok) return false;
+    try {
+      return (this.approval as (params: Record<string, unknown>) => boolean)(parsed.params);
+    } catch {
+      // A predicate that fails cannot vouch for the call: fail closed, so nothing runs unconfirmed.
+      return true;
+    }
   }
 
   /**
@@ -208,13 +214,22 @@ export class Tool {
 
   /**
    * Turns a model's arguments (an object, or the JSON text a provider sends) into validated params: a fresh copy
-   * (deep when the schema has defaults to apply, else of the top level), so the caller's object is never changed;
-   * the nulls a strict-mode model sends for omitted optional fields removed (before validation and defaults, without
-   * touching the caller's object; see `compileNullStripper`); schema defaults applied. A failure carries the
-   * model-facing message: one
-   * line per offending field.
+   * (deep when the schema has defaults to apply or a value is an object or array, else of the top level), so neither
+   * the pipeline nor the tool changes what the caller passed; the nulls a strict-mode model sends for omitted optional
+   * fields removed (before validation and defaults, without touching the caller's object; see `compileNullStripper`);
+   * schema defaults applied. A failure carries the model-facing message: one line per offending field. Never throws:
+   * arguments a host passes that cannot be read as JSON data (a getter or Proxy trap that throws, a cycle) fail like
+   * malformed JSON.
    */
   parseArgs(args: unknown): ParsedArgs {
+    try {
+      return this.parseData(args);
+    } catch {
+      return { ok: false, error: `Arguments for tool '${this.name}' could not be read as JSON data. Send the arguments as one JSON object.` };
+    }
+  }
+
+  private parseData(args: unknown): ParsedArgs {
     let data: unknown;
     if (typeof args === 'string') {
       try {
@@ -226,7 +241,7 @@ export class Tool {
       if (!isPlainObject(data)) return notAnObject(this.name, data);
     } else {
       if (!isPlainObject(args)) return notAnObject(this.name, args);
-      data = this.hasDefaults ? plainCopy(args) : { ...args };
+      data = this.hasDefaults || hasNestedValue(args) ? plainCopy(args) : { ...args };
     }
     data = this.stripNulls(data);
     if (this.validator(data)) return { ok: true, params: data as Record<string, unknown> };
@@ -270,8 +285,17 @@ export class Tool {
   }
 }
 
+/** Whether a top-level value is an object or array: the tool could then change what the caller still holds. */
+function hasNestedValue(args: Record<string, unknown>): boolean {
+  for (const key in args) {
+    const value = args[key];
+    if (typeof value === 'object' && value !== null) return true;
+  }
+  return false;
+}
+
 function notAnObject(name: string, value: unknown): ParsedArgs {
-  const kind = value === null ? 'null' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'a non-plain object' : `a ${typeof value}`;
+  const kind = value === null ? 'null' : value === undefined ? 'nothing' : Array.isArray(value) ? 'an array' : typeof value === 'object' ? 'a non-plain object' : `a ${typeof value}`;
   return { ok: false, error: `Arguments for tool '${name}' must be a JSON object with named fields, got ${kind}.` };
 }
 

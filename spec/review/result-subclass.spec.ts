@@ -1,0 +1,44 @@
+import { Type } from '@sinclair/typebox';
+import { ActionResult, TimeoutMiddleware, type ToolMiddleware, Tools } from '../../lib';
+
+class TracedResult<T = unknown> extends ActionResult<T> {
+  static override readonly fields = ActionResult.extendFields('traceId');
+  declare readonly traceId?: string;
+}
+
+describe('review: the registry-wide result class is used for every outcome', () => {
+  const hang: ToolMiddleware = { handle: (call, next) => (call.name === 'hang' ? new Promise(() => undefined) : next(call)) };
+  function registry(): Tools<TracedResult> {
+    const tools = new Tools<TracedResult>({ resultType: TracedResult, logger: { warn: jest.fn(), error: jest.fn() }, middleware: [hang, new TimeoutMiddleware(50)] });
+    tools.action({ name: 'ok', description: 'Fine.', params: Type.Object({ a: Type.Integer() }) }, ({ a }) => a);
+    tools.action({ name: 'throws', description: 'Throws.' }, () => {
+      const revocable = Proxy.revocable({}, {});
+      revocable.revoke();
+      throw revocable.proxy;
+    });
+    tools.action({ name: 'slow', description: 'Slow.' }, () => new Promise(() => undefined));
+    tools.action({ name: 'hang', description: 'Hangs in middleware.' }, () => 1);
+    tools.action({ name: 'foreign', description: 'Returns a base result.' }, () => ActionResult.fail('no'));
+    return tools;
+  }
+
+  it('for successes, every kind of failure and declines', async () => {
+    const tools = registry();
+    const controller = new AbortController();
+    const hung = tools.execute('hang', {}, { signal: controller.signal });
+    controller.abort();
+    const results = [
+      await tools.execute('ok', { a: 1 }),
+      await tools.execute('ok', { a: 'x' }),
+      await tools.execute('ok', { get a(): number { throw new Error('x'); } }),
+      await tools.execute('missing', {}),
+      await tools.execute('throws', {}),
+      await tools.execute('slow', {}),
+      await tools.execute('foreign', {}),
+      await hung,
+      tools.declined('ok'),
+    ];
+    for (const result of results) expect(result).toBeInstanceOf(TracedResult);
+    expect(results.map((r) => r.ok)).toEqual([true, false, false, false, false, false, false, false, false]);
+  });
+});
