@@ -274,11 +274,15 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
 
   /** Offered in `context`: its availability holds and its group, if switchable, is active. */
   private isListed(tool: Tool, context: ToolContext): boolean {
+    return this.isAvailable(tool, context) && (this.groups === undefined || this.groups.isActive(tool.group));
+  }
+
+  /** The tool's availability in `context`; a check that throws offers nothing (fail closed) and is logged. */
+  private isAvailable(tool: Tool, context: ToolContext): boolean {
     try {
-      return tool.isAvailable(context) && (this.groups === undefined || this.groups.isActive(tool.group));
+      return tool.isAvailable(context);
     } catch (error) {
-      // An availability check that throws offers nothing (fail closed) and breaks neither listings nor messages.
-      this.logger.error(`Tool '${tool.name}' is not offered: its availability check threw`, { error, stack: (error as Error | null)?.stack });
+      this.logger.error(`Tool '${tool.name}' is not offered: its availability check threw`, { stack: (error as Error | null)?.stack });
       return false;
     }
   }
@@ -291,7 +295,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
     const context = options?.context ?? this.activeContext;
     try {
       const tool = this.byName.get(name);
-      if (tool === undefined || !tool.isAvailable(context)) return Promise.resolve(this.outcomes.unknownTool(name, this.getAvailable(context).map((t) => t.name)));
+      if (tool === undefined || !this.isAvailable(tool, context)) return Promise.resolve(this.outcomes.unknownTool(name, this.getAvailable(context).map((t) => t.name)));
       if (this.groups !== undefined && !this.groups.isActive(tool.group)) return Promise.resolve(this.resultType.fail(this.groups.inactiveMessage(name, tool.group)));
       const parsed = tool.parseArgs(args);
       if (!parsed.ok) return Promise.resolve(this.resultType.fail(parsed.error));

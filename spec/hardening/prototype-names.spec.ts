@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { Action, Param, Tools, ToolSchemaFormat } from '../../lib';
+import { Action, Availability, Param, Tools, ToolSchemaFormat } from '../../lib';
 
 const quiet = { warn: jest.fn(), error: jest.fn() };
 const fields = JSON.parse('{"type":"object","properties":{"__proto__":{"type":"string"},"constructor":{"type":"number"}},"required":["__proto__"]}') as Record<string, unknown>;
@@ -43,5 +43,16 @@ describe('review: fields named after Object.prototype members', () => {
     tools.createGroup('constructor', 'Odd group.').createGroup('toString', 'Odder group.');
     const reset = tools.getSchema(ToolSchemaFormat.ANTHROPIC).find((t) => t.name === 'reset_tools')!;
     expect(Object.keys(reset.input_schema.properties)).toEqual(['constructor', 'toString']);
+  });
+});
+
+describe('an availability check that throws during execute', () => {
+  it('answers as an unknown tool (fail closed) and logs the stack once', async () => {
+    const logger = { warn: jest.fn(), error: jest.fn() };
+    const tools = new Tools({ logger });
+    tools.action({ name: 'flaky', description: 'x', availableWhen: new Availability(() => { throw new Error('check broke'); }) }, () => 'ran');
+    const result = await tools.execute('flaky', {});
+    expect(result.error).toBe("Unknown tool 'flaky'. Available: (none)");
+    expect(logger.error).toHaveBeenCalledWith("Tool 'flaky' is not offered: its availability check threw", { stack: expect.stringContaining('check broke') });
   });
 });
