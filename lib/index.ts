@@ -12,7 +12,7 @@ export { InjectionToken, type ClassToken, type Token } from './context/injection
 export { ToolContext, MissingDependencyError } from './context/tool-context';
 export { Availability, provided, requires } from './context/availability';
 export { ContextDescription, descriptionFromContext, type DescriptionSource } from './context/context-description';
-export { ActionResult, type ActionResultClass, type ActionResultInit } from './result';
+export { ActionResult, isActionResult, type ActionResultClass, type ActionResultInit } from './result';
 export { ToolEffect } from './tool/tool-effect';
 export { Tool, type Invocation, type ParsedArgs, type ToolBody, type ToolSpec } from './tool/tool';
 export { ToolDefinitionError } from './tool/tool-definition-error';

@@ -15,6 +15,17 @@ type ResultConstructor = new (init: ActionResultInit<never>, trusted?: typeof TR
 const TRUSTED = Symbol('trusted');
 const BASE_FIELDS: ReadonlySet<string> = new Set(['ok', 'result', 'error']);
 
+/**
+ * Marks results on their prototype with a registered symbol, so a result made by another copy of this library (two
+ * versions in one dependency tree) is still recognised as a result, not wrapped as a successful value.
+ */
+const RESULT_BRAND = Symbol.for('agenttoolkit.ActionResult');
+
+/** True for an `ActionResult` of this or any other copy of the library. */
+export function isActionResult(value: unknown): value is ActionResult<unknown> {
+  return value instanceof ActionResult || (typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[RESULT_BRAND] === true);
+}
+
 /** A class producing results: `ActionResult` itself or a subclass with extra fields. */
 export type ActionResultClass<R extends ActionResult<unknown> = ActionResult<unknown>> = (new (init: ActionResultInit<unknown>) => R) &
   Pick<typeof ActionResult, 'fields' | 'extendFields' | 'success' | 'fail'>;
@@ -98,3 +109,5 @@ export class ActionResult<T = unknown> {
     return json;
   }
 }
+
+Object.defineProperty(ActionResult.prototype, RESULT_BRAND, { value: true });

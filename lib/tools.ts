@@ -8,7 +8,7 @@ import { compose, type NextHandler, type ToolMiddleware } from './pipeline/middl
 import { InvokeStep } from './pipeline/invoke-step';
 import { Outcomes } from './pipeline/outcomes';
 import { ToolCall } from './pipeline/tool-call';
-import { ActionResult, type ActionResultClass } from './result';
+import { ActionResult, isActionResult, type ActionResultClass } from './result';
 import { AgentToolkitError } from './errors';
 import { streamCall } from './streaming/stream-call';
 import { collectChunks, isStreamed, toChunks } from './streaming/to-chunks';
@@ -316,7 +316,10 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
   private async runChain(call: ToolCall): Promise<R> {
     try {
       const running = (this.chain ?? this.innermost)(call);
-      return this.outcomes.conform(await (call.signal === NEVER_ABORTED ? running : settleOnAbort(running, call.signal)));
+      const result: unknown = await (call.signal === NEVER_ABORTED ? running : settleOnAbort(running, call.signal));
+      // A middleware must answer with a result; anything else (a forgotten `return`) is a bug, not a success.
+      if (!isActionResult(result)) return this.outcomes.internalError(call.name, new TypeError(`a middleware returned ${describeValue(result)} instead of an ActionResult`));
+      return this.outcomes.conform(result);
     } catch (error) {
       return error === CANCELLED ? this.outcomes.toolFailure(call.name, error) : this.outcomes.internalError(call.name, error);
     }
@@ -336,4 +339,8 @@ function settleOnAbort<T>(running: Promise<T>, signal: AbortSignal): Promise<T> 
       (error: unknown) => (done(), reject(error)),
     );
   });
+}
+
+function describeValue(value: unknown): string {
+  return value === null ? 'null' : value === undefined ? 'undefined' : Array.isArray(value) ? 'an array' : `a ${typeof value}`;
 }

@@ -1,5 +1,5 @@
 import { MissingDependencyError } from '../context/tool-context';
-import { ActionResult, type ActionResultClass, type ActionResultInit } from '../result';
+import { isActionResult, type ActionResult, type ActionResultClass, type ActionResultInit } from '../result';
 import { CANCELLED } from './await-call';
 import type { ToolLogger } from './logger';
 
@@ -74,8 +74,9 @@ export class Outcomes<R extends ActionResult<unknown>> {
 
   /** Wraps a raw value in the result type; an `ActionResult` of another class keeps the fields this type declares. */
   conform(value: unknown): R {
+    // A tool returning an ActionResult of another class or library copy keeps the fields this type declares.
     if (value instanceof this.resultType) return value;
-    if (value instanceof ActionResult) {
+    if (isActionResult(value)) {
       const fields = value as unknown as Record<string, unknown>;
       const init: Record<string, unknown> = {};
       for (const key of this.resultType.fields) if (fields[key] !== undefined) init[key] = fields[key];

@@ -42,3 +42,30 @@ describe('review: the registry-wide result class is used for every outcome', () 
     expect(results.map((r) => r.ok)).toEqual([true, false, false, false, false, false, false, false, false]);
   });
 });
+
+describe('results the registry did not build', () => {
+  it('recognises a result from another copy of the library by its registered brand', async () => {
+    const foreign = Object.freeze(Object.assign(Object.create({ [Symbol.for('agenttoolkit.ActionResult')]: true }), { ok: false, error: 'from another copy' }));
+    const tools = new Tools();
+    tools.action({ name: 'foreign', description: 'x' }, () => foreign);
+    const result = await tools.execute('foreign', {});
+    expect(result).toBeInstanceOf(ActionResult);
+    expect(result.toJSON()).toEqual({ ok: false, error: 'from another copy' });
+  });
+
+  it('treats a middleware that forgets to return a result as an internal error, never a success', async () => {
+    const logger = { warn: jest.fn(), error: jest.fn() };
+    const forgetful: ToolMiddleware = {
+      async handle(call, next) {
+        await next(call);
+        return undefined as never;
+      },
+    };
+    const tools = new Tools({ middleware: [forgetful], logger });
+    tools.action({ name: 'ping', description: 'x' }, () => 'pong');
+    const result = await tools.execute('ping', {});
+    expect(result.ok).toBe(false);
+    expect(result.error).toBe("Internal error while running tool 'ping'. It was logged; try again or use another tool.");
+    expect(logger.error).toHaveBeenCalledWith("Internal error while executing tool 'ping': a middleware returned undefined instead of an ActionResult", expect.anything());
+  });
+});
