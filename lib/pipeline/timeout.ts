@@ -1,4 +1,5 @@
 import type { ActionResult } from '../result';
+import { linkedController } from './await-call';
 import type { NextHandler, ToolMiddleware } from './middleware';
 import type { ToolCall } from './tool-call';
 
@@ -16,10 +17,7 @@ export class TimeoutMiddleware implements ToolMiddleware {
   }
 
   async handle(call: ToolCall, next: NextHandler): Promise<ActionResult<unknown>> {
-    const controller = new AbortController();
-    const onParentAbort = () => controller.abort(call.signal.reason);
-    if (call.signal.aborted) controller.abort(call.signal.reason);
-    else call.signal.addEventListener('abort', onParentAbort, { once: true });
+    const { controller, unlink } = linkedController(call.signal);
     let timer: NodeJS.Timeout | undefined;
     const timedOut = new Promise<'timeout'>((resolve) => {
       timer = setTimeout(() => resolve('timeout'), this.ms);
@@ -31,7 +29,7 @@ export class TimeoutMiddleware implements ToolMiddleware {
       return call.resultType.fail(`Tool '${call.name}' timed out after ${this.ms} ms and was stopped. Try again with a smaller request.`);
     } finally {
       clearTimeout(timer);
-      call.signal.removeEventListener('abort', onParentAbort);
+      unlink();
     }
   }
 }

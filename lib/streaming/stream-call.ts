@@ -1,4 +1,5 @@
 import type { ActionResult } from '../result';
+import { linkedController } from '../pipeline/await-call';
 import { ChunkChannel } from './chunk-channel';
 import { valueToChunk } from './to-chunks';
 import type { ToolChunk } from './tool-chunk';
@@ -13,17 +14,14 @@ export function streamCall<R extends ActionResult<unknown>>(
   parent: AbortSignal | undefined,
   run: (signal: AbortSignal, onChunk: (chunk: ToolChunk) => void) => Promise<R>,
 ): ToolStream<R> {
-  const controller = new AbortController();
-  const onParentAbort = () => controller.abort(parent?.reason);
-  if (parent?.aborted) controller.abort(parent.reason);
-  else parent?.addEventListener('abort', onParentAbort, { once: true });
+  const { controller, unlink } = linkedController(parent);
   const channel = new ChunkChannel(() => controller.abort(new Error('The stream consumer stopped reading.')));
   let emitted = false;
   const result = run(controller.signal, (chunk) => {
     emitted = true;
     channel.push(chunk);
   }).then((final) => {
-    parent?.removeEventListener('abort', onParentAbort);
+    unlink();
     if (!emitted) channel.push(valueToChunk(final));
     channel.close();
     return final;

@@ -1,4 +1,5 @@
 import { ActionResult } from '../result';
+import { CANCELLED, raceAbort } from '../pipeline/await-call';
 import { ToolChunk, ToolResultState } from './tool-chunk';
 import { ToolResponse } from './tool-response';
 
@@ -75,15 +76,10 @@ export async function collectChunks(
 
 const ABORTED = Symbol('aborted');
 
-/** The iterator's next step, or ABORTED as soon as `signal` aborts (one listener per step, removed after it). */
+/** The iterator's next step, or ABORTED as soon as `signal` aborts. */
 function nextOrAbort(iterator: AsyncIterator<ToolChunk>, signal: AbortSignal): Promise<IteratorResult<ToolChunk> | typeof ABORTED> {
-  if (signal.aborted) return Promise.resolve(ABORTED);
-  return new Promise((resolve, reject) => {
-    const onAbort = () => resolve(ABORTED);
-    signal.addEventListener('abort', onAbort, { once: true });
-    iterator.next().then(
-      (step) => (signal.removeEventListener('abort', onAbort), resolve(step)),
-      (error: unknown) => (signal.removeEventListener('abort', onAbort), reject(error)),
-    );
+  return (raceAbort(iterator.next(), signal) as Promise<IteratorResult<ToolChunk>>).catch((error: unknown) => {
+    if (error === CANCELLED) return ABORTED;
+    throw error;
   });
 }
