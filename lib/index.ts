@@ -2,7 +2,7 @@
  * agenttoolkit: define a tool for LLM agents once and expose it to every provider. Named exports of the core only;
  * optional areas have their own entry points (`agenttoolkit/workspace`, `agenttoolkit/sandbox`, ...).
  */
-export { AgentToolkitError, type AgentToolkitErrorCode } from './errors';
+export { AgentToolkitError, CoreError, type AgentToolkitErrorCode, type CoreErrorCode } from './errors';
 export { Action, type ParamsMethod } from './decorators/action';
 export { Param, type ParamOptions } from './decorators/param';
 export { Inject, type InjectOptions } from './decorators/inject';

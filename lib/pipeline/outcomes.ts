@@ -5,7 +5,7 @@ import type { ToolLogger } from './logger';
 
 /**
  * Turns every outcome of a call into a result of the registry's result type, with the model-facing message for each
- * failure kind (seed: "execute never raises for expected failures"), and logs what the host must see: a tool's
+ * failure kind (`execute` never rejects for an expected failure), and logs what the host must see: a tool's
  * exception with its stack (warn), a missing dependency or an internal error (error). Messages never carry a stack.
  */
 export class Outcomes<R extends ActionResult<unknown>> {
@@ -14,7 +14,7 @@ export class Outcomes<R extends ActionResult<unknown>> {
     private readonly logger: ToolLogger,
   ) {}
 
-  /** `Unknown tool '<name>'. Available: <names>` (reference semantics, resolution step). */
+  /** `Unknown tool '<name>'. Available: <names>` (the resolution step). */
   unknownTool(name: string, available: readonly string[]): R {
     // The name comes from the model: a registered name has at most 64 characters, so a longer one is cut when echoed.
     const shown = typeof name === 'string' && name.length > 100 ? `${name.slice(0, 97)}...` : name;

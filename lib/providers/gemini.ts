@@ -2,24 +2,12 @@ import type { ActionResult } from '../result';
 import type { Tool } from '../tool/tool';
 import { ToolDefinitionError } from '../tool/tool-definition-error';
 import type { ToolFormat } from '../tool/tool-format';
-import { toGeminiSchema, type GeminiSchema } from './gemini-schema';
+import { toGeminiSchema, type GeminiFunctionDeclaration } from './gemini-schema';
 import { jsonText, resultText } from './result-text';
 import type { ToolCallRequest } from './tool-call-request';
 
-export { toGeminiSchema, type GeminiSchema, type GeminiType } from './gemini-schema';
+export { toGeminiSchema, type GeminiFunctionDeclaration, type GeminiSchema, type GeminiType } from './gemini-schema';
 export { withGeminiTypeEnum, type GeminiFunctionDeclarationOf, type GeminiSchemaOf } from './gemini-type-enum';
-
-/**
- * One Gemini function declaration: `{"name", "description", "parameters"}`, `parameters` in the OpenAPI subset (see
- * {@link toGeminiSchema}). Send them as `tools: [{ functionDeclarations }]`. Field for field the SDK's
- * `FunctionDeclaration`; TypeScript sees the SDK's `Type` enum as nominal, so typed code passes the declarations
- * through `withGeminiTypeEnum(declarations, Type)` (the values are the enum's already).
- */
-export interface GeminiFunctionDeclaration {
-  name: string;
-  description: string;
-  parameters: GeminiSchema;
-}
 
 /**
  * The Gemini function-declaration format. A tool Gemini cannot take (recursion, free-key maps, tuples, any type, a

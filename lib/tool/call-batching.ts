@@ -59,7 +59,7 @@ type Gate =
   | { kind: 'external'; args: unknown };
 
 /**
- * Runs a model's tool calls for a host loop (seed 004 and reference semantics section 8): consecutive
+ * Runs a model's tool calls for a host loop: consecutive
  * concurrency-safe calls run together, every other call alone, in order; a denied call gets a failed result and
  * the rest go on; the first call that needs approval or external execution stops the run: it and every later call
  * are returned as waiting. A helper, not an agent loop: after asking the user, call again with the waiting calls

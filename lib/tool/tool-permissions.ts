@@ -4,7 +4,8 @@ import { permissionRule, type PermissionRule } from '../permissions/permission-r
 import type { ToolChunk } from '../streaming/tool-chunk';
 import { composeChunkMiddleware } from '../streaming/tool-chunk-middleware';
 import { toChunks } from '../streaming/to-chunks';
-import type { Invocation, Tool } from './tool';
+import type { Invocation } from './invocation';
+import type { ToolInfo as Tool } from './tool-info';
 
 /** A tool's default verdict: ASK when the call needs approval (`requiresApproval`), else ALLOW. */
 export function defaultCheckPermissions(tool: Tool, input: Record<string, unknown>): PermissionDecision {
