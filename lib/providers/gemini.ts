@@ -5,6 +5,8 @@ import type { ToolFormat } from '../tool/tool-format';
 import { toGeminiSchema, type GeminiFunctionDeclaration } from './gemini-schema';
 import { jsonText, resultText } from './result-text';
 import type { ToolCallRequest } from './tool-call-request';
+import { wellFormedJson } from './well-formed';
+import { toWellFormed } from '../text/cut-text';
 
 export { toGeminiSchema, type GeminiFunctionDeclaration, type GeminiSchema, type GeminiType } from './gemini-schema';
 export { withGeminiTypeEnum, type GeminiFunctionDeclarationOf, type GeminiSchemaOf } from './gemini-type-enum';
@@ -61,15 +63,20 @@ export interface GeminiFunctionResponsePart {
  * calls included. The call's id is echoed when it had one.
  */
 export function geminiFunctionResponse(call: ToolCallRequest, result: ActionResult<unknown>): GeminiFunctionResponsePart {
-  const response = result.ok ? { output: geminiOutput(result) } : { error: result.error ?? 'The tool failed without a message.' };
-  return { functionResponse: { ...(call.id ? { id: call.id } : {}), name: call.name, response } };
+  const response = result.ok ? { output: geminiOutput(result) } : { error: resultText(result) };
+  return { functionResponse: { ...(call.id ? { id: toWellFormed(call.id) } : {}), name: toWellFormed(call.name), response } };
 }
 
-/** The value for `output`: the result as is when it is JSON data (none: null), else its text (a cycle would break the request). */
+/**
+ * The value for `output`: the result as is when it is JSON data (none: null), else its text (a cycle would break the
+ * request). Strings in it are well-formed (a copy replaces lone surrogates with U+FFFD).
+ */
 function geminiOutput(result: ActionResult<unknown>): unknown {
   const value = result.result;
   if (value === undefined || value === null) return null;
-  return jsonText(value) === undefined ? resultText(result) : value;
+  if (typeof value === 'string') return toWellFormed(value);
+  const text = jsonText(value);
+  return text === undefined ? resultText(result) : wellFormedJson(value, text);
 }
 
 /** The user turn answering every function call of a model turn: `{"role": "user", "parts": [functionResponse, ...]}`. */

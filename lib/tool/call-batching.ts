@@ -7,6 +7,7 @@ import type { ActionResult } from '../result';
 import type { Tools } from '../tools';
 import { isExternalRequest, type ExternalExecutionRequest } from './external-execution';
 import type { Tool } from './tool';
+import { cutText } from '../text/cut-text';
 
 /** One tool call of a model's turn, provider-neutral (the shape of the provider adapters' `ToolCallRequest`). */
 export interface BatchCall {
@@ -145,7 +146,7 @@ async function ownVerdict(tool: Tool, args: unknown): Promise<PermissionDecision
   try {
     return await tool.checkPermissions(parsed.params, new PermissionContext());
   } catch (error) {
-    return PermissionDecision.deny(`The permission check of ${tool.name} failed (${error instanceof Error ? error.message : String(error)}), so the call is denied.`, { reason: { type: 'error' } });
+    return PermissionDecision.deny(`The permission check of ${tool.name} failed (${cutText(error instanceof Error ? error.message : String(error), 500)}), so the call is denied.`, { reason: { type: 'error' } });
   }
 }
 

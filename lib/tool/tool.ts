@@ -20,6 +20,7 @@ import type { ToolEffect } from './tool-effect';
 import type { ToolChunkMiddleware, ToolInfo } from './tool-info';
 import { defaultCheckPermissions, defaultSuggestions, streamTool } from './tool-permissions';
 import { resolveTraits, type ResolvedTraits, type ToolTraitsInit } from './tool-traits';
+import { cutText } from '../text/cut-text';
 
 export type { Invocation } from './invocation';
 
@@ -48,6 +49,8 @@ export interface ToolSpec {
 export type ParsedArgs = { readonly ok: true; readonly params: Record<string, unknown> } | { readonly ok: false; readonly error: string };
 
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
+/** The JSON parser's own message (it quotes the text, which may start inside a surrogate pair) is cut to this. */
+const MAX_PARSE_ERROR = 200;
 
 /**
  * A registered tool: its model-facing definition (name, description, JSON Schema) and its runtime metadata (effects,
@@ -232,7 +235,7 @@ export class Tool implements ToolInfo {
         data = JSON.parse(args);
       } catch (error) {
         if (args.trim() === '') data = {};
-        else return { ok: false, error: `Arguments for tool '${this.name}' are not valid JSON (${(error as Error).message}). Send the arguments as one complete JSON object.` };
+        else return { ok: false, error: `Arguments for tool '${this.name}' are not valid JSON (${cutText((error as Error).message, MAX_PARSE_ERROR)}). Send the arguments as one complete JSON object.` };
       }
       if (!isPlainObject(data)) return notAnObject(this.name, data);
     } else {
