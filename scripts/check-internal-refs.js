@@ -40,7 +40,10 @@ function check(roots) {
       lines.forEach((line, i) => {
         for (const { name, regex } of PATTERNS) {
           const match = regex.exec(line);
-          if (match) findings.push(`${file}:${i + 1}: ${name} ("${match[0]}"): ${line.trim().slice(0, 120)}`);
+          if (match) {
+            findings.push(`${file}:${i + 1}: ${name} ("${match[0]}"): ${line.trim().slice(0, 120)}`);
+            break; // one finding per line
+          }
         }
       });
     }
