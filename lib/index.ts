@@ -65,6 +65,7 @@ export { composeChunkMiddleware, type ChunkHandler, type ToolChunkMiddleware } f
 export { collectChunks, toChunks, valueToChunk } from './streaming/to-chunks';
 export type { ToolStream } from './streaming/tool-stream';
 export type { ToolPermissionHooks, ToolTraitsInit } from './tool/tool-traits';
+export type { ToolInfo } from './tool/tool-info';
 export { ToolBase, type ToolDefinition } from './tool/tool-base';
 export { FunctionTool, type FunctionToolOptions } from './tool/function-tool';
 export { AGENT_STATE, type AgentState, type ToolInvocation } from './tool/agent-state';
