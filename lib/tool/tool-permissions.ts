@@ -13,7 +13,7 @@ export function defaultCheckPermissions(tool: Tool, input: Record<string, unknow
   return PermissionDecision.ask(`${tool.name} requires approval before it runs`, { suggestions: tool.generateSuggestions(input) });
 }
 
-/** The default suggestion: allow every call of the tool (reference semantics section 8). */
+/** The default suggestion: allow every call of the tool. */
 export function defaultSuggestions(toolName: string): PermissionRule[] {
   return [permissionRule(toolName, PermissionBehavior.ALLOW)];
 }
