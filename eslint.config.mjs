@@ -47,7 +47,7 @@ export default tseslint.config(
     files: ['lib/**/*.ts'],
     rules: {
       'no-restricted-syntax': ['error', {
-        selector: `:matches(ThrowStatement, CallExpression[callee.property.name='reject']) NewExpression[callee.name=${BUILTIN_ERRORS}]`,
+        selector: `:matches(ThrowStatement, CallExpression[callee.property.name='reject'], CallExpression[callee.name='reject']) NewExpression[callee.name=${BUILTIN_ERRORS}]`,
         message: 'Throw a coded error of this library (an AgentToolkitError subclass, see docs/errors.md), not a built-in error class.',
       }, {
         selector: `ThrowStatement > CallExpression[callee.name=${BUILTIN_ERRORS}]`,
