@@ -30,3 +30,33 @@ export class AgentToolkitError<C extends AgentToolkitErrorCode = AgentToolkitErr
     this.name = new.target.name;
   }
 }
+
+/**
+ * Stable codes of {@link CoreError}, the errors of the tool registry and its pipeline (match on these, never on the
+ * message):
+ *
+ * - `INVALID_OPTION`: an option of a core class is out of range (for example `new TimeoutMiddleware(0)`).
+ * - `INVALID_CONTEXT`: a `ToolContext` was given a dependency without a value.
+ * - `INVALID_RESULT`: an `ActionResult` (or subclass) was built with a field its class does not declare.
+ * - `NOT_EXTERNAL`: `tools.completeExternal(...)` got a request that names no external tool of this registry.
+ * - `STREAM_CONSUMED`: a `ToolStream` was iterated a second time (it can be iterated once).
+ * - `INVALID_MIDDLEWARE_RESULT`: a registry middleware returned something other than an `ActionResult`. Never thrown
+ *   to the caller: the error boundary logs it and the call fails with a short generic message.
+ * - `CALL_TIMED_OUT`: the reason of a tool's abort signal when `TimeoutMiddleware` abandoned the call.
+ * - `STREAM_CLOSED`: the reason of a tool's abort signal when the consumer of `tools.stream(...)` stopped reading.
+ *
+ * The other core errors have classes of their own: `ToolDefinitionError` (`TOOL_DEFINITION`, at registration)
+ * and `MissingDependencyError` (`MISSING_DEPENDENCY`, an `@Inject` dependency absent from the call's context).
+ */
+export type CoreErrorCode =
+  | 'INVALID_OPTION'
+  | 'INVALID_CONTEXT'
+  | 'INVALID_RESULT'
+  | 'NOT_EXTERNAL'
+  | 'STREAM_CONSUMED'
+  | 'INVALID_MIDDLEWARE_RESULT'
+  | 'CALL_TIMED_OUT'
+  | 'STREAM_CLOSED';
+
+/** An error of the tool registry and its pipeline; `code` is one of {@link CoreErrorCode}. */
+export class CoreError extends AgentToolkitError<CoreErrorCode> {}

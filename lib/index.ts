@@ -2,7 +2,7 @@
  * agenttoolkit: define a tool for LLM agents once and expose it to every provider. Named exports of the core only;
  * optional areas have their own entry points (`agenttoolkit/workspace`, `agenttoolkit/sandbox`, ...).
  */
-export { AgentToolkitError, type AgentToolkitErrorCode } from './errors';
+export { AgentToolkitError, CoreError, type AgentToolkitErrorCode, type CoreErrorCode } from './errors';
 export { Action, type ParamsMethod } from './decorators/action';
 export { Param, type ParamOptions } from './decorators/param';
 export { Inject, type InjectOptions } from './decorators/inject';
@@ -65,6 +65,7 @@ export { composeChunkMiddleware, type ChunkHandler, type ToolChunkMiddleware } f
 export { collectChunks, toChunks, valueToChunk } from './streaming/to-chunks';
 export type { ToolStream } from './streaming/tool-stream';
 export type { ToolPermissionHooks, ToolTraitsInit } from './tool/tool-traits';
+export type { ToolInfo } from './tool/tool-info';
 export { ToolBase, type ToolDefinition } from './tool/tool-base';
 export { FunctionTool, type FunctionToolOptions } from './tool/function-tool';
 export { AGENT_STATE, type AgentState, type ToolInvocation } from './tool/agent-state';

@@ -1,4 +1,4 @@
-import { AgentToolkitError } from './errors';
+import { CoreError } from './errors';
 
 /** The fields of a result, as passed to the {@link ActionResult} constructor. */
 export interface ActionResultInit<T> {
@@ -31,10 +31,10 @@ export type ActionResultClass<R extends ActionResult<unknown> = ActionResult<unk
   Pick<typeof ActionResult, 'fields' | 'extendFields' | 'success' | 'fail'>;
 
 /**
- * The outcome of a tool call, handed back to the model as-is (seed: "Results (ActionResult)").
+ * The outcome of a tool call, handed back to the model as-is.
  *
  * Immutable (frozen on construction) and closed: a field the class does not declare is rejected with an
- * `INVALID_RESULT` {@link AgentToolkitError}. Applications needing more fields (a trace id, citations) subclass it,
+ * `INVALID_RESULT` {@link CoreError}. Applications needing more fields (a trace id, citations) subclass it,
  * declare the fields with `declare readonly` and list them in a static `fields` set, then pass the subclass as
  * `new Tools({ resultType })`: every result the pipeline builds, failures included, is then an instance of it.
  *
@@ -59,7 +59,7 @@ export class ActionResult<T = unknown> {
 
   /**
    * @param init - `ok` plus `result` or `error`, and any subclass fields.
-   * @throws AgentToolkitError `INVALID_RESULT` when `init` holds a field the class does not declare.
+   * @throws CoreError `INVALID_RESULT` when `init` holds a field the class does not declare.
    */
   constructor(init: ActionResultInit<T>, trusted?: typeof TRUSTED) {
     const self = this as unknown as Record<string, unknown>;
@@ -70,7 +70,7 @@ export class ActionResult<T = unknown> {
       const fields = (new.target as unknown as ActionResultClass).fields;
       for (const key in init) {
         if (!fields.has(key)) {
-          throw new AgentToolkitError(
+          throw new CoreError(
             'INVALID_RESULT',
             `${new.target.name} has no field '${key}'. Declared fields: ${[...fields].join(', ')}. Add it to a subclass's static fields.`,
           );

@@ -9,7 +9,7 @@ import { InvokeStep } from './pipeline/invoke-step';
 import { Outcomes } from './pipeline/outcomes';
 import { ToolCall } from './pipeline/tool-call';
 import { ActionResult, isActionResult, type ActionResultClass } from './result';
-import { AgentToolkitError } from './errors';
+import { CoreError } from './errors';
 import { streamCall } from './streaming/stream-call';
 import { collectChunks, isStreamed, toChunks } from './streaming/to-chunks';
 import type { ToolChunk } from './streaming/tool-chunk';
@@ -54,8 +54,7 @@ export interface ExecuteOptions {
 }
 
 /**
- * A registry of tools and the pipeline that executes the calls a model makes (seed: "Quickstart" to "Merging
- * registries").
+ * A registry of tools and the pipeline that executes the calls a model makes.
  *
  * Register class instances (`register`), whose `@Action` methods become tools, or functions (`action`). Hand
  * `getSchema(format)` to the model and pass each call it makes to `execute`, which never throws for an expected
@@ -173,7 +172,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
   }
 
   /**
-   * Executes a call like {@link execute}, yielding the tool's chunks as they come (seed 004: streaming tool output).
+   * Executes a call like {@link execute}, yielding the tool's chunks as they come.
    * The same pipeline runs; `result` resolves to what `execute` would return. See {@link ToolStream}.
    */
   stream(name: string, args: unknown, options?: ExecuteOptions): ToolStream<R> {
@@ -181,16 +180,16 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
   }
 
   /**
-   * Turns the host's outcome of an external execution request into an ordinary result (seed 004: the result
-   * re-enters as a tool result): a value, an `ActionResult`, a `ToolChunk`, an async iterable of chunks or a
+   * Turns the host's outcome of an external execution request into an ordinary result (it re-enters the
+   * pipeline as the call's result): a value, an `ActionResult`, a `ToolChunk`, an async iterable of chunks or a
    * `ToolResponse`, or a promise of one (awaited, as a tool body's would be). An outcome that rejects or a stream that
    * throws becomes a failed result, as the tool's own exception would. Decline a request with {@link declined} instead.
-   * @throws AgentToolkitError `NOT_EXTERNAL` when the request names no registered external tool.
+   * @throws CoreError `NOT_EXTERNAL` when the request names no registered external tool.
    */
   async completeExternal(request: ExternalExecutionRequest, outcome: unknown): Promise<R> {
     const tool = this.byName.get(request.name);
     if (tool === undefined || !tool.isExternalTool) {
-      throw new AgentToolkitError('NOT_EXTERNAL', `No external tool '${request.name}' is registered here; pass requests back to the registry that issued them.`);
+      throw new CoreError('NOT_EXTERNAL', `No external tool '${request.name}' is registered here; pass requests back to the registry that issued them.`);
     }
     try {
       const settled = isThenable(outcome) ? await outcome : outcome;
@@ -203,7 +202,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
   }
 
   /**
-   * Adds a switchable tool group (seed 004: tool groups), off unless `active`, and (re)builds the `reset_tools`
+   * Adds a switchable tool group, off unless `active`, and (re)builds the `reset_tools`
    * meta tool the model switches groups with. Tools join a group through their `group` (`@ToolGroup`, or the
    * `group` option); groups never created here are always active. See docs/permissions.md.
    * @throws ToolDefinitionError for `basic`, a duplicate or bad name, an empty description, or when a tool of
@@ -318,7 +317,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
       const running = (this.chain ?? this.innermost)(call);
       const result: unknown = await (call.signal === NEVER_ABORTED ? running : settleOnAbort(running, call.signal));
       // A middleware must answer with a result; anything else (a forgotten `return`) is a bug, not a success.
-      if (!isActionResult(result)) return this.outcomes.internalError(call.name, new TypeError(`a middleware returned ${describeValue(result)} instead of an ActionResult`));
+      if (!isActionResult(result)) return this.outcomes.internalError(call.name, new CoreError('INVALID_MIDDLEWARE_RESULT', `a middleware returned ${describeValue(result)} instead of an ActionResult`));
       return this.outcomes.conform(result);
     } catch (error) {
       return error === CANCELLED ? this.outcomes.toolFailure(call.name, error) : this.outcomes.internalError(call.name, error);

@@ -3,8 +3,7 @@ import type { ToolContext } from './tool-context';
 
 /**
  * A condition over a {@link ToolContext} deciding whether a tool is offered to the model (`availableWhen`). Build one
- * with {@link provided} or {@link requires}, and compose with `.and()`, `.or()` and `.not()` (the seed's `&`, `|`,
- * `~`).
+ * with {@link provided} or {@link requires}, and compose with `.and()`, `.or()` and `.not()`.
  */
 export class Availability {
   /** @param test - returns true when the tool should be available in the context. */

@@ -7,8 +7,7 @@ export interface DescriptionSource {
 }
 
 /**
- * A tool description rendered against the context each time schemas are produced (seed: "Conditional availability
- * and descriptions"). Create it with {@link descriptionFromContext}.
+ * A tool description rendered against the context each time schemas are produced. Create it with {@link descriptionFromContext}.
  */
 export class ContextDescription<T = unknown> implements DescriptionSource {
   constructor(

@@ -1,4 +1,4 @@
-import { AgentToolkitError } from '../errors';
+import { AgentToolkitError, CoreError } from '../errors';
 import { InjectionToken, tokenName, type Token } from './injection-token';
 
 interface Entry {
@@ -10,7 +10,7 @@ interface Entry {
  * Thrown by {@link ToolContext.require} (and so by a tool call whose `@Inject` dependency is missing) when nothing in
  * the context satisfies a token. Code: `MISSING_DEPENDENCY`. Inside `Tools.execute` it becomes a failed result.
  */
-export class MissingDependencyError extends AgentToolkitError {
+export class MissingDependencyError extends AgentToolkitError<'MISSING_DEPENDENCY'> {
   constructor(readonly token: Token<unknown>, requiredBy?: string) {
     super(
       'MISSING_DEPENDENCY',
@@ -21,8 +21,7 @@ export class MissingDependencyError extends AgentToolkitError {
 }
 
 /**
- * The application services tools receive through `@Inject` and that a model never sees (seed: "Dependency injection
- * with ToolContext").
+ * The application services tools receive through `@Inject` and that a model never sees.
  *
  * Instances are searched in reverse insertion order: `resolve(T)` returns the most recently provided instance of `T` or
  * of a subclass of `T`. Values for {@link InjectionToken}s are bound explicitly with `provide(token, value)`. The
@@ -50,7 +49,7 @@ export class ToolContext {
     }
     for (const instance of args) {
       if (instance instanceof InjectionToken) {
-        throw new AgentToolkitError('INVALID_CONTEXT', `${instance.toString()} was provided without a value. Use context.provide(token, value).`);
+        throw new CoreError('INVALID_CONTEXT', `${instance.toString()} was provided without a value. Use context.provide(token, value).`);
       }
       this.entries.push({ token: undefined, value: instance });
     }

@@ -9,7 +9,7 @@ import type { ActionOptions } from '../tool/action-options';
 export type ParamsMethod<P extends ObjectSchema> = (params: Static<P>, ...dependencies: never[]) => unknown;
 
 /**
- * Marks a method as a tool (seed: "Defining tools"). Register an instance of the class with `tools.register(instance)`.
+ * Marks a method as a tool. Register an instance of the class with `tools.register(instance)`.
  *
  * With `params` (a TypeBox object schema) the method receives the validated, typed params object first. Without it,
  * each model-facing parameter carries `@Param(name)` and each dependency `@Inject(Token)`.

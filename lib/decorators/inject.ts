@@ -12,7 +12,7 @@ export interface InjectOptions<T = unknown> {
 }
 
 /**
- * Resolves this parameter from the call's {@link ToolContext} at call time (seed: `Inject[T]`). It never appears in
+ * Resolves this parameter from the call's {@link ToolContext} at call time. It never appears in
  * any schema. A class token matches instances of the class or a subclass; an `InjectionToken` matches the value bound
  * to it. Two tokens are always available: `AbortSignal` (the call's signal, aborted on timeout or cancellation) and
  * `ToolContext` (the call's context).

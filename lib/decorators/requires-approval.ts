@@ -5,8 +5,8 @@ import { defineOwn } from '../metadata/reflection';
 /**
  * Marks a tool method as needing the user's confirmation before it runs, always or when `predicate` holds for the
  * validated params (exactly the params the method would receive). The host reads it through
- * `tool.requiresApproval` / `tool.needsApproval(args)`; the library does not block the call itself (seed:
- * `requires_approval`). Overrides the `requiresApproval` option of `@Action`.
+ * `tool.requiresApproval` / `tool.needsApproval(args)`; the library does not block the call itself.
+ * Overrides the `requiresApproval` option of `@Action`.
  *
  * @example
  * ```ts

@@ -11,10 +11,10 @@ import type { Outcomes } from './outcomes';
 import type { ToolCall } from './tool-call';
 
 /**
- * The invoke step, innermost in the pipeline (reference semantics: "invoke: resolve injected arguments, await sync or
- * async bodies alike, wrap a raw return value"). Two paths: {@link run}, the plain one (one asynchronous hop, no
+ * The invoke step, innermost in the pipeline: it resolves injected arguments, awaits sync
+ * and async bodies alike and wraps a raw return value. Two paths: {@link run}, the plain one (one asynchronous hop, no
  * per-call allocation beyond the invocation record), and the chunk path for external tools, per-tool middleware and
- * `tools.stream` consumers (seed 004: streaming tool output).
+ * `tools.stream` consumers.
  */
 export class InvokeStep<R extends ActionResult<unknown>> {
   constructor(private readonly outcomes: Outcomes<R>) {}

@@ -5,7 +5,7 @@ import type { ToolCall } from './tool-call';
 export type NextHandler = (call: ToolCall) => Promise<ActionResult<unknown>>;
 
 /**
- * A step of the registry-wide pipeline (seed: "Middleware"). Custom middleware runs after the fixed core (error
+ * A step of the registry-wide pipeline. Custom middleware runs after the fixed core (error
  * boundary, resolution, validation), so `call.tool` and `call.params` are set, and before call logging and the tool
  * itself; the first in the list is the outermost. A middleware may change the call (`call.with(...)`), return its own
  * result instead of calling `next`, or map the result. Whatever it throws is caught by the error boundary.

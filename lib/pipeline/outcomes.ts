@@ -2,10 +2,11 @@ import { MissingDependencyError } from '../context/tool-context';
 import { isActionResult, type ActionResult, type ActionResultClass, type ActionResultInit } from '../result';
 import { CANCELLED } from './await-call';
 import type { ToolLogger } from './logger';
+import { cutText } from '../text/cut-text';
 
 /**
  * Turns every outcome of a call into a result of the registry's result type, with the model-facing message for each
- * failure kind (seed: "execute never raises for expected failures"), and logs what the host must see: a tool's
+ * failure kind (`execute` never rejects for an expected failure), and logs what the host must see: a tool's
  * exception with its stack (warn), a missing dependency or an internal error (error). Messages never carry a stack.
  */
 export class Outcomes<R extends ActionResult<unknown>> {
@@ -14,10 +15,10 @@ export class Outcomes<R extends ActionResult<unknown>> {
     private readonly logger: ToolLogger,
   ) {}
 
-  /** `Unknown tool '<name>'. Available: <names>` (reference semantics, resolution step). */
+  /** `Unknown tool '<name>'. Available: <names>` (the resolution step). */
   unknownTool(name: string, available: readonly string[]): R {
     // The name comes from the model: a registered name has at most 64 characters, so a longer one is cut when echoed.
-    const shown = typeof name === 'string' && name.length > 100 ? `${name.slice(0, 97)}...` : name;
+    const shown = typeof name === 'string' ? cutText(name, MAX_NAME) : name;
     return this.resultType.fail(`Unknown tool '${shown}'. Available: ${available.length ? available.join(', ') : '(none)'}`);
   }
 
@@ -86,6 +87,11 @@ export class Outcomes<R extends ActionResult<unknown>> {
   }
 }
 
+/** An unknown tool name the model sent is echoed in at most this many characters (registered names have at most 64). */
+const MAX_NAME = 100;
+/** The first line of a tool's error reaches the model in at most this many characters. */
+const MAX_ERROR_LINE = 500;
+
 function stackOf(error: unknown): string | undefined {
   return error instanceof Error ? error.stack : undefined;
 }
@@ -93,5 +99,5 @@ function stackOf(error: unknown): string | undefined {
 function messageOf(error: unknown): string {
   const message = error instanceof Error ? error.message : typeof error === 'string' ? error : 'an unknown error';
   const firstLine = message.split('\n', 1)[0]!;
-  return firstLine.length > 500 ? `${firstLine.slice(0, 497)}...` : firstLine || 'an error without a message';
+  return cutText(firstLine, MAX_ERROR_LINE) || 'an error without a message';
 }

@@ -1,19 +1,26 @@
+import { CoreError } from '../errors';
 import type { ActionResult } from '../result';
 import { linkedController } from './await-call';
 import type { NextHandler, ToolMiddleware } from './middleware';
 import type { ToolCall } from './tool-call';
 
 /**
- * Fails a call that has not finished after `ms` milliseconds with a result telling the model so, and aborts the
- * `AbortSignal` the tool received (inject it with `@Inject(AbortSignal)`) so that the tool can stop its work.
- * The failed result is built with the registry's result type (`call.resultType`).
+ * Abandons a call that has not finished after `ms` milliseconds: the call fails at once with a result telling the
+ * model so (built with the registry's result type, `call.resultType`), and the `AbortSignal` the tool received (inject
+ * it with `@Inject(AbortSignal)`) is aborted with a {@link CoreError} `CALL_TIMED_OUT` as its reason, asking the tool
+ * to stop.
+ *
+ * JavaScript cannot stop a running function from outside: a tool that ignores its signal keeps running after the
+ * result was returned, and its side effects (a file written, a request sent, a process started) may still land. Tools
+ * with side effects should pass the signal on to what they start (`fetch(url, { signal })`, a sandbox's `execute`)
+ * and check `signal.aborted` between steps.
  *
  * @param ms - the time limit per call, in milliseconds (positive).
- * @throws RangeError when `ms` is not a positive finite number.
+ * @throws CoreError `INVALID_OPTION` when `ms` is not a positive finite number.
  */
 export class TimeoutMiddleware implements ToolMiddleware {
   constructor(readonly ms: number) {
-    if (!Number.isFinite(ms) || ms <= 0) throw new RangeError(`TimeoutMiddleware needs a positive number of milliseconds, got ${ms}.`);
+    if (!Number.isFinite(ms) || ms <= 0) throw new CoreError('INVALID_OPTION', `TimeoutMiddleware needs a positive number of milliseconds, got ${ms}.`);
   }
 
   async handle(call: ToolCall, next: NextHandler): Promise<ActionResult<unknown>> {
@@ -25,8 +32,8 @@ export class TimeoutMiddleware implements ToolMiddleware {
     try {
       const outcome = await Promise.race([next(call.with({ signal: controller.signal })), timedOut]);
       if (outcome !== 'timeout') return outcome;
-      controller.abort(new Error(`timed out after ${this.ms} ms`));
-      return call.resultType.fail(`Tool '${call.name}' timed out after ${this.ms} ms and was stopped. Try again with a smaller request.`);
+      controller.abort(new CoreError('CALL_TIMED_OUT', `Tool '${call.name}' was abandoned after ${this.ms} ms.`));
+      return call.resultType.fail(timeoutMessage(call.name, this.ms));
     } finally {
       clearTimeout(timer);
       unlink();
@@ -34,3 +41,10 @@ export class TimeoutMiddleware implements ToolMiddleware {
   }
 }
 
+/** What the model is told: the call was abandoned and the tool asked to stop, not that it stopped. */
+function timeoutMessage(name: string, ms: number): string {
+  return (
+    `Tool '${name}' did not finish within ${ms} ms: the call was abandoned and the tool was asked to stop, ` +
+    'but work it had started may still complete. Check its effects before retrying, or try a smaller request.'
+  );
+}

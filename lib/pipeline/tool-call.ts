@@ -22,7 +22,7 @@ export interface ToolCallInit {
 }
 
 /**
- * One call on its way through the middleware pipeline (seed: "Middleware"): the name and raw arguments the model
+ * One call on its way through the middleware pipeline: the name and raw arguments the model
  * sent, the context, the resolved tool and the validated params. Immutable: a middleware that changes something
  * passes `call.with({...})` to `next`.
  */

@@ -3,6 +3,7 @@ import type { Tool } from '../tool/tool';
 import type { ToolFormat } from '../tool/tool-format';
 import { objectParameters, type ObjectParameters } from './object-parameters';
 import { resultText } from './result-text';
+import { toWellFormed } from '../text/cut-text';
 import type { ToolCallRequest } from './tool-call-request';
 
 /**
@@ -51,7 +52,7 @@ export interface AnthropicToolResult {
  * timed-out calls, or the next request is rejected (provider rule); a failure has `is_error: true`.
  */
 export function anthropicToolResult(toolUseId: string, result: ActionResult<unknown>): AnthropicToolResult {
-  return { type: 'tool_result', tool_use_id: toolUseId, content: resultText(result), is_error: !result.ok };
+  return { type: 'tool_result', tool_use_id: toWellFormed(toolUseId), content: resultText(result), is_error: !result.ok };
 }
 
 /**

@@ -63,7 +63,7 @@ function snapshot(args: unknown): unknown {
 
 /**
  * Runs every call of one model turn (see {@link executeToolCall}); results come back in call order. Consecutive
- * calls of concurrency-safe tools (`tool.isConcurrencySafe`, seed 004) run together; any other call runs alone, after
+ * calls of concurrency-safe tools (`tool.isConcurrencySafe`) run together; any other call runs alone, after
  * the calls before it finished, so two writes never overlap. For a loop that stops at approvals instead of asking
  * inline, and that consults a `PermissionEngine`, use `runToolCalls`.
  *

@@ -217,3 +217,15 @@ function annotate(schema: GeminiSchema, description: string | undefined): Gemini
 function refuse(walk: Walk, path: string, reason: string, fix: string): never {
   throw new ToolDefinitionError(`${walk.where}: the params schema cannot be sent to Gemini: the schema at ${path} ${reason}. ${fix}`);
 }
+
+/**
+ * One Gemini function declaration: `{"name", "description", "parameters"}`, `parameters` in the OpenAPI subset (see
+ * {@link toGeminiSchema}). Send them as `tools: [{ functionDeclarations }]`. Field for field the SDK's
+ * `FunctionDeclaration`; TypeScript sees the SDK's `Type` enum as nominal, so typed code passes the declarations
+ * through `withGeminiTypeEnum(declarations, Type)` (the values are the enum's already).
+ */
+export interface GeminiFunctionDeclaration {
+  name: string;
+  description: string;
+  parameters: GeminiSchema;
+}

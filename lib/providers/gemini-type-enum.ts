@@ -1,5 +1,4 @@
-import type { GeminiFunctionDeclaration } from './gemini';
-import type { GeminiSchema, GeminiType } from './gemini-schema';
+import type { GeminiFunctionDeclaration, GeminiSchema, GeminiType } from './gemini-schema';
 
 /** A {@link GeminiSchema} whose `type` is `T` at every level: the SDK's `Schema` when `T` is its `Type` enum. */
 export type GeminiSchemaOf<T> = Omit<GeminiSchema, 'type' | 'anyOf' | 'items' | 'properties'> & {

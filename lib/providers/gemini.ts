@@ -2,24 +2,14 @@ import type { ActionResult } from '../result';
 import type { Tool } from '../tool/tool';
 import { ToolDefinitionError } from '../tool/tool-definition-error';
 import type { ToolFormat } from '../tool/tool-format';
-import { toGeminiSchema, type GeminiSchema } from './gemini-schema';
+import { toGeminiSchema, type GeminiFunctionDeclaration } from './gemini-schema';
 import { jsonText, resultText } from './result-text';
 import type { ToolCallRequest } from './tool-call-request';
+import { wellFormedJson } from './well-formed';
+import { toWellFormed } from '../text/cut-text';
 
-export { toGeminiSchema, type GeminiSchema, type GeminiType } from './gemini-schema';
+export { toGeminiSchema, type GeminiFunctionDeclaration, type GeminiSchema, type GeminiType } from './gemini-schema';
 export { withGeminiTypeEnum, type GeminiFunctionDeclarationOf, type GeminiSchemaOf } from './gemini-type-enum';
-
-/**
- * One Gemini function declaration: `{"name", "description", "parameters"}`, `parameters` in the OpenAPI subset (see
- * {@link toGeminiSchema}). Send them as `tools: [{ functionDeclarations }]`. Field for field the SDK's
- * `FunctionDeclaration`; TypeScript sees the SDK's `Type` enum as nominal, so typed code passes the declarations
- * through `withGeminiTypeEnum(declarations, Type)` (the values are the enum's already).
- */
-export interface GeminiFunctionDeclaration {
-  name: string;
-  description: string;
-  parameters: GeminiSchema;
-}
 
 /**
  * The Gemini function-declaration format. A tool Gemini cannot take (recursion, free-key maps, tuples, any type, a
@@ -73,15 +63,20 @@ export interface GeminiFunctionResponsePart {
  * calls included. The call's id is echoed when it had one.
  */
 export function geminiFunctionResponse(call: ToolCallRequest, result: ActionResult<unknown>): GeminiFunctionResponsePart {
-  const response = result.ok ? { output: geminiOutput(result) } : { error: result.error ?? 'The tool failed without a message.' };
-  return { functionResponse: { ...(call.id ? { id: call.id } : {}), name: call.name, response } };
+  const response = result.ok ? { output: geminiOutput(result) } : { error: resultText(result) };
+  return { functionResponse: { ...(call.id ? { id: toWellFormed(call.id) } : {}), name: toWellFormed(call.name), response } };
 }
 
-/** The value for `output`: the result as is when it is JSON data (none: null), else its text (a cycle would break the request). */
+/**
+ * The value for `output`: the result as is when it is JSON data (none: null), else its text (a cycle would break the
+ * request). Strings in it are well-formed (a copy replaces lone surrogates with U+FFFD).
+ */
 function geminiOutput(result: ActionResult<unknown>): unknown {
   const value = result.result;
   if (value === undefined || value === null) return null;
-  return jsonText(value) === undefined ? resultText(result) : value;
+  if (typeof value === 'string') return toWellFormed(value);
+  const text = jsonText(value);
+  return text === undefined ? resultText(result) : wellFormedJson(value, text);
 }
 
 /** The user turn answering every function call of a model turn: `{"role": "user", "parts": [functionResponse, ...]}`. */

@@ -8,6 +8,7 @@ import type { Tools } from '../tools';
 import { executeToolCall, type ToolCallOptions } from './execute-tool-calls';
 import { objectParameters, type ObjectParameters } from './object-parameters';
 import { jsonText, resultText } from './result-text';
+import { wellFormedJson } from './well-formed';
 
 /** MCP tool annotations: hints for the client, derived from the tool's effects and approval. */
 export interface McpToolAnnotations {
@@ -61,7 +62,10 @@ export interface McpCallToolResult {
  */
 export function mcpToolResult(result: ActionResult<unknown>): McpCallToolResult {
   const out: McpCallToolResult = { content: [{ type: 'text', text: resultText(result) }], isError: !result.ok };
-  if (result.ok && isPlainObject(result.result) && jsonText(result.result) !== undefined) out.structuredContent = result.result;
+  if (result.ok && isPlainObject(result.result)) {
+    const text = jsonText(result.result);
+    if (text !== undefined) out.structuredContent = wellFormedJson(result.result, text) as Record<string, unknown>;
+  }
   return out;
 }
 

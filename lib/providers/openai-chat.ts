@@ -4,6 +4,7 @@ import type { ToolFormat } from '../tool/tool-format';
 import type { JsonObject } from './object-parameters';
 import { openAIFunctionParameters } from './openai-parameters';
 import { resultText } from './result-text';
+import { toWellFormed } from '../text/cut-text';
 import type { ToolCallRequest } from './tool-call-request';
 
 /**
@@ -58,5 +59,5 @@ export function openAIChatToolCalls<M extends OpenAIChatAssistantMessage>(messag
  * text starts with `Error:`. Every call needs one, failed, declined and timed-out ones included.
  */
 export function openAIChatToolMessage(callId: string, result: ActionResult<unknown>): { role: 'tool'; tool_call_id: string; content: string } {
-  return { role: 'tool', tool_call_id: callId, content: result.ok ? resultText(result) : `Error: ${resultText(result)}` };
+  return { role: 'tool', tool_call_id: toWellFormed(callId), content: result.ok ? resultText(result) : `Error: ${resultText(result)}` };
 }

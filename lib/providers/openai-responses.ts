@@ -4,6 +4,7 @@ import type { ToolFormat } from '../tool/tool-format';
 import type { JsonObject } from './object-parameters';
 import { openAIFunctionParameters } from './openai-parameters';
 import { resultText } from './result-text';
+import { toWellFormed } from '../text/cut-text';
 import type { ToolCallRequest } from './tool-call-request';
 
 /**
@@ -63,5 +64,5 @@ export function openAIResponsesToolCalls(response: { readonly output: ReadonlyAr
  * "output"}`); a failure's text starts with `Error:`. Every call needs one, declined and failed ones included.
  */
 export function openAIResponsesToolOutput(callId: string, result: ActionResult<unknown>): { type: 'function_call_output'; call_id: string; output: string } {
-  return { type: 'function_call_output', call_id: callId, output: result.ok ? resultText(result) : `Error: ${resultText(result)}` };
+  return { type: 'function_call_output', call_id: toWellFormed(callId), output: result.ok ? resultText(result) : `Error: ${resultText(result)}` };
 }

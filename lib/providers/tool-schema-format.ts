@@ -5,7 +5,7 @@ import { openAIChatFormat, openAIChatStrictFormat } from './openai-chat';
 import { openAIResponsesFormat, openAIResponsesStrictFormat } from './openai-responses';
 
 /**
- * The built-in provider formats for `tools.getSchema(format)` (seed: `ToolSchemaFormat`). A format is a
+ * The built-in provider formats for `tools.getSchema(format)`. A format is a
  * {@link ToolFormat} value, so an application can pass its own.
  *
  * - `OPENAI`: Chat Completions, `strict: false`. `OPENAI_STRICT`: Chat Completions in strict mode.

@@ -2,6 +2,7 @@ import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
 import addFormats from 'ajv-formats';
 import { ToolDefinitionError } from '../tool/tool-definition-error';
 import type { JsonSchema } from './json-schema';
+import { cutText } from '../text/cut-text';
 
 let shared: Ajv | undefined;
 let ownOnly: Ajv | undefined;
@@ -90,7 +91,7 @@ export function describeValidationErrors(toolName: string, errors: readonly Erro
   const lines = new Set<string>();
   for (const error of errors) {
     if (error.keyword !== 'anyOf' && error.keyword !== 'oneOf' && unions.some((u) => error.schemaPath.startsWith(`${u.schemaPath}/`))) continue;
-    lines.add(`- ${clip(fieldPath(error), MAX_PATH)}: ${reason(error)}`);
+    lines.add(`- ${cutText(fieldPath(error), MAX_PATH)}: ${reason(error)}`);
   }
   // A model that sends 10,000 wrong array items must not get a 400 kB message back: the first lines say what to fix.
   const shown = [...lines].slice(0, MAX_LINES);
@@ -102,10 +103,8 @@ export function describeValidationErrors(toolName: string, errors: readonly Erro
 const MAX_LINES = 20;
 /** A field path longer than this (a model-invented key of any length) is cut. */
 const MAX_PATH = 200;
-
-function clip(text: string, max: number): string {
-  return text.length > max ? `${text.slice(0, max - 3)}...` : text;
-}
+/** A value the model sent is echoed in at most this many characters (of its JSON text). */
+const MAX_VALUE = 61;
 
 function fieldPath(error: ErrorObject): string {
   const segments = error.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
@@ -147,6 +146,5 @@ function got(value: unknown): string {
   if (typeof value === 'object') return 'an object';
   if (typeof value === 'number' && !Number.isFinite(value)) return `number ${String(value)}`;
   if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return typeof value === 'undefined' ? 'nothing' : `a ${typeof value}`;
-  const text = JSON.stringify(value);
-  return text.length > 60 ? `${typeof value} ${text.slice(0, 57)}..."` : `${typeof value} ${text}`;
+  return `${typeof value} ${cutText(JSON.stringify(value), MAX_VALUE, '..."')}`;
 }

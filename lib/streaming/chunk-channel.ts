@@ -1,3 +1,4 @@
+import { CoreError } from '../errors';
 import type { ToolChunk } from './tool-chunk';
 
 /**
@@ -31,7 +32,7 @@ export class ChunkChannel implements AsyncIterable<ToolChunk> {
   }
 
   [Symbol.asyncIterator](): AsyncIterator<ToolChunk> {
-    if (this.iterated) throw new TypeError('A tool stream can be iterated once.');
+    if (this.iterated) throw new CoreError('STREAM_CONSUMED', 'A tool stream can be iterated once: keep the chunks you need, or call tools.stream(...) again.');
     this.iterated = true;
     return {
       next: () => {

@@ -1,3 +1,4 @@
+import { CoreError } from '../errors';
 import type { ActionResult } from '../result';
 import { linkedController } from '../pipeline/await-call';
 import { ChunkChannel } from './chunk-channel';
@@ -15,7 +16,7 @@ export function streamCall<R extends ActionResult<unknown>>(
   run: (signal: AbortSignal, onChunk: (chunk: ToolChunk) => void) => Promise<R>,
 ): ToolStream<R> {
   const { controller, unlink } = linkedController(parent);
-  const channel = new ChunkChannel(() => controller.abort(new Error('The stream consumer stopped reading.')));
+  const channel = new ChunkChannel(() => controller.abort(new CoreError('STREAM_CLOSED', 'The stream consumer stopped reading.')));
   let emitted = false;
   const result = run(controller.signal, (chunk) => {
     emitted = true;

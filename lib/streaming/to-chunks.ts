@@ -13,7 +13,7 @@ export function isStreamed(value: unknown): boolean {
 }
 
 /**
- * The one chunk that stands for a tool's plain return value (seed 004: a non-streaming `call` returns one chunk):
+ * The one chunk that stands for a tool's plain return value (a call that does not stream yields exactly one):
  * a string is text, `undefined` is no content, an `ActionResult` keeps its outcome (a failure becomes an `ERROR`
  * chunk with the error as text), anything else is a JSON data block. The chunk's state is final (`SUCCESS`/`ERROR`),
  * so that accumulating it gives back the same result.

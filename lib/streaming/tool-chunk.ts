@@ -1,5 +1,5 @@
 /**
- * Where a tool call stands (seed 004: `ToolResultState`). Chunks are usually `RUNNING`; a final response is one of
+ * Where a tool call stands. Chunks are usually `RUNNING`; a final response is one of
  * the other four, worst first: `ERROR` > `INTERRUPTED` > `DENIED` > `SUCCESS`.
  */
 export enum ToolResultState {
@@ -50,7 +50,7 @@ export interface ToolChunkInit {
 }
 
 /**
- * One piece of streamed tool output (seed 004: `ToolChunk`): content blocks, a state, an is-last flag, metadata and
+ * One piece of streamed tool output: content blocks, a state, an is-last flag, metadata and
  * an id. Frozen. A tool body or `ToolBase.call` may return one, or an async iterable of them (strings in the stream
  * count as text chunks); a {@link ToolResponse} accumulates them.
  */

@@ -13,11 +13,11 @@ const RANK: Record<ToolResultState, number> = {
 export type FinalState = Exclude<ToolResultState, ToolResultState.RUNNING>;
 
 /**
- * The accumulated output of one tool call (seed 004: `ToolResponse.append_chunk`), built chunk by chunk with
+ * The accumulated output of one tool call, built chunk by chunk with
  * {@link append}:
  * - a block whose `id` matches an earlier block of the same kind is merged into it (text concatenated, base64 bytes
- *   joined); a same-id block that cannot merge (another kind, a URL or JSON source) is appended without its id
- *   (the reference threw for URL sources; a tool's output never makes this throw);
+ *   joined); a same-id block that cannot merge (another kind, a URL or JSON source) is appended without its id, so
+ *   a tool's output never makes this throw;
  * - consecutive text blocks are concatenated;
  * - the state is the worst seen: `ERROR` > `INTERRUPTED` > `DENIED` > `SUCCESS` (`RUNNING` chunks change nothing);
  * - metadata is merged key by key, later chunks winning.

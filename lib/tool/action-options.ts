@@ -1,11 +1,11 @@
 import type { ObjectSchema, Static } from '../schema/schema-types';
 import type { Availability } from '../context/availability';
-import type { ToolChunkMiddleware } from '../streaming/tool-chunk-middleware';
+import type { ToolChunkMiddleware } from './tool-info';
 import type { ToolEffect } from './tool-effect';
 import type { ToolPermissionHooks } from './tool-traits';
 
 /**
- * Options of `@Action(description, options)` and `tools.action(...)` (seed: "Defining tools"). Everything except
+ * Options of `@Action(description, options)` and `tools.action(...)`. Everything except
  * `name` and `params` is runtime metadata for the host: it never appears in a model-facing schema.
  */
 export interface ActionOptions<P extends ObjectSchema = ObjectSchema> {
@@ -35,7 +35,7 @@ export interface ActionOptions<P extends ObjectSchema = ObjectSchema> {
    */
   strict?: boolean;
   /**
-   * Whether calls only read (seed 004: `is_read_only` / `check_read_only`): a boolean, or a predicate over the
+   * Whether calls only read: a boolean, or a predicate over the
    * params for tools whose read-only-ness depends on the input. Default: effects declared and all READS_WORKSPACE.
    */
   readOnly?: boolean | ((params: Static<P>) => boolean);

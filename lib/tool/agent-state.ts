@@ -1,8 +1,8 @@
 import { InjectionToken } from '../context/injection-token';
 import type { Token } from '../context/injection-token';
-import type { Invocation } from './tool';
+import type { Invocation } from './invocation';
 
-/** The agent's mutable state, shared by the tools of one agent (seed 004: `_agent_state`, for example `tasks_context`). */
+/** The agent's mutable state, shared by the tools of one agent (for example a task list). */
 export type AgentState = Record<string, unknown>;
 
 /**

@@ -7,6 +7,7 @@ import type { ActionResult } from '../result';
 import type { Tools } from '../tools';
 import { isExternalRequest, type ExternalExecutionRequest } from './external-execution';
 import type { Tool } from './tool';
+import { cutText } from '../text/cut-text';
 
 /** One tool call of a model's turn, provider-neutral (the shape of the provider adapters' `ToolCallRequest`). */
 export interface BatchCall {
@@ -59,7 +60,7 @@ type Gate =
   | { kind: 'external'; args: unknown };
 
 /**
- * Runs a model's tool calls for a host loop (seed 004 and reference semantics section 8): consecutive
+ * Runs a model's tool calls for a host loop: consecutive
  * concurrency-safe calls run together, every other call alone, in order; a denied call gets a failed result and
  * the rest go on; the first call that needs approval or external execution stops the run: it and every later call
  * are returned as waiting. A helper, not an agent loop: after asking the user, call again with the waiting calls
@@ -145,7 +146,7 @@ async function ownVerdict(tool: Tool, args: unknown): Promise<PermissionDecision
   try {
     return await tool.checkPermissions(parsed.params, new PermissionContext());
   } catch (error) {
-    return PermissionDecision.deny(`The permission check of ${tool.name} failed (${error instanceof Error ? error.message : String(error)}), so the call is denied.`, { reason: { type: 'error' } });
+    return PermissionDecision.deny(`The permission check of ${tool.name} failed (${cutText(error instanceof Error ? error.message : String(error), 500)}), so the call is denied.`, { reason: { type: 'error' } });
   }
 }
 

@@ -1,5 +1,5 @@
 /**
- * A call of an external tool (seed 004: "Define External Execution Tool"): the tool has no body, so instead of
+ * A call of an external tool: the tool has no body, so instead of
  * running, the call hands the host this request (the call id, the tool name and the validated params). The host
  * runs it elsewhere (a human, another system) and hands the outcome back with `tools.completeExternal(request,
  * outcome)`, which turns it into an ordinary result. Frozen.

@@ -2,7 +2,7 @@ import type { ObjectSchema, Static } from '../schema/schema-types';
 import type { DescriptionSource } from '../context/context-description';
 import type { Token } from '../context/injection-token';
 import type { ActionOptions } from './action-options';
-import type { Invocation } from './tool';
+import type { Invocation } from './invocation';
 
 /** The value type a token resolves to. */
 export type TokenValue<K> = K extends Token<infer T> ? T : never;

@@ -6,12 +6,12 @@ import { withAgentState, type ToolInvocation } from './agent-state';
 import { Tool } from './tool';
 import { ToolDefinitionError } from './tool-definition-error';
 import type { ToolEffect } from './tool-effect';
-import type { ToolChunkMiddleware } from '../streaming/tool-chunk-middleware';
+import type { ToolChunkMiddleware } from './tool-info';
 import type { ToolPermissionHooks } from './tool-traits';
 
 const NO_PARAMS = Object.freeze({ type: 'object', properties: Object.freeze({}), additionalProperties: false });
 
-/** Options of `new FunctionTool(fn, options)` (seed 004: "Wrap Function as Tool"). */
+/** Options of `new FunctionTool(fn, options)`. */
 export interface FunctionToolOptions<P extends ObjectSchema> {
   /** Default: the function's name. */
   readonly name?: string;
@@ -19,9 +19,9 @@ export interface FunctionToolOptions<P extends ObjectSchema> {
   readonly description: string | DescriptionSource;
   /** The params object schema (default: no params). */
   readonly params?: P;
-  /** Default true (seed). */
+  /** Default true. */
   readonly isConcurrencySafe?: boolean;
-  /** Default false (seed). */
+  /** Default false. */
   readonly isReadOnly?: boolean;
   /** Default false: when true, `invocation.state` is the agent state. */
   readonly isStateInjected?: boolean;
@@ -37,7 +37,7 @@ export interface FunctionToolOptions<P extends ObjectSchema> {
 }
 
 /**
- * A plain function as a tool (seed 004: `FunctionTool`): concurrency-safe, not read-only, and asking permission
+ * A plain function as a tool: concurrency-safe, not read-only, and asking permission
  * for every call by default (an allow rule or `permissions.checkPermissions` changes that). The function receives
  * the validated params and the invocation; a string result is text, anything else is JSON for the model.
  *

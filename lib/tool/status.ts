@@ -6,8 +6,8 @@ export type StatusRenderer = (params: Record<string, unknown>) => string;
 const PLACEHOLDER = /\{\{|\}\}|\{([^{}]*)\}/g;
 
 /**
- * Compiles a status template such as `"Refunding {amount} for order {orderId}..."` (seed: `status`, a `str.format`
- * template over parameter names; `{{` and `}}` are literal braces).
+ * Compiles a status template such as `"Refunding {amount} for order {orderId}..."` (a template
+ * over parameter names; `{{` and `}}` are literal braces).
  *
  * @param where - the tool, named in the error.
  * @param knownParams - the parameter names of the tool's params schema.

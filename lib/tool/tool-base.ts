@@ -9,11 +9,11 @@ import { ToolDefinitionError } from './tool-definition-error';
 import type { ToolEffect } from './tool-effect';
 import type { ToolTraitsInit } from './tool-traits';
 
-/** What a hand-written tool passes to `super(...)` (seed 004: the `ToolBase` attributes). */
+/** What a hand-written tool passes to `super(...)`. */
 export interface ToolDefinition<P extends ObjectSchema = ObjectSchema> extends Omit<ToolTraitsInit, 'checkPermissions'> {
   readonly name: string;
   readonly description: string | DescriptionSource;
-  /** The params object schema (TypeBox), seed: `input_schema`. */
+  /** The params object schema (TypeBox). */
   readonly inputSchema: P;
   /** The group (default `"basic"`, always active). */
   readonly group?: string;
@@ -29,8 +29,8 @@ const NO_BODY = (): never => {
 };
 
 /**
- * The base class of hand-written tools (seed 004: "Create Custom Tool"). Pass the attributes to `super(...)`,
- * implement `checkPermissions` (required, as in the seed) and `call` (not for external tools), and override
+ * The base class of hand-written tools. Pass the attributes to `super(...)`,
+ * implement `checkPermissions` (required) and `call` (not for external tools), and override
  * `checkReadOnly`, `matchRule` or `generateSuggestions` as needed. An instance is a `Tool`: register it with
  * `tools.register(instance)` beside `@Action` classes.
  *
@@ -67,10 +67,10 @@ export abstract class ToolBase<P extends ObjectSchema = ObjectSchema> extends To
     }
   }
 
-  /** The tool's own permission verdict (seed 004: required). */
+  /** The tool's own permission verdict (required). */
   abstract override checkPermissions(input: Static<P>, context: PermissionContext): PermissionDecision | Promise<PermissionDecision>;
 
-  /** The tool's execution logic (seed 004: `call`): see the class docs for what it may return. */
+  /** The tool's execution logic: see the class docs for what it may return. */
   call(_input: Static<P>, _invocation: ToolInvocation): unknown {
     throw new ToolDefinitionError(`${this.source} is executed externally: hand its calls to the host (tools.completeExternal).`);
   }

@@ -1,5 +1,5 @@
 /**
- * What a tool call does to the world, declared by the tool (seed: "Defining tools", `effects`). Effects let middleware
+ * What a tool call does to the world, declared by the tool (the `effects` option). Effects let middleware
  * and host policies react to behaviour rather than to tool names. Never part of a model-facing schema.
  */
 export enum ToolEffect {

@@ -3,10 +3,10 @@ import { PermissionDecision } from '../permissions/permission-decision';
 import { Tool } from './tool';
 import { ToolDefinitionError } from './tool-definition-error';
 
-/** The group that is always active (seed 004); also the default group of `ToolBase` and `FunctionTool` tools. */
+/** The group that is always active; also the default group of `ToolBase` and `FunctionTool` tools. */
 export const BASIC_GROUP = 'basic';
 
-/** The name of the meta tool that switches groups (seed 004: `reset_tools`). */
+/** The name of the meta tool that switches groups. */
 export const RESET_TOOLS = 'reset_tools';
 
 /** A switchable group as listed by `tools.listGroups()`. */
@@ -19,7 +19,7 @@ export interface ToolGroupInfo {
 const GROUP_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 
 /**
- * The switchable tool groups of one registry (seed 004: tool groups and the `reset_tools` meta tool).
+ * The switchable tool groups of one registry and the `reset_tools` meta tool that switches them.
  *
  * Only groups created here can be off. Every other group name (`basic`, the class names and `@ToolGroup` names that
  * `register(instance)` assigns, `"default"` for `tools.action`) is always active, so registering a class never hides

@@ -4,7 +4,8 @@ import { permissionRule, type PermissionRule } from '../permissions/permission-r
 import type { ToolChunk } from '../streaming/tool-chunk';
 import { composeChunkMiddleware } from '../streaming/tool-chunk-middleware';
 import { toChunks } from '../streaming/to-chunks';
-import type { Invocation, Tool } from './tool';
+import type { Invocation } from './invocation';
+import type { ToolInfo as Tool } from './tool-info';
 
 /** A tool's default verdict: ASK when the call needs approval (`requiresApproval`), else ALLOW. */
 export function defaultCheckPermissions(tool: Tool, input: Record<string, unknown>): PermissionDecision {
@@ -12,7 +13,7 @@ export function defaultCheckPermissions(tool: Tool, input: Record<string, unknow
   return PermissionDecision.ask(`${tool.name} requires approval before it runs`, { suggestions: tool.generateSuggestions(input) });
 }
 
-/** The default suggestion: allow every call of the tool (reference semantics section 8). */
+/** The default suggestion: allow every call of the tool. */
 export function defaultSuggestions(toolName: string): PermissionRule[] {
   return [permissionRule(toolName, PermissionBehavior.ALLOW)];
 }

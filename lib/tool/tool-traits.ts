@@ -1,14 +1,13 @@
 import type { PermissionContext } from '../permissions/permission-context';
 import type { PermissionDecision } from '../permissions/permission-decision';
 import type { PermissionRule } from '../permissions/permission-rule';
-import type { ToolChunkMiddleware } from '../streaming/tool-chunk-middleware';
-import type { ActionOptions } from './action-options';
+import type { ToolChunkMiddleware } from './tool-info';
 import { ToolEffect } from './tool-effect';
 
 type Input = Record<string, unknown>;
 
 /**
- * The permission hooks a tool may supply instead of the defaults (seed 004, "ToolBase Interface"): its own verdict,
+ * The permission hooks a tool may supply instead of the defaults: its own verdict,
  * what a rule's content means for it, and which rules to suggest. Inputs are validated params.
  */
 export interface ToolPermissionHooks<P = Input> {
@@ -21,13 +20,13 @@ export interface ToolPermissionHooks<P = Input> {
 }
 
 /**
- * The seed-004 attributes of a tool, as `ToolBase`, `FunctionTool` and MCP adapters pass them to the `Tool`
+ * The traits of a tool (concurrency, read-only, external, state injection, MCP origin, middleware), as `ToolBase`, `FunctionTool` and MCP adapters pass them to the `Tool`
  * constructor (`ToolSpec.traits`). `@Action` tools get them from their options instead (see {@link resolveTraits}).
  */
 export interface ToolTraitsInit extends ToolPermissionHooks {
   readonly isConcurrencySafe?: boolean;
   readonly isReadOnly?: boolean;
-  /** Per-call read-only check (seed: `check_read_only`), overriding `isReadOnly` for the permission engine. */
+  /** Per-call read-only check, overriding `isReadOnly` for the permission engine. */
   readonly readOnlyWhen?: (input: Input) => boolean;
   readonly isExternalTool?: boolean;
   readonly isStateInjected?: boolean;
@@ -49,6 +48,15 @@ export interface ResolvedTraits extends ToolPermissionHooks {
   readonly middlewares: readonly ToolChunkMiddleware[];
 }
 
+/** The `@Action` options that decide traits (a structural part of `ActionOptions`). */
+export interface TraitOptions {
+  readonly effects?: readonly ToolEffect[];
+  readonly readOnly?: boolean | ((params: never) => boolean);
+  readonly concurrencySafe?: boolean;
+  readonly permissions?: unknown;
+  readonly middlewares?: readonly ToolChunkMiddleware[];
+}
+
 const NO_MIDDLEWARE: readonly ToolChunkMiddleware[] = Object.freeze([]);
 
 /**
@@ -58,7 +66,7 @@ const NO_MIDDLEWARE: readonly ToolChunkMiddleware[] = Object.freeze([]);
  * tool with no effect at all, such as a pure computation); an omitted `effects` means unknown, so not read-only.
  * Concurrency-safe when read-only. The MCP `readOnlyHint` follows the same answer.
  */
-export function resolveTraits(options: ActionOptions, traits: ToolTraitsInit = {}): ResolvedTraits {
+export function resolveTraits(options: TraitOptions, traits: ToolTraitsInit = {}): ResolvedTraits {
   const readOnly = options.readOnly;
   const effects = options.effects;
   const declaredReadOnly = effects !== undefined && effects.every((e) => e === ToolEffect.READS_WORKSPACE);

@@ -7,7 +7,6 @@ import type { PermissionContext } from '../permissions/permission-context';
 import type { PermissionDecision } from '../permissions/permission-decision';
 import type { PermissionRule } from '../permissions/permission-rule';
 import type { ToolChunk } from '../streaming/tool-chunk';
-import type { ToolChunkMiddleware } from '../streaming/tool-chunk-middleware';
 import { assertJsonSchema, toPlainJsonSchema, type JsonSchema } from '../schema/json-schema';
 import { compileNullStripper, type NullStripper } from '../schema/null-stripping';
 import { isPlainObject, plainCopy } from '../schema/plain-copy';
@@ -16,16 +15,14 @@ import { compileValidator, describeValidationErrors } from '../schema/validator'
 import type { ActionOptions } from './action-options';
 import { compileStatusTemplate, type StatusRenderer } from './status';
 import { ToolDefinitionError } from './tool-definition-error';
+import type { Invocation } from './invocation';
 import type { ToolEffect } from './tool-effect';
+import type { ToolChunkMiddleware, ToolInfo } from './tool-info';
 import { defaultCheckPermissions, defaultSuggestions, streamTool } from './tool-permissions';
 import { resolveTraits, type ResolvedTraits, type ToolTraitsInit } from './tool-traits';
+import { cutText } from '../text/cut-text';
 
-/** What a tool body receives besides its params: the call's context and its abort signal. */
-export interface Invocation {
-  readonly context: ToolContext;
-  /** Aborted when the call times out or the caller cancels it. */
-  readonly signal: AbortSignal;
-}
+export type { Invocation } from './invocation';
 
 /** Runs a tool's code with validated params; may return a value, an `ActionResult`, or a promise of either. */
 export type ToolBody = (params: Record<string, unknown>, invocation: Invocation) => unknown;
@@ -44,7 +41,7 @@ export interface ToolSpec {
   /** Whether calls need confirmation: always, never, or when the predicate holds for the validated params. */
   readonly approval: boolean | ((params: never) => boolean);
   readonly body: ToolBody;
-  /** The seed-004 attributes and hooks (`ToolBase`, `FunctionTool`, MCP); `@Action` tools use their options. */
+  /** The traits and permission hooks (`ToolBase`, `FunctionTool`, MCP); `@Action` tools use their options. */
   readonly traits?: ToolTraitsInit;
 }
 
@@ -52,15 +49,17 @@ export interface ToolSpec {
 export type ParsedArgs = { readonly ok: true; readonly params: Record<string, unknown> } | { readonly ok: false; readonly error: string };
 
 const NAME = /^[A-Za-z0-9_-]{1,64}$/;
+/** The JSON parser's own message (it quotes the text, which may start inside a surrogate pair) is cut to this. */
+const MAX_PARSE_ERROR = 200;
 
 /**
  * A registered tool: its model-facing definition (name, description, JSON Schema) and its runtime metadata (effects,
- * status, tags, metadata, approval, availability), which never reaches a model-facing schema (seed: "Defining tools").
+ * status, tags, metadata, approval, availability), which never reaches a model-facing schema.
  *
  * Built and checked once at registration: the name, the params schema (an object, JSON Schema only), the status
  * template and one compiled Ajv validator. Bad definitions throw {@link ToolDefinitionError} naming the source.
  */
-export class Tool {
+export class Tool implements ToolInfo {
   readonly name: string;
   readonly group: string;
   readonly source: string;
@@ -77,15 +76,15 @@ export class Tool {
   /** False when the tool opted out of strict mode (`strict: false`); strict formats then render it non-strict. */
   readonly strict: boolean;
   private readonly stripNulls: NullStripper;
-  /** Safe to run in parallel with other concurrency-safe calls (seed 004: `is_concurrency_safe`). */
+  /** Safe to run in parallel with other concurrency-safe calls. */
   readonly isConcurrencySafe: boolean;
-  /** Calls only read (seed 004: `is_read_only`); see {@link checkReadOnly} for the per-call answer. */
+  /** Calls only read; see {@link checkReadOnly} for the per-call answer. */
   readonly isReadOnly: boolean;
-  /** No body: a call yields an `ExternalExecutionRequest` for the host (seed 004: `is_external_tool`). */
+  /** No body: a call yields an `ExternalExecutionRequest` for the host. */
   readonly isExternalTool: boolean;
-  /** The body receives the agent state (`AGENT_STATE` from the call's context) (seed 004: `is_state_injected`). */
+  /** The body receives the agent state (`AGENT_STATE` from the call's context). */
   readonly isStateInjected: boolean;
-  /** Comes from an MCP server, named `mcpName` (seed 004: `is_mcp`, `mcp_name`). */
+  /** Comes from an MCP server, named `mcpName`. */
   readonly isMcp: boolean;
   readonly mcpName: string | undefined;
   /** Per-tool onion middleware, first = outermost. */
@@ -195,7 +194,7 @@ export class Tool {
   }
 
   /**
-   * The status line for a call (seed: `format_status`): the `status` option rendered over the validated params, or
+   * The status line for a call: the `status` option rendered over the validated params, or
    * `"Running <name>..."` without one. For arguments that do not validate, a template is rendered over the raw fields
    * (missing ones empty) while a status function is not called (it is typed on valid params); a status function that
    * throws also gives the fallback.
@@ -236,7 +235,7 @@ export class Tool {
         data = JSON.parse(args);
       } catch (error) {
         if (args.trim() === '') data = {};
-        else return { ok: false, error: `Arguments for tool '${this.name}' are not valid JSON (${(error as Error).message}). Send the arguments as one complete JSON object.` };
+        else return { ok: false, error: `Arguments for tool '${this.name}' are not valid JSON (${cutText((error as Error).message, MAX_PARSE_ERROR)}). Send the arguments as one complete JSON object.` };
       }
       if (!isPlainObject(data)) return notAnObject(this.name, data);
     } else {
@@ -255,31 +254,31 @@ export class Tool {
 
   /**
    * Runs the tool through its own middleware chain (first = outermost), yielding chunks whether the body streams or
-   * returns one value (seed 004: `ToolBase.__call__`). Works outside any registry; params must be validated.
+   * returns one value. Works outside any registry; params must be validated.
    */
   stream(params: Record<string, unknown>, invocation: Invocation): AsyncIterable<ToolChunk> {
     return streamTool(this, params, invocation);
   }
 
   /**
-   * The tool's own permission verdict on a call (seed 004: `check_permissions`). Default: the `permissions` hook if
+   * The tool's own permission verdict on a call. Default: the `permissions` hook if
    * given, else ASK when {@link needsApproval} holds for `input` (validated params), else ALLOW.
    */
   checkPermissions(input: Record<string, unknown>, context: PermissionContext): PermissionDecision | Promise<PermissionDecision> {
     return this.traits.checkPermissions ? this.traits.checkPermissions(input, context) : defaultCheckPermissions(this, input);
   }
 
-  /** Whether this call only reads (seed 004: `check_read_only`; default {@link isReadOnly}). */
+  /** Whether this call only reads (default {@link isReadOnly}). */
   checkReadOnly(input: Record<string, unknown>): boolean {
     return this.traits.readOnlyWhen ? this.traits.readOnlyWhen(input) : this.isReadOnly;
   }
 
-  /** Whether a rule's content pattern covers this call (seed 004: `match_rule`; default: false, see docs/permissions.md). */
+  /** Whether a rule's content pattern covers this call (default: false, see docs/permissions.md). */
   matchRule(ruleContent: string, input: Record<string, unknown>): boolean {
     return this.traits.matchRule ? this.traits.matchRule(ruleContent, input) : false;
   }
 
-  /** Rules that would allow this call next time (seed 004: `generate_suggestions`; default: one tool-wide allow rule). */
+  /** Rules that would allow this call next time (default: one tool-wide allow rule). */
   generateSuggestions(input: Record<string, unknown>): PermissionRule[] {
     return this.traits.generateSuggestions ? this.traits.generateSuggestions(input, this.name) : defaultSuggestions(this.name);
   }

@@ -1,5 +1,5 @@
 import { Type } from '@sinclair/typebox';
-import { ActionResult, TimeoutMiddleware, ToolCall, Tools, type NextHandler, type ToolMiddleware } from '../../lib';
+import { ActionResult, CoreError, TimeoutMiddleware, ToolCall, Tools, type NextHandler, type ToolMiddleware } from '../../lib';
 
 function recorder(name: string, order: string[]): ToolMiddleware {
   return {
@@ -68,8 +68,12 @@ describe('TimeoutMiddleware', () => {
     tools.action({ name: 'fast', description: 'x' }, () => 'done');
     const result = await tools.execute('slow', {});
     expect(result).toBeInstanceOf(Traced);
-    expect(result.error).toBe("Tool 'slow' timed out after 20 ms and was stopped. Try again with a smaller request.");
+    expect(result.error).toBe(
+      "Tool 'slow' did not finish within 20 ms: the call was abandoned and the tool was asked to stop, but work it had started may still complete. Check its effects before retrying, or try a smaller request.",
+    );
     expect(seen!.aborted).toBe(true);
+    expect(seen!.reason).toBeInstanceOf(CoreError);
+    expect(seen!.reason).toMatchObject({ code: 'CALL_TIMED_OUT', message: "Tool 'slow' was abandoned after 20 ms." });
     expect((await tools.execute('fast', {})).result).toBe('done');
   });
 
@@ -88,8 +92,40 @@ describe('TimeoutMiddleware', () => {
     expect(seen!.aborted).toBe(true);
   });
 
-  it('rejects a non-positive limit', () => {
+  it('returns while a tool that ignores its signal keeps running, and its side effect lands afterwards', async () => {
+    const tools = new Tools({ middleware: [new TimeoutMiddleware(20)] });
+    const effects: string[] = [];
+    let finishBody!: () => void;
+    const bodyMayFinish = new Promise<void>((resolve) => (finishBody = resolve));
+    let bodyDone!: () => void;
+    const bodyFinished = new Promise<void>((resolve) => (bodyDone = resolve));
+    tools.action({ name: 'stubborn', description: 'x' }, async () => {
+      effects.push('started');
+      await bodyMayFinish;
+      effects.push('file written');
+      bodyDone();
+      return 'done';
+    });
+    const result = await tools.execute('stubborn', {});
+    expect(result.ok).toBe(false);
+    expect(result.error).toContain('the call was abandoned and the tool was asked to stop');
+    expect(effects).toEqual(['started']);
+    finishBody();
+    await bodyFinished;
+    expect(effects).toEqual(['started', 'file written']);
+  });
+
+  it('rejects a non-positive limit with a coded error', () => {
     expect(() => new TimeoutMiddleware(0)).toThrow('TimeoutMiddleware needs a positive number of milliseconds, got 0.');
-    expect(() => new TimeoutMiddleware(Number.NaN)).toThrow(RangeError);
+    for (const ms of [Number.NaN, -1, Infinity]) {
+      let thrown: unknown;
+      try {
+        new TimeoutMiddleware(ms);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(thrown).toBeInstanceOf(CoreError);
+      expect(thrown).toMatchObject({ code: 'INVALID_OPTION' });
+    }
   });
 });

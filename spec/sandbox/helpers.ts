@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { isCI } from '../../scripts/ci-flag';
 
 /** Pids of host processes whose command line contains `marker`. */
 export function processesMatching(marker: string): number[] {
@@ -47,14 +48,15 @@ export function dockerEngine(): { host: string; image: string } | undefined {
 }
 
 /**
- * `describe` for tests that need a real engine. With the engine: runs. Without it: in CI (`CI` set) the suite fails,
- * since these tests are required there; locally it is skipped with a message saying how to start the engine.
+ * `describe` for tests that need a real engine. With the engine: runs. Without it: in CI (`CI=1` or `true`; `CI=0`,
+ * `false` or empty is not CI, see scripts/ci-flag.js) the suite fails, since these tests are required there; locally
+ * it is skipped with a message saying how to start the engine.
  */
 export function describeWithEngine(kind: 'docker' | 'bwrap', name: string, body: () => void): void {
   const missing = kind === 'bwrap' ? bwrapMissing() : dockerEngine() ? undefined : `AGENTTOOLKIT_DOCKER_HOST and AGENTTOOLKIT_DOCKER_IMAGE are not set. Start the engine with: eval "$(${SCRIPT} start)"`;
   if (missing === undefined) {
     describe(name, body);
-  } else if (process.env.CI) {
+  } else if (isCI()) {
     describe(name, () => {
       it(`needs its ${kind} engine (required in CI)`, () => {
         throw new Error(missing);

@@ -1,0 +1,85 @@
+// The layering contract of docs/architecture.md and the ban on import cycles, checked on resolved module paths
+// (so `../tools` and `../../tools` are the same file) and including type-only imports (`tsPreCompilationDeps`):
+// `import type` is erased from the JavaScript, but a type-only cycle still ties the layers together. Run by
+// `npm run lint`.
+
+const CORE = '^lib/(errors|result|tools)\\.ts$|^lib/(metadata|decorators|context|schema|tool|pipeline|permissions|streaming)/';
+const LOW = '^lib/(fs|text)/';
+const ERRORS = '^lib/errors\\.ts$';
+const ENTRY = '^lib/index\\.ts$|^lib/[^/]+/index\\.ts$';
+
+/** @type {import('dependency-cruiser').IConfiguration} */
+module.exports = {
+  forbidden: [
+    {
+      name: 'no-cycle',
+      severity: 'error',
+      comment: 'Import cycles (type-only ones included) are forbidden: move the shared types down a layer.',
+      from: {},
+      to: { circular: true },
+    },
+    {
+      name: 'low-layer',
+      severity: 'error',
+      comment: 'lib/fs and lib/text are the lowest layer: they may import lib/errors.ts and each other only.',
+      from: { path: LOW },
+      to: { path: '^lib/', pathNot: [ERRORS, LOW] },
+    },
+    {
+      name: 'core-independent',
+      severity: 'error',
+      comment: 'The core never imports providers, ports and their adapters, skills or an entry point.',
+      from: { path: CORE },
+      to: { path: ['^lib/(providers|workspace|sandbox|skills)/', ENTRY] },
+    },
+    {
+      name: 'providers-core-only',
+      severity: 'error',
+      comment: 'Provider formats depend on the core (and the low layer) only.',
+      from: { path: '^lib/providers/' },
+      to: { path: ['^lib/(workspace|sandbox|skills)/', ENTRY] },
+    },
+    {
+      name: 'workspace-port',
+      severity: 'error',
+      comment: 'The workspace port and its adapters depend on lib/errors.ts and the low layer only.',
+      from: { path: '^lib/workspace/' },
+      to: { path: '^lib/', pathNot: [ERRORS, LOW, '^lib/workspace/'] },
+    },
+    {
+      name: 'sandbox-port',
+      severity: 'error',
+      comment: 'The sandbox port and its adapters depend on lib/errors.ts and the low layer only.',
+      from: { path: '^lib/sandbox/' },
+      to: { path: '^lib/', pathNot: [ERRORS, LOW, '^lib/sandbox/'] },
+    },
+    {
+      name: 'port-without-adapter',
+      severity: 'error',
+      comment: 'A port never imports its adapters (only its entry point re-exports them).',
+      from: { path: ['^lib/workspace/[^/]+\\.ts$', '^lib/sandbox/[^/]+\\.ts$'], pathNot: ENTRY },
+      to: { path: ['^lib/workspace/local/', '^lib/sandbox/docker/'] },
+    },
+    {
+      name: 'skills-core-only',
+      severity: 'error',
+      comment: 'Skills depend on the core (and the low layer) only.',
+      from: { path: '^lib/skills/' },
+      to: { path: ['^lib/(providers|workspace|sandbox)/', ENTRY] },
+    },
+    {
+      name: 'entry-points-unimported',
+      severity: 'error',
+      comment: 'Entry points are for users: no library module imports one.',
+      from: { path: '^lib/' },
+      to: { path: ENTRY },
+    },
+  ],
+  options: {
+    doNotFollow: { path: 'node_modules' },
+    exclude: { path: '^(dist|build|coverage)/' },
+    tsPreCompilationDeps: true,
+    tsConfig: { fileName: 'tsconfig.json' },
+    moduleSystems: ['es6', 'cjs'],
+  },
+};
