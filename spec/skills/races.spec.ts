@@ -59,20 +59,25 @@ class Outcomes {
   readonly messages: string[] = [];
   loads = 0;
 
-  async load(skills: Skills, name = 'x'): Promise<void> {
+  async load(skills: Skills, name = 'x'): Promise<LoadedSkill | null> {
     this.loads++;
     let loaded: LoadedSkill;
     try {
       loaded = await skills.load(name);
     } catch (error) {
-      expect(error).toBeInstanceOf(SkillError);
-      const code = (error as SkillError).code;
-      this.codes.set(code, (this.codes.get(code) ?? 0) + 1);
-      this.messages.push((error as Error).message);
-      return;
+      this.error(error);
+      return null;
     }
     this.instructions.add(loaded.instructions);
     for (const resource of loaded.resources) this.resources.add(resource);
+    return loaded;
+  }
+
+  error(error: unknown): void {
+    expect(error).toBeInstanceOf(SkillError);
+    const code = (error as SkillError).code;
+    this.codes.set(code, (this.codes.get(code) ?? 0) + 1);
+    this.messages.push((error as Error).message);
   }
 
   count(code: string): number {
@@ -88,7 +93,7 @@ class Outcomes {
     expect([...this.instructions].join('\n')).not.toContain(OUTSIDE);
     for (const instructions of this.instructions) expect(instructions).toBe(INSIDE);
     for (const resource of this.resources) expect(allowedResources).toContain(resource);
-    for (const code of this.codes.keys()) expect(DOCUMENTED).toContain(code);
+    for (const code of this.codes.keys()) expect([...DOCUMENTED, 'SKILL_DISCOVERY']).toContain(code);
     expect(this.resources).not.toContain('outside-only.txt');
   }
 }
@@ -194,11 +199,8 @@ describe('a second process swaps while load() runs', () => {
     // guide.md always exists (each swap is one rename): a listing without it met the link and left it out.
     let linkSeen = 0;
     await raceFor(async () => {
-      const before = seen.resources.size;
-      await seen.load(skills);
-      const loaded = await skills.load('x').catch(() => null);
+      const loaded = await seen.load(skills);
       if (loaded !== null && !loaded.resources.includes('references/guide.md')) linkSeen++;
-      expect(seen.resources.size).toBeGreaterThanOrEqual(before);
     }, () => linkSeen >= 5);
     await swapper.stop();
     seen.expectConfined(['references/guide.md', 'references/tmp-file']);
@@ -214,13 +216,38 @@ describe('a second process swaps while load() runs', () => {
     const seen = new Outcomes();
     let without = 0;
     await raceFor(async () => {
-      const loaded = await skills.load('x');
-      for (const resource of loaded.resources) seen.resources.add(resource);
-      if (!loaded.resources.includes('references/guide.md')) without++;
+      const loaded = await seen.load(skills);
+      if (loaded !== null && !loaded.resources.includes('references/guide.md')) without++;
     }, () => without >= 5);
     await swapper.stop();
     seen.expectConfined(['references/guide.md', 'references.real/guide.md']);
+    expect([...seen.codes.keys()]).toEqual([]);
     expect(without).toBeGreaterThan(0);
+  });
+
+  it('discovery (refresh) during a folder flip never activates the outside skill', async () => {
+    writeFileSync(join(outside, 'x', 'SKILL.md'), skillText('x', { description: OUTSIDE, body: OUTSIDE }));
+    const skills = await Skills.fromLocalDir(root);
+    swapper = await startSwapper(root, `
+      fs.renameSync('x', 'x.real'); fs.symlinkSync(${JSON.stringify(join(outside, 'x'))}, 'x');
+      fs.unlinkSync('x'); fs.renameSync('x.real', 'x');`);
+    const seen = new Outcomes();
+    let outsideRefused = 0;
+    await raceFor(async () => {
+      try {
+        await skills.refresh();
+      } catch (error) {
+        seen.error(error);
+        const problems = (error as { problems?: readonly SkillError[] }).problems ?? [];
+        if (problems.some((p) => p.code === 'SKILL_OUTSIDE_ROOT')) outsideRefused++;
+      }
+      expect(skills.get('x')?.description ?? '').not.toContain(OUTSIDE);
+      await seen.load(skills);
+    }, () => outsideRefused >= 5);
+    await swapper.stop();
+    seen.expectConfined(['references/guide.md']);
+    for (const code of seen.codes.keys()) expect([...DOCUMENTED, 'SKILL_DISCOVERY']).toContain(code);
+    expect(outsideRefused).toBeGreaterThan(0);
   });
 });
 
