@@ -104,13 +104,13 @@ class Chunks {
     return false;
   }
 
+  /** What was read: at most `limit` bytes, since a full buffer of `limit + 1` bytes is refused by `grow`. */
   bytes(): Buffer {
-    if (this.length > this.limit) throw tooLarge(this.requested, this.length, this.limit);
     return this.buffer.subarray(0, this.length);
   }
 
+  /** Called when the buffer is full: refuses more than `limit` bytes, else doubles the buffer (up to `limit + 1`). */
   private grow(): void {
-    if (this.length < this.buffer.length) return;
     if (this.length > this.limit) throw tooLarge(this.requested, this.length, this.limit);
     const grown = Buffer.allocUnsafeSlow(Math.min(this.buffer.length * 2, this.limit + 1));
     this.buffer.copy(grown, 0, 0, this.length);

@@ -120,7 +120,7 @@ export function readSkillFile(root: string, name: string, folder: FolderView, li
     return parseSkill(root, name, directory, file, folder.real, bytes, limits);
   } catch (error) {
     if (error instanceof ConfinedFsError && error.code === 'FS_NOT_A_FILE') {
-      return new NotASkill(`its ${SKILL_FILE} is ${error.kind ?? 'not a regular file'}, not a regular file`);
+      return new NotASkill(`its ${SKILL_FILE} is ${error.kind!}, not a regular file`);
     }
     if (error instanceof ConfinedFsError && error.code === 'FS_TOO_LARGE') throw tooLarge(file, error.size!, limits);
     if (errnoOf(error) === 'ENOENT') return new NotASkill(`its ${SKILL_FILE} is gone`);

@@ -55,7 +55,16 @@ describe('folders', () => {
     await expect(openDirectory(root, ['out'], 'out')).rejects.toMatchObject({ code: 'FS_OUTSIDE_ROOT', realPath: outside });
     expect(code(() => withDirectorySync(root, ['out'], 'out', () => 1))).toBe('FS_OUTSIDE_ROOT');
     expect(withDirectorySync(root, ['in'], 'in', (dir) => dir.real)).toBe(join(root, 'sub'));
-    expect((await openDirectory(root, [], '.')).segments).toEqual([]);
+    const top = await openDirectory(root, [], '.');
+    expect(top.segments).toEqual([]);
+    await top.close();
+  });
+
+  it('works with / as the root', async () => {
+    const tmp = await openDirectory('/', ['proc', 'self'], 'proc/self');
+    expect(tmp.segments).toEqual(['proc', String(process.pid)]);
+    await tmp.close();
+    expect(withDirectorySync('/', ['proc'], 'proc', (dir) => dir.real)).toBe('/proc');
   });
 
   it('opens a child folder without following a link at its name', async () => {

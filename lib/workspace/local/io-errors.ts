@@ -50,13 +50,13 @@ function fromConfined(error: ConfinedFsError, requested: string): WorkspaceError
     case 'FS_PATH_CHANGED':
       return new PathChangedError(requested, detail);
     case 'FS_NOT_A_FILE':
-      return new NotAFileError(requested, error.kind ?? 'not a regular file');
+      return new NotAFileError(requested, error.kind!);
     case 'FS_NOT_A_DIRECTORY':
       return new NotADirectoryError(requested, { cause: error });
     case 'FS_NOT_FOUND':
       return new NotFoundError(requested, { cause: error });
     case 'FS_TOO_LARGE':
-      return new FileTooLargeError(requested, error.size ?? 0, error.limit ?? 0);
+      return new FileTooLargeError(requested, error.size!, error.limit!);
     case 'FS_LINK_LOOP':
       return new InvalidPathError(requested, detail);
   }
