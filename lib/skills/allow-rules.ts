@@ -42,7 +42,8 @@ export function parseAllowedTools(value: unknown): readonly string[] | { readonl
 
 /**
  * The allow rules a skill asks for in its `allowed-tools` front matter, for the host to show, review and then add to
- * its own permission configuration (for example to a `PermissionContext` while the skill is in use).
+ * its own permission configuration (for example `engine.addRules(rules)` on a `PermissionEngine` while the skill is in
+ * use, and `engine.removeRule(rule)` afterwards).
  *
  * Nothing applies these rules automatically, and nothing should without a person's consent: a SKILL.md can be
  * written by an agent, so `allowed-tools: Bash` in a skill it wrote would otherwise be a way to grant itself every
@@ -52,7 +53,7 @@ export function parseAllowedTools(value: unknown): readonly string[] | { readonl
  * ```ts
  * const skill = await skills.load('git-helper');
  * const rules = skillAllowRules(skill); // [{ toolName: 'Bash', ruleContent: 'git add:*', behavior: 'allow', source: 'skill:git-helper' }]
- * if (await askUser(`Allow ${rules.map(formatPermissionRule).join(', ')}?`)) sessionRules.push(...rules);
+ * if (await askUser(`Allow ${rules.map(formatPermissionRule).join(', ')}?`)) engine.addRules(rules);
  * ```
  * @param skill - a skill from `skills.list()`, `skills.get(name)` or `skills.load(name)`.
  * @param source - the rules' `source`, shown to users (default `skill:<name>`).

@@ -1,4 +1,4 @@
-import { formatPermissionRule, PermissionBehavior } from '../../lib';
+import { formatPermissionRule, PermissionBehavior, PermissionEngine } from '../../lib';
 import { InvalidSkillError, skillAllowRules, Skills } from '../../lib/skills';
 import { validateManifest } from '../../lib/skills/manifest';
 import { cleanup, skillText, tempDir, writeSkill } from './helpers';
@@ -88,6 +88,11 @@ describe('skillAllowRules', () => {
     expect(Object.isFrozen(rules)).toBe(true);
     expect(rules.map(formatPermissionRule)).toEqual(['Bash(git add:*)', 'Read']);
     expect(skillAllowRules(skills.get('git-helper')!, 'reviewed')[0]!.source).toBe('reviewed');
+    // What the host does once a person agreed: the engine takes them as they are, and gives them back.
+    const engine = new PermissionEngine().addRules(rules);
+    expect(engine.context.rules).toEqual(rules);
+    for (const rule of rules) engine.removeRule(rule);
+    expect(engine.context.rules).toEqual([]);
   });
 
   it('is empty for a skill without allowed-tools', async () => {
