@@ -1,7 +1,8 @@
 import type { Dirent } from 'node:fs';
-import { readdirSync, realpathSync } from 'node:fs';
+import { readdirSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { SkillDiscoveryError, SkillError, SkillRootError } from './errors';
+import { openFolderSync } from '../fs/directory-handle';
+import { SkillDiscoveryError, SkillError, SkillReadError, SkillRootError } from './errors';
 import type { SkillLimits } from './limits';
 import { type FolderKind, type SkillRead, readSkillFolder } from './skill-folder';
 
@@ -24,12 +25,15 @@ export interface Discovery {
  * Discovers the skills of every root: each direct sub-folder (in name order) holding a SKILL.md is one skill. A skill
  * of a later root replaces the one of the same name from an earlier root (reported in `overrides`).
  *
- * Synchronous, like {@link readSkillFolder} (whose doc says why). All-or-nothing: every problem found (a missing
- * root, an invalid SKILL.md, a link out of its root) is collected and thrown together, so the caller keeps its
- * previous skills and the error names each file and rule.
+ * Synchronous, like {@link readSkillFolder} (whose doc says why). Each root is opened once and listed through its
+ * descriptor; each skill folder is opened and judged by where the opened folder really is (see `openSkillFolder`).
+ * All-or-nothing: every problem found (a missing root, an invalid SKILL.md, a link out of its root, an unreadable
+ * SKILL.md, a swap caught while reading) is collected and thrown together, so the caller keeps its previous skills
+ * and the error names each file and rule.
  *
  * @param roots - the configured roots, in priority order (the last wins); relative ones resolve against the cwd.
- * @throws SkillDiscoveryError whose `problems` are SkillRootError, InvalidSkillError or SkillOutsideRootError.
+ * @throws SkillDiscoveryError whose `problems` are SkillRootError, InvalidSkillError, SkillOutsideRootError,
+ *   SkillChangedError or SkillReadError.
  */
 export function discoverSkills(roots: readonly string[], limits: SkillLimits): Discovery {
   const problems: SkillError[] = [];
@@ -37,8 +41,7 @@ export function discoverSkills(roots: readonly string[], limits: SkillLimits): D
     try {
       return work();
     } catch (error) {
-      if (!(error instanceof SkillError)) throw error;
-      problems.push(error);
+      problems.push(error instanceof SkillError ? error : new SkillReadError('(skills discovery)', error));
       return null;
     }
   };
@@ -64,18 +67,24 @@ export function discoverSkills(roots: readonly string[], limits: SkillLimits): D
 }
 
 /**
- * Resolves a configured root to its real path and lists its entries in name order.
+ * Opens a configured root, lists its entries in name order through the opened folder, and reports its real path as
+ * the kernel gives it for that folder.
  *
  * @throws SkillRootError when the root is missing, not a folder or unreadable.
  */
 export function openRoot(configured: string): { path: string; entries: Dirent[] } {
+  const absolute = resolve(configured);
   try {
-    const path = realpathSync(resolve(configured));
-    const entries = readdirSync(path, { withFileTypes: true });
-    entries.sort((a, b) => (a.name < b.name ? -1 : 1)); // names in one folder are unique
-    return { path, entries };
+    const folder = openFolderSync(absolute, absolute);
+    try {
+      const entries = readdirSync(folder.view, { withFileTypes: true });
+      entries.sort((a, b) => (a.name < b.name ? -1 : 1)); // names in one folder are unique
+      return { path: folder.real, entries };
+    } finally {
+      folder.close();
+    }
   } catch (error) {
-    throw new SkillRootError(resolve(configured), { cause: error });
+    throw new SkillRootError(absolute, { cause: error });
   }
 }
 

@@ -13,6 +13,11 @@ import { AgentToolkitError } from '../errors';
  *   ({@link SkillDiscoveryError}, whose `problems` hold each refusal).
  * - `SKILL_WATCH_UNAVAILABLE`: `watch()` was called but the optional peer dependency chokidar is not installed
  *   ({@link SkillWatchError}).
+ * - `SKILL_CHANGED`: a skill folder or SKILL.md was replaced while it was being read (for example swapped for a
+ *   link); nothing from it was used. Retry ({@link SkillChangedError}).
+ * - `SKILL_UNREADABLE`: the operating system refused to read a SKILL.md (for example `EACCES`); `errno` and `cause`
+ *   say why ({@link SkillReadError}).
+ * - `SKILL_INVALID_OPTIONS`: `Skills.fromLocalDir` got no folder or a bad limit ({@link SkillOptionsError}).
  */
 export type SkillErrorCode =
   | 'SKILL_INVALID'
@@ -20,11 +25,14 @@ export type SkillErrorCode =
   | 'SKILL_ROOT_MISSING'
   | 'SKILL_NOT_FOUND'
   | 'SKILL_DISCOVERY'
-  | 'SKILL_WATCH_UNAVAILABLE';
+  | 'SKILL_WATCH_UNAVAILABLE'
+  | 'SKILL_CHANGED'
+  | 'SKILL_UNREADABLE'
+  | 'SKILL_INVALID_OPTIONS';
 
 /**
  * The rule a SKILL.md broke (the `rule` of an {@link InvalidSkillError}). The rules follow the Agent Skills SKILL.md
- * convention as read by the reference implementation (docs/skills.md lists them with their limits).
+ * convention (https://agentskills.io/specification); docs/skills.md lists them with their limits.
  */
 export type SkillRule =
   | 'file-size'
@@ -101,12 +109,15 @@ export class SkillRootError extends SkillError {
   }
 }
 
-/** `load(name)` (or the viewer) asked for a skill the registry does not hold (code `SKILL_NOT_FOUND`). */
+/**
+ * `load(name)` (or the viewer) asked for a skill the registry does not hold, or whose folder or SKILL.md is gone or
+ * no longer a readable folder and regular file (code `SKILL_NOT_FOUND`).
+ */
 export class SkillNotFoundError extends SkillError {
   /**
    * @param skillName - the name asked for.
    * @param available - the names the registry holds, sorted.
-   * @param reason - why a listed name could not be found after all (its SKILL.md is gone), when that is the case.
+   * @param reason - why a listed name could not be loaded after all (its SKILL.md is gone), when that is the case.
    */
   constructor(
     readonly skillName: string,
@@ -146,5 +157,54 @@ export class SkillWatchError extends SkillError {
         'or call refreshIfChanged() instead of watching.',
       { cause },
     );
+  }
+}
+
+/**
+ * A skill folder or SKILL.md changed while it was being read: a folder was replaced, or a name became a symbolic link
+ * between two steps of one read (code `SKILL_CHANGED`). Nothing read from it was used; reading again usually works.
+ */
+export class SkillChangedError extends SkillError {
+  /**
+   * @param path - the skill folder or SKILL.md being read.
+   * @param what - what changed, as a phrase.
+   * @param options - `cause`: the underlying refusal.
+   */
+  constructor(
+    readonly path: string,
+    what: string,
+    options?: { cause?: unknown },
+  ) {
+    super('SKILL_CHANGED', `Skill path '${path}' changed while it was being read (${what}); nothing from it was used. Retry.`, options);
+  }
+}
+
+/** The operating system refused to read a skill file (code `SKILL_UNREADABLE`); `errno` is its code, `cause` the error. */
+export class SkillReadError extends SkillError {
+  /** The system error code, such as `EACCES` or `EIO`; undefined when the cause had none. */
+  readonly errno: string | undefined;
+
+  /**
+   * @param path - the file or folder that could not be read.
+   * @param cause - the underlying error.
+   */
+  constructor(
+    readonly path: string,
+    cause: unknown,
+  ) {
+    const errno = (cause as NodeJS.ErrnoException | null | undefined)?.code;
+    const why = typeof errno === 'string' ? errno : cause instanceof Error ? cause.message : String(cause);
+    super('SKILL_UNREADABLE', `Skill path '${path}' cannot be read (${why}). Check that it exists and that this process may read it.`, {
+      cause,
+    });
+    this.errno = typeof errno === 'string' ? errno : undefined;
+  }
+}
+
+/** `Skills.fromLocalDir` was called without a folder, or with a limit that is not a valid integer (code `SKILL_INVALID_OPTIONS`). */
+export class SkillOptionsError extends SkillError {
+  /** @param detail - what is wrong and how to fix it. */
+  constructor(detail: string) {
+    super('SKILL_INVALID_OPTIONS', detail);
   }
 }

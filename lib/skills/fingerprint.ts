@@ -8,8 +8,7 @@ import { SKILL_FILE } from './skill-folder';
  * system's sub-ms digits). It costs one `readdir` per root and one `stat` per sub-folder, and reads no file content.
  *
  * Two equal fingerprints mean no SKILL.md was added, removed, moved, replaced or resized, and none was written with a
- * new timestamp (the reference fingerprints root, relative path, mtime and size; the inode and ctime also catch an
- * atomic replace within one mtime tick). An unreadable root gives a marker, so it appearing again changes the print.
+ * new timestamp (the inode and ctime also catch an atomic replace within one mtime tick). An unreadable root gives a marker, so it appearing again changes the print.
  *
  * The calls are synchronous on purpose: a `stat` takes microseconds, while a thread-pool round trip per file costs
  * several times more (1,000 skills: a few ms blocking, against 10-40 ms asynchronously; see bench/skills.bench.ts).

@@ -1,5 +1,6 @@
 import matter from 'gray-matter';
 import { parse as parseYaml } from 'yaml';
+import { cutText } from '../text/cut-text';
 import { InvalidSkillError } from './errors';
 import type { SkillLimits } from './limits';
 
@@ -31,7 +32,7 @@ export function parseSkillDocument(file: string, text: string, limits: SkillLimi
   if (!OPENING.test(source)) {
     const first = source.split('\n', 1)[0] ?? '';
     const why = first.startsWith('---') && first.trim() !== '---'
-      ? `the opening line '${first.slice(0, 40)}' declares another language; front matter is YAML only`
+      ? `the opening line '${cutText(first, 40)}' declares another language; front matter is YAML only`
       : 'the file must start with YAML front matter between two `---` lines';
     throw new InvalidSkillError(file, 'front-matter', `${why}. Start the file with a line '---'.`);
   }

@@ -20,10 +20,14 @@ export type { SkillViewerOptions } from './viewer-tool';
 export type { SkillErrorCode, SkillRule } from './errors';
 export {
   InvalidSkillError,
+  SkillChangedError,
   SkillDiscoveryError,
   SkillError,
   SkillNotFoundError,
+  SkillOptionsError,
   SkillOutsideRootError,
+  SkillReadError,
   SkillRootError,
   SkillWatchError,
 } from './errors';
+export { skillAllowRules } from './allow-rules';

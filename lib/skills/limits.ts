@@ -1,3 +1,5 @@
+import { SkillOptionsError } from './errors';
+
 /**
  * Size bounds applied to every SKILL.md, because skill files are untrusted input (an agent may have written them).
  * All three can be lowered or raised per registry through `Skills.fromLocalDir(dirs, { limits })`.
@@ -25,14 +27,15 @@ export const DEFAULT_SKILL_LIMITS: SkillLimits = Object.freeze({
 /**
  * Merges partial limits over {@link DEFAULT_SKILL_LIMITS}.
  *
- * @throws RangeError when a limit is not a non-negative integer (0 is accepted only for `maxYamlAliases`).
+ * @throws SkillOptionsError (`SKILL_INVALID_OPTIONS`) when a limit is not a positive integer (0 is accepted only for
+ *   `maxYamlAliases`).
  */
 export function resolveSkillLimits(limits: Partial<SkillLimits> = {}): SkillLimits {
   const merged: SkillLimits = { ...DEFAULT_SKILL_LIMITS, ...limits };
   for (const [key, value] of Object.entries(merged)) {
     const min = key === 'maxYamlAliases' ? 0 : 1;
     if (!Number.isInteger(value) || value < min) {
-      throw new RangeError(`Skill limit '${key}' must be an integer >= ${min}, got ${String(value)}.`);
+      throw new SkillOptionsError(`Skill limit '${key}' must be an integer >= ${min}, got ${String(value)}.`);
     }
   }
   return Object.freeze(merged);

@@ -1,3 +1,5 @@
+import { cutText } from '../text/cut-text';
+import { parseAllowedTools } from './allow-rules';
 import { InvalidSkillError } from './errors';
 
 /**
@@ -15,7 +17,11 @@ export interface SkillManifest {
   readonly compatibility?: string;
   /** Free string-to-string metadata (`metadata:` in the front matter); empty when absent. */
   readonly metadata: Readonly<Record<string, string>>;
-  /** Pre-approved tools (`allowed-tools:`, a YAML list or a space-separated string); empty when absent. */
+  /**
+   * The permission rules the skill asks for (`allowed-tools:`, a YAML list of rule strings or one string of rules
+   * separated by blanks or commas, where parentheses group: `Bash(git add:*) Read`), as rule strings; empty when
+   * absent. Never applied by this library: see `skillAllowRules`.
+   */
   readonly allowedTools: readonly string[];
 }
 
@@ -35,8 +41,7 @@ export function isValidSkillName(name: string): boolean {
 }
 
 /**
- * Checks parsed front matter against the SKILL.md rules (reference semantics, section 4) and returns the frozen
- * manifest.
+ * Checks parsed front matter against the SKILL.md rules (docs/skills.md) and returns the frozen manifest.
  *
  * @param file - absolute path of the SKILL.md, named in every error.
  * @param folder - the name of the skill's folder, which `name` must equal.
@@ -84,7 +89,7 @@ export function validateManifest(file: string, folder: string, data: unknown): S
     ...(license !== undefined ? { license: license as string } : {}),
     ...(compatibility !== undefined ? { compatibility: compatibility as string } : {}),
     metadata: readMetadata(fields.metadata, fail),
-    allowedTools: readAllowedTools(fields['allowed-tools'], fail),
+    allowedTools: readAllowedTools(fields['allowed-tools'], fail, name as string),
   };
   return Object.freeze(manifest);
 }
@@ -99,24 +104,22 @@ function readMetadata(value: unknown, fail: Fail): Readonly<Record<string, strin
   const entries = Object.entries(value as Record<string, unknown>);
   const bad = entries.find(([, v]) => typeof v !== 'string');
   if (bad) {
-    fail('metadata', `'metadata.${bad[0]}' must be a string (got ${describe(bad[1])}); quote it in the YAML.`);
+    fail('metadata', `'metadata.${cutText(bad[0], 40)}' must be a string (got ${describe(bad[1])}); quote it in the YAML.`);
   }
   return Object.freeze(Object.fromEntries(entries) as Record<string, string>);
 }
 
-function readAllowedTools(value: unknown, fail: Fail): readonly string[] {
-  if (value === undefined) return Object.freeze([]);
-  const list = typeof value === 'string' ? value.split(/\s+/).filter((t) => t !== '') : value;
-  if (!Array.isArray(list) || list.some((t) => typeof t !== 'string' || t.trim() === '')) {
-    return fail('allowed-tools', `'allowed-tools' must be a list of non-empty strings or a space-separated string ` +
-      `(got ${describe(value)}).`);
+function readAllowedTools(value: unknown, fail: Fail, skill: string): readonly string[] {
+  const parsed = parseAllowedTools(value);
+  if ('problem' in parsed) {
+    return fail('allowed-tools', `skill '${skill}': ${parsed.problem}. Write rules like \`Read\` or \`Bash(git add:*)\`.`);
   }
-  return Object.freeze([...(list as string[])]);
+  return Object.freeze([...parsed]);
 }
 
 function describe(value: unknown): string {
   if (value === undefined) return 'nothing';
-  if (typeof value === 'string') return JSON.stringify(value.length > 40 ? `${value.slice(0, 40)}...` : value);
+  if (typeof value === 'string') return JSON.stringify(cutText(value, 43));
   if (Array.isArray(value)) return 'a list';
   return value === null ? 'null' : typeof value === 'object' ? 'a mapping' : `${typeof value} ${String(value)}`;
 }

@@ -9,8 +9,8 @@ export function escapeXml(text: string): string {
 
 /**
  * Renders the compact skill listing for a system prompt: an XML-like `<available_skills>` block with one `<skill>`
- * (name, description) per skill, in the given order, every value escaped with {@link escapeXml}. The reference renders
- * name and description only; the full instructions are loaded on demand (progressive loading).
+ * (name, description) per skill, in the given order, every value escaped with {@link escapeXml}. Only name and
+ * description are listed; the full instructions are loaded on demand (progressive loading).
  *
  * @returns the block, or `''` when there are no skills (so nothing is added to the prompt).
  * @example

@@ -22,8 +22,7 @@ export function writesWorkspace(call: ToolCall): boolean {
 }
 
 /**
- * Keeps a {@link Skills} registry current for agents that write their own skills (seed: "Skills",
- * `SkillRefreshMiddleware`; reference semantics §4).
+ * Keeps a {@link Skills} registry current for agents that write their own skills.
  *
  * After each call matching `when` (default: tools declaring `WRITES_WORKSPACE`, so a new write tool is covered as soon
  * as it declares its effect), it resolves `Skills` from the call's `ToolContext` (not one captured at construction:

@@ -1,13 +1,13 @@
 import { resolve } from 'node:path';
 import { type SkillChanges, diffSkills, freezeChanges, hasSkillChanges } from './changes';
 import { type Discovery, discoverSkills } from './discovery';
-import { SkillNotFoundError } from './errors';
+import { SkillError, SkillNotFoundError, SkillOptionsError, SkillReadError } from './errors';
 import { fingerprintSkills } from './fingerprint';
 import { type SkillLimits, resolveSkillLimits } from './limits';
 import { renderSkillsPrompt } from './prompt';
 import { listSkillResources } from './resources';
 import type { LoadedSkill, SkillLogger, SkillsOptions, SkillWatchOptions } from './options';
-import { type Skill, type SkillRead, folderKind, readSkillFolder } from './skill-folder';
+import { NotASkill, type Skill, type SkillRead, openSkillFolder, readSkillFile } from './skill-folder';
 import { type SkillRootsWatch, watchSkillRoots } from './watcher';
 
 /** What {@link Skills.fromLocalDir} hands the constructor. */
@@ -20,7 +20,7 @@ interface SkillsInit {
 }
 
 /**
- * A registry of local Agent Skills (the SKILL.md convention; the seed's "Skills" section, reference semantics §4).
+ * A registry of local Agent Skills (the SKILL.md convention, https://agentskills.io/specification).
  *
  * Each root holds one sub-folder per skill with a SKILL.md (YAML front matter, then Markdown instructions). The
  * registry keeps the manifests (for {@link renderPrompt}) and re-reads a skill in full on {@link load}. Refreshes are
@@ -68,15 +68,16 @@ export class Skills {
    * ```ts
    * const skills = await Skills.fromLocalDir('./skills', '/opt/agent/skills', { logger });
    * ```
-   * @throws TypeError when no folder is given; RangeError for a bad limit; SkillDiscoveryError (code
-   *   `SKILL_DISCOVERY`) listing each missing root, invalid SKILL.md and link out of its root.
+   * @throws SkillOptionsError (code `SKILL_INVALID_OPTIONS`) when no folder is given or a limit is bad;
+   *   SkillDiscoveryError (code `SKILL_DISCOVERY`) listing each missing root, invalid SKILL.md, link out of its root,
+   *   unreadable SKILL.md and swap caught while reading.
    */
   static async fromLocalDir(...args: [...dirs: string[], options: SkillsOptions] | string[]): Promise<Skills> {
     const all: readonly (string | SkillsOptions)[] = args;
     const last = all[all.length - 1];
     const options: SkillsOptions = typeof last === 'object' ? last : {};
     const roots = Object.freeze(all.filter((a): a is string => typeof a === 'string').map((dir) => resolve(dir)));
-    if (roots.length === 0) throw new TypeError('Skills.fromLocalDir() needs at least one folder.');
+    if (roots.length === 0) throw new SkillOptionsError('Skills.fromLocalDir() needs at least one folder: pass the skills roots first.');
     const limits = resolveSkillLimits(options.limits);
     const fingerprint = fingerprintSkills(roots);
     const discovery = discoverSkills(roots, limits);
@@ -120,17 +121,35 @@ export class Skills {
    * Loads one active skill in full, re-reading its SKILL.md from disk (so edited instructions show without a refresh)
    * and listing its resources.
    *
-   * @throws SkillNotFoundError when no active skill has that name, or its SKILL.md is gone; InvalidSkillError or
-   *   SkillOutsideRootError when the file on disk now breaks a rule (the edit is not activated).
+   * The skill folder is opened once and judged by where the opened folder really is; SKILL.md is read and the
+   * resources are listed through that open folder, so a folder or file swapped for a link (to the outside, to
+   * `/dev/zero`, to a FIFO) while `load()` runs can make it fail, never read or list anything outside the root.
+   *
+   * @throws SkillNotFoundError when no active skill has that name, or its folder or SKILL.md is gone (or is no longer a
+   *   folder and a regular file); InvalidSkillError or SkillOutsideRootError when the file on disk now breaks a rule
+   *   (the edit is not activated); SkillChangedError when the folder or file was swapped while being read;
+   *   SkillReadError when the system refuses to read it. No other error.
    */
   async load(name: string): Promise<LoadedSkill> {
     const entry = this.active.get(name);
     if (entry === undefined) throw new SkillNotFoundError(name, [...this.active.keys()]);
-    const { root } = entry.skill;
-    const read = readSkillFolder(root, name, folderKind(root, name), this.limits);
-    if (read === null) throw new SkillNotFoundError(name, [...this.active.keys()], `its SKILL.md is gone from '${entry.skill.directory}'`);
-    const resources = await listSkillResources(read.realDirectory, root);
-    return Object.freeze({ ...read.skill, instructions: read.instructions, resources });
+    const { root, directory } = entry.skill;
+    const gone = (missing: NotASkill) =>
+      new SkillNotFoundError(name, [...this.active.keys()], `${missing.reason} (skill folder '${directory}')`);
+    try {
+      const folder = openSkillFolder(root, name);
+      if (folder instanceof NotASkill) throw gone(folder);
+      try {
+        const read = readSkillFile(root, name, folder, this.limits);
+        if (read instanceof NotASkill) throw gone(read);
+        const resources = await listSkillResources(folder, root);
+        return Object.freeze({ ...read.skill, instructions: read.instructions, resources });
+      } finally {
+        folder.close();
+      }
+    } catch (error) {
+      throw error instanceof SkillError ? error : new SkillReadError(directory, error);
+    }
   }
 
   /**

@@ -32,7 +32,7 @@ const DESCRIPTION =
   "to the skill's directory). Open a skill before doing a task it describes.";
 
 /**
- * Adds the ready-made skill viewer tool to `tools` (seed 004: "a skill viewer tool is offered when skills exist"):
+ * Adds the ready-made skill viewer tool to `tools`, offered only when skills exist:
  * without arguments it returns the `<available_skills>` listing; with `name` it returns that skill's instructions,
  * re-read from disk, its directory and its resource paths. Failures (an unknown name, an invalid SKILL.md) come back
  * to the model as failed results naming the available skills or the broken rule.

@@ -1,8 +1,6 @@
 /**
  * One thing found in a workspace, as returned by {@link Workspace.listDir}, {@link Workspace.glob} and
  * {@link Workspace.stat}. A plain frozen record: safe to serialise and hand to a model.
- *
- * Shape from the seed's `Entry` (root-relative POSIX path, directory and symlink flags, size, modification time).
  */
 export interface Entry {
   /**

@@ -23,8 +23,7 @@ export interface GlobOptions {
 
 /**
  * The Workspace port: file access confined to one root directory. Built-in file tools and the host use only this
- * interface; each backend (the local file system, a container) implements it. Behaviour from the seed
- * (`000_29b13d9962e49c03.txt`, "Filesystem and shell primitives") and docs/workspace.md.
+ * interface; each backend (the local file system, a container) implements it (docs/workspace.md).
  *
  * Paths are strings relative to the root, with `/` separators; `.` (or the empty string) is the root. `..` is
  * applied to the path as written and may not climb above the root. An absolute path is accepted only when it lies

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import {
   InvalidSkillError,
   SkillDiscoveryError,
+  SkillError,
   SkillOutsideRootError,
   SkillRootError,
   Skills,
@@ -82,9 +83,10 @@ describe('Skills.fromLocalDir discovery', () => {
   });
 
   it('needs at least one folder and checks limits', async () => {
-    await expect(Skills.fromLocalDir()).rejects.toThrow(TypeError);
+    await expect(Skills.fromLocalDir()).rejects.toMatchObject({ code: 'SKILL_INVALID_OPTIONS', name: 'SkillOptionsError' });
     await expect(Skills.fromLocalDir(tempDir(), { limits: { maxFileBytes: 0 } })).rejects.toThrow("Skill limit 'maxFileBytes' must be an integer >= 1");
-    await expect(Skills.fromLocalDir(tempDir(), { limits: { maxYamlAliases: 1.5 } })).rejects.toThrow(RangeError);
+    await expect(Skills.fromLocalDir(tempDir(), { limits: { maxYamlAliases: 1.5 } })).rejects.toMatchObject({ code: 'SKILL_INVALID_OPTIONS' });
+    await expect(Skills.fromLocalDir(tempDir(), { limits: { maxYamlAliases: 1.5 } })).rejects.toBeInstanceOf(SkillError);
   });
 
   it('reports every invalid skill at once, each naming its file and rule', async () => {

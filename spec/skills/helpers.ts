@@ -2,9 +2,9 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
-/** A fresh temporary folder, removed by `cleanup()` (call it in afterEach). */
-export function tempDir(prefix = 'skills-'): string {
-  const dir = mkdtempSync(join(tmpdir(), prefix));
+/** A fresh temporary folder (under `parent`, default the system temp folder), removed by `cleanup()` (call it in afterEach). */
+export function tempDir(prefix = 'skills-', parent = tmpdir()): string {
+  const dir = mkdtempSync(join(parent, prefix));
   created.push(dir);
   return dir;
 }

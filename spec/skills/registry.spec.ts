@@ -86,8 +86,10 @@ describe('load', () => {
     const root = tempDir();
     writeSkill(root, 'gone');
     const skills = await Skills.fromLocalDir(root);
+    rmSync(join(root, 'gone', 'SKILL.md'));
+    await expect(skills.load('gone')).rejects.toThrow(/Skill 'gone' cannot be loaded: its SKILL.md is gone \(skill folder '.*gone'\)\. Call refresh\(\)/);
     rmSync(join(root, 'gone'), { recursive: true });
-    await expect(skills.load('gone')).rejects.toThrow(/Skill 'gone' cannot be loaded: its SKILL.md is gone from .*Call refresh\(\)/);
+    await expect(skills.load('gone')).rejects.toThrow(/Skill 'gone' cannot be loaded: its folder is gone or no longer a folder \(skill folder '.*gone'\)\. Call refresh\(\)/);
   });
 
   it('refuses an invalid edit on load instead of activating it', async () => {

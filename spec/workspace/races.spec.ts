@@ -1,12 +1,13 @@
 /**
  * Swaps between check and use, provoked for real: a hook on `fs.promises.open` (or `readdir`) changes the file system
  * at the exact moment between LocalWorkspace's checks and its use of the path, then lets the call proceed; and a
- * child process flips a folder with a link to the outside as fast as it can while the workspace reads and writes.
+ * child process flips a folder or a file with a link to the outside as fast as it can while the workspace reads and
+ * writes. Each flip test counts how often the operations met the link, and fails when they never did.
  */
-import { spawn } from 'node:child_process';
-import { mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
+import { linkSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { LocalWorkspace } from '../../lib/workspace';
+import { raceFor, startSwapper, type Swapper } from '../fs/swapper';
 import { makeSandbox, type Sandbox } from './fixtures';
 
 // The very module object LocalWorkspace calls into, so a spy on it intercepts those calls.
@@ -23,18 +24,26 @@ beforeEach(() => {
   box.put('root/sub/data.txt', 'inside');
   box.put('outside/data.txt', 'secret');
 });
+/** Set by a hook that was armed and cleared once it fired: a hook that never fired means the test proved nothing. */
+let pendingHook: string | undefined;
+
 afterEach(() => {
   jest.restoreAllMocks();
   box.cleanup();
+  const pending = pendingHook;
+  pendingHook = undefined;
+  expect(pending).toBeUndefined();
 });
 
 /** Runs `swap` once, just before the first `open` whose path ends with `suffix`. */
 function swapBeforeOpen(suffix: string, swap: () => void): void {
   const original = fsp.open;
   let done = false;
+  pendingHook = `open of *${suffix}`;
   jest.spyOn(fsp, 'open').mockImplementation(async (...args: Parameters<typeof fsp.open>) => {
     if (!done && String(args[0]).endsWith(suffix)) {
       done = true;
+      pendingHook = undefined;
       swap();
     }
     return original(...args);
@@ -108,39 +117,65 @@ describe('a swap between the check and the use', () => {
   });
 });
 
-describe('a folder flipped with a link to the outside by another process', () => {
-  it('never reads the outside file and never writes outside', async () => {
+describe('another process flips paths with links to the outside while operations run', () => {
+  let swapper: Swapper | undefined;
+  afterEach(async () => {
+    await swapper?.stop();
+    swapper = undefined;
+  });
+
+  /** Counts each outcome: a value read or listed, `WROTE`, or an error code (IO errors keep their message). */
+  function tally(): { seen: Map<string, number>; add(value: string): void; record(e: { code: string; message: string }): string } {
+    const seen = new Map<string, number>();
+    return {
+      seen,
+      add: (value) => void seen.set(value, (seen.get(value) ?? 0) + 1),
+      record: (e) => (e.code === 'IO_ERROR' ? `${e.code}: ${e.message}` : e.code),
+    };
+  }
+
+  it('a folder flipped with a link: never reads the outside file, never writes outside, and meets the link', async () => {
     mkdirSync(join(box.root, 'flip'));
     writeFileSync(join(box.root, 'flip/data.txt'), 'inside');
-    const flipper = spawn(process.execPath, ['-e', `
-      const fs = require('fs');
-      process.chdir(${JSON.stringify(box.root)});
-      const end = Date.now() + 20000;
-      while (Date.now() < end) {
-        try { fs.renameSync('flip', 'flip.real'); fs.symlinkSync(${JSON.stringify(box.outside)}, 'flip');
-              fs.unlinkSync('flip'); fs.renameSync('flip.real', 'flip'); } catch {}
-      }`], { stdio: 'ignore' });
-    try {
-      const seen = new Set<string>();
-      const deadline = Date.now() + 1500;
-      let rounds = 0;
-      const record = (e: { code: string; message: string }): string => (e.code === 'IO_ERROR' ? `${e.code}: ${e.message}` : e.code);
-      while (Date.now() < deadline) {
-        rounds++;
-        seen.add(await ws.readFile('flip/data.txt').catch((e: { code: string; message: string }) => record(e)));
-        seen.add(await ws.writeFile('flip/w.txt', 'x').then(() => 'WROTE', record));
-        for (const listed of await ws.listDir('flip').then((l) => l.map((e) => e.path), (e: { code: string; message: string }) => [record(e)])) seen.add(listed);
-      }
-      expect(rounds).toBeGreaterThan(50);
-      expect([...seen].join(' ')).not.toContain('secret');
-      for (const value of seen) {
-        // A write may land in a fresh `flip` folder created while the real one was renamed away: still inside.
-        expect(['inside', 'WROTE', 'flip/data.txt', 'flip/w.txt', 'NOT_FOUND', 'PATH_OUTSIDE_WORKSPACE', 'PATH_CHANGED', 'NOT_A_DIRECTORY'])
-          .toContain(value);
-      }
-      expect(readdirSync(box.outside).sort()).toEqual(['data.txt', 'secret.txt']);
-    } finally {
-      flipper.kill();
+    // Each step on its own: a write may create a fresh 'flip' while the real one is renamed away, which the next
+    // round removes so that the flipping goes on.
+    swapper = await startSwapper(box.root, `
+      try { fs.renameSync('flip', 'flip.real'); } catch {}
+      try { fs.symlinkSync(${JSON.stringify(box.outside)}, 'flip'); } catch {}
+      try { fs.unlinkSync('flip'); } catch { try { fs.rmSync('flip', { recursive: true, force: true }); } catch {} }
+      try { fs.renameSync('flip.real', 'flip'); } catch {}`);
+    const { seen, add, record } = tally();
+    await raceFor(async () => {
+      add(await ws.readFile('flip/data.txt').catch(record));
+      add(await ws.writeFile('flip/w.txt', 'x').then(() => 'WROTE', record));
+      for (const listed of await ws.listDir('flip').then((l) => l.map((e) => e.path), (e) => [record(e)])) add(listed);
+    }, () => (seen.get('PATH_OUTSIDE_WORKSPACE') ?? 0) >= 20);
+    await swapper.stop();
+    expect([...seen.keys()].join(' ')).not.toContain('secret');
+    for (const value of seen.keys()) {
+      // A write may land in a fresh `flip` folder created while the real one was renamed away: still inside.
+      expect(['inside', 'WROTE', 'flip/data.txt', 'flip/w.txt', 'NOT_FOUND', 'PATH_OUTSIDE_WORKSPACE', 'PATH_CHANGED', 'NOT_A_DIRECTORY'])
+        .toContain(value);
     }
+    // The link state was met by the operations themselves (refused as outside), not only between them.
+    expect(seen.get('PATH_OUTSIDE_WORKSPACE') ?? 0).toBeGreaterThan(0);
+    expect(seen.get('inside') ?? 0).toBeGreaterThan(0);
+    expect(readdirSync(box.outside).sort()).toEqual(['data.txt', 'secret.txt']);
+  });
+
+  it('a file atomically replaced by a link to an outside file and back: never reads it, and meets the link', async () => {
+    linkSync(join(box.root, 'sub/data.txt'), join(box.base, 'data.keep'));
+    swapper = await startSwapper(join(box.root, 'sub'), `
+      fs.symlinkSync(${JSON.stringify(join(box.outside, 'data.txt'))}, 'tmp-link'); fs.renameSync('tmp-link', 'data.txt');
+      fs.linkSync(${JSON.stringify(join(box.base, 'data.keep'))}, 'tmp-file'); fs.renameSync('tmp-file', 'data.txt');`);
+    const { seen, add, record } = tally();
+    const linkMet = (): number => (seen.get('PATH_OUTSIDE_WORKSPACE') ?? 0) + (seen.get('PATH_CHANGED') ?? 0);
+    await raceFor(async () => {
+      add(await ws.readFile('sub/data.txt').catch(record));
+    }, () => linkMet() >= 20);
+    await swapper.stop();
+    expect([...seen.keys()].sort()).toEqual(expect.arrayContaining(['inside']));
+    for (const value of seen.keys()) expect(['inside', 'PATH_OUTSIDE_WORKSPACE', 'PATH_CHANGED']).toContain(value);
+    expect(linkMet()).toBeGreaterThan(0);
   });
 });

@@ -2,8 +2,9 @@ import { randomBytes } from 'node:crypto';
 import { constants, type Stats } from 'node:fs';
 import { link, lstat, open, rename, unlink } from 'node:fs/promises';
 import { AlreadyExistsError, PathChangedError } from '../errors';
-import type { DirectoryHandle } from './directory-handle';
-import { errnoOf } from './io-errors';
+import type { FolderHandle } from '../../fs/directory-handle';
+import { cutText } from '../../text/cut-text';
+import { errnoOf } from '../../fs/errors';
 
 /** How {@link writeAtomic} treats what is already at the name. */
 export interface AtomicWriteOptions {
@@ -27,9 +28,9 @@ const TEMP_FLAGS = constants.O_WRONLY | constants.O_CREAT | constants.O_EXCL | c
  * @throws AlreadyExistsError (overwrite false and the name exists), PathChangedError (`unchangedSince` no longer
  * holds), or Node's error (disk full, permissions).
  */
-export async function writeAtomic(dir: DirectoryHandle, name: string, requested: string, data: Uint8Array,
+export async function writeAtomic(dir: FolderHandle, name: string, requested: string, data: Uint8Array,
   options: AtomicWriteOptions): Promise<void> {
-  const temp = `${dir.view}/.${name.slice(0, 100)}.${randomBytes(6).toString('hex')}.tmp`;
+  const temp = `${dir.view}/.${cutText(name, 100, '')}.${randomBytes(6).toString('hex')}.tmp`;
   const handle = await open(temp, TEMP_FLAGS, options.mode === undefined ? 0o666 : 0o600);
   let placed = false;
   try {

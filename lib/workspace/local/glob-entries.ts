@@ -4,8 +4,8 @@ import { glob as tinyglobby } from 'tinyglobby';
 import type { Entry } from '../entry';
 import { PathOutsideWorkspaceError } from '../errors';
 import type { GlobOptions } from '../workspace';
-import { withDirectorySync } from './directory-handle';
-import { errnoOf } from './io-errors';
+import { withDirectorySync } from '../../fs/directory-handle';
+import { errnoOf } from '../../fs/errors';
 import { byPath, toEntry } from './to-entry';
 import { checkPathString } from './workspace-path';
 
@@ -66,7 +66,7 @@ export async function globEntries(root: string, pattern: string, options: GlobOp
 function describeFolder(root: string, folder: string, names: readonly string[], pattern: string, out: Entry[]): void {
   const prefix = folder === '' ? '' : `${folder}/`;
   try {
-    withDirectorySync(root, folder === '' ? [] : folder.split('/'), pattern, (view) => {
+    withDirectorySync(root, folder === '' ? [] : folder.split('/'), pattern, ({ view }) => {
       for (const name of names) {
         const stats = lstatSync(`${view}/${name}`, { throwIfNoEntry: false });
         if (stats !== undefined && !stats.isSymbolicLink()) out.push(toEntry(prefix + name, stats));

@@ -7,10 +7,10 @@ import { AlreadyExistsError, FileTooLargeError, InvalidArgumentError, NotADirect
 import type { EditOptions, GlobOptions, Workspace, WriteOptions } from '../workspace';
 import { writeAtomic } from './atomic-write';
 import { globEntries } from './glob-entries';
-import { withDirectory } from './directory-handle';
+import { withDirectory } from '../../fs/directory-handle';
 import { describeKind, errnoOf, toWorkspaceError } from './io-errors';
-import { locate, type Located, type LocateOptions, type RootPaths } from './locate';
-import { readBounded, type ReadResult } from './read-bounded';
+import { locate, type Located, type LocateOptions, type RootPaths } from '../../fs/locate';
+import { readBounded, type ReadResult } from '../../fs/read-bounded';
 import { checkEditArguments, replaceText } from './replace-text';
 import { byPath, toEntry } from './to-entry';
 import { toRelative, toSegments } from './workspace-path';
@@ -21,11 +21,11 @@ export interface LocalWorkspaceOptions {
   readonly maxFileSize?: number;
 }
 
-/** Default {@link LocalWorkspaceOptions.maxFileSize}: 10 MiB, as in the seed. */
+/** Default {@link LocalWorkspaceOptions.maxFileSize}: 10 MiB. */
 export const DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024;
 
 /**
- * The {@link Workspace} port on the local disk, confined to one root folder (seed: `LocalWorkspace`).
+ * The {@link Workspace} port on the local disk, confined to one root folder.
  *
  * Every operation goes through one gate (`locate`): the path is checked and normalised without the disk, then the
  * deepest existing folder is opened and the kernel asked where it really is, and only then is a single name looked

@@ -1,7 +1,7 @@
 import { AmbiguousMatchError, InvalidArgumentError, TextNotFoundError } from '../errors';
 
 /**
- * The text side of `editFile` (seed: "edit_file"): counts non-overlapping occurrences of `oldText` from left to
+ * The text side of `editFile`: counts non-overlapping occurrences of `oldText` from left to
  * right and replaces the first (or, with `replaceAll`, every) one. `newText` is inserted literally: `$&` and other
  * `String.prototype.replace` patterns mean nothing here.
  *

@@ -1,3 +1,5 @@
+import { normalizeSegments } from '../../fs/path-segments';
+import { isWithin } from '../../fs/path-within';
 import { InvalidPathError, PathOutsideWorkspaceError } from '../errors';
 
 /**
@@ -15,11 +17,11 @@ export function toSegments(requested: unknown, roots: readonly string[]): string
   const path = checkPathString(requested);
   let relative = path;
   if (path.startsWith('/')) {
-    const root = roots.find((r) => isInside(r, path));
+    const root = roots.find((r) => isWithin(r, path));
     if (root === undefined) throw new PathOutsideWorkspaceError(path, 'an absolute path must lie inside the workspace root');
     relative = path.slice(root.length);
   }
-  return normalize(relative.split('/'), () => new PathOutsideWorkspaceError(path, "its '..' segments climb above the root"));
+  return normalizeSegments(relative.split('/'), () => new PathOutsideWorkspaceError(path, "its '..' segments climb above the root"));
 }
 
 /** Checks that a path or pattern is a string without NUL bytes. @throws InvalidPathError. */
@@ -29,31 +31,6 @@ export function checkPathString(requested: unknown): string {
   }
   if (requested.includes('\0')) throw new InvalidPathError(requested, 'it contains a NUL byte, which no file name may hold');
   return requested;
-}
-
-/**
- * Applies `.` and `..` to segments lexically. `base` segments come first (already normalized); `onEscape` builds
- * the error thrown when `..` would climb above the root.
- */
-export function normalize(parts: readonly string[], onEscape: () => Error, base: readonly string[] = []): string[] {
-  const out = [...base];
-  for (const part of parts) {
-    if (part === '' || part === '.') continue;
-    if (part === '..') {
-      if (out.length === 0) throw onEscape();
-      out.pop();
-    } else {
-      out.push(part);
-    }
-  }
-  return out;
-}
-
-/** True when absolute path `path` is `root` or lies under it (a sibling like `/w/proj-evil` is not under `/w/proj`). */
-export function isInside(root: string, path: string): boolean {
-  if (path === root) return true;
-  const prefix = root.endsWith('/') ? root : `${root}/`;
-  return path.startsWith(prefix);
 }
 
 /** Joins segments into the root-relative POSIX form used in entries (`.` for the root). */

@@ -1,13 +1,13 @@
 import { lstat, mkdir, readlink, stat } from 'node:fs/promises';
 import type { Stats } from 'node:fs';
-import { InvalidPathError, NotADirectoryError, NotFoundError, PathChangedError, PathOutsideWorkspaceError } from '../errors';
 import { openDirectory, type DirectoryHandle } from './directory-handle';
-import { errnoOf } from './io-errors';
-import { isInside, normalize } from './workspace-path';
+import { ConfinedFsError, errnoOf } from './errors';
+import { normalizeSegments } from './path-segments';
+import { isWithin } from './path-within';
 
 /** Where a caller's path leads once symbolic links inside the root are followed. */
 export interface Located {
-  /** The open, verified directory that holds the entry (the root's parent is never used: see `name`). */
+  /** The open, verified folder that holds the entry (the root's parent is never used: see `name`). */
   readonly dir: DirectoryHandle;
   /** Name of the entry inside `dir`; null when the path leads to the root itself (then `dir` is the root). */
   readonly name: string | null;
@@ -17,31 +17,31 @@ export interface Located {
   readonly followedLink: boolean;
 }
 
-/** How `locate` treats missing folders on the way. */
+/** How {@link locate} treats missing folders on the way. */
 export interface LocateOptions {
-  /** Create missing parent folders (for writes). Default false: a missing folder is `NOT_FOUND`. */
+  /** Create missing parent folders (for writes). Default false: a missing folder is `FS_NOT_FOUND`. */
   readonly createParents?: boolean;
 }
 
-const MAX_LINKS = 40;
-
-/** The workspace root in its two spellings: `real` (used for all access) and every accepted absolute form. */
+/** The root in its two spellings: `real` (used for all access) and every accepted absolute form. */
 export interface RootPaths {
   readonly real: string;
   readonly accepted: readonly string[];
 }
 
+/** Most symbolic links followed for one path; Linux's own limit (`MAXSYMLINKS`) is 40. */
+export const MAX_LINKS = 40;
+
 /**
- * Resolves root-relative `segments` to an entry in a verified directory, following symbolic links only while they
- * stay inside the root (relative or absolute targets), creating missing folders when asked. This is the single
- * gate through which every LocalWorkspace operation reaches the disk: the deepest existing folder is opened and
- * verified (see `openDirectory`), then one name at a time is examined through it.
+ * Resolves root-relative `segments` to an entry in a verified folder, following symbolic links only while they stay
+ * inside the root (relative or absolute targets), creating missing folders when asked. The deepest existing folder
+ * is opened and verified (see {@link openDirectory}), then one name at a time is examined through it.
  *
  * The caller must close `located.dir`.
  *
- * @throws PathOutsideWorkspaceError (a link leads out), InvalidPathError (more than 40 links: a loop),
- * NotADirectoryError (a folder on the way is a file), NotFoundError (a folder on the way is missing and
- * `createParents` is false), or Node's error for anything else.
+ * @throws ConfinedFsError `FS_OUTSIDE_ROOT` (a link leads out), `FS_LINK_LOOP` (more than 40 links),
+ *   `FS_NOT_A_DIRECTORY` (a folder on the way is a file), `FS_NOT_FOUND` (a folder on the way is missing and
+ *   `createParents` is false), `FS_PATH_CHANGED` (a link stopped being one while it was read), or Node's error.
  */
 export async function locate(root: RootPaths, segments: readonly string[], requested: string,
   options: LocateOptions = {}): Promise<Located> {
@@ -49,10 +49,10 @@ export async function locate(root: RootPaths, segments: readonly string[], reque
   let links = 0;
   let followedLink = false;
   const follow = async (dir: DirectoryHandle, name: string, rest: readonly string[]): Promise<void> => {
-    if (++links > MAX_LINKS) throw new InvalidPathError(requested, `more than ${MAX_LINKS} symbolic links on the way (a loop?)`);
+    if (++links > MAX_LINKS) throw new ConfinedFsError('FS_LINK_LOOP', requested, `more than ${MAX_LINKS} symbolic links on the way (a loop?)`);
     const target = await readlink(`${dir.view}/${name}`).catch((error: unknown) => {
       // EINVAL: what was a link a moment ago is no longer one.
-      throw errnoOf(error) === 'EINVAL' ? new PathChangedError(requested, `'${name}' stopped being a symbolic link`) : error;
+      throw errnoOf(error) === 'EINVAL' ? new ConfinedFsError('FS_PATH_CHANGED', requested, `'${name}' stopped being a symbolic link`) : error;
     });
     current = [...linkTarget(root, dir.segments, target, requested, `${[...dir.segments, name].join('/')}`), ...rest];
   };
@@ -98,7 +98,7 @@ async function openParent(root: RootPaths, parent: readonly string[], requested:
       return { dir: await openDirectory(root.real, parent, requested) };
     } catch (error) {
       const code = errnoOf(error);
-      if (code === 'ENOTDIR') throw new NotADirectoryError(requested, { cause: error });
+      if (code === 'ENOTDIR') throw notADirectory(requested, error);
       if (code !== 'ENOENT' || attempt > parent.length + MAX_LINKS) throw error;
     }
     const { dir, depth } = await deepestExisting(root, parent, requested);
@@ -110,8 +110,8 @@ async function openParent(root: RootPaths, parent: readonly string[], requested:
         keep = true;
         return { dir, link: name, rest: parent.slice(depth + 1) };
       }
-      if (stats !== null && !stats.isDirectory()) throw new NotADirectoryError(requested);
-      if (stats === null && !create) throw new NotFoundError(requested);
+      if (stats !== null && !stats.isDirectory()) throw notADirectory(requested);
+      if (stats === null && !create) throw new ConfinedFsError('FS_NOT_FOUND', requested, `the folder '${parent.slice(0, depth + 1).join('/')}' does not exist`);
       if (stats === null) await mkdir(`${dir.view}/${name}`).catch(ignoreExisting);
     } finally {
       if (!keep) await dir.close();
@@ -126,7 +126,7 @@ async function deepestExisting(root: RootPaths, parent: readonly string[], reque
       return { dir: await openDirectory(root.real, parent.slice(0, depth), requested), depth };
     } catch (error) {
       const code = errnoOf(error);
-      if (code === 'ENOTDIR') throw new NotADirectoryError(requested, { cause: error });
+      if (code === 'ENOTDIR') throw notADirectory(requested, error);
       if (code !== 'ENOENT') throw error;
     }
   }
@@ -135,15 +135,19 @@ async function deepestExisting(root: RootPaths, parent: readonly string[], reque
 
 /**
  * Where a link named `link` (root-relative, for messages) inside the real folder `dirSegments` points, as
- * root-relative segments: a relative `target` is applied to that folder, an absolute one must lie under the root.
- * @throws PathOutsideWorkspaceError when the target lies outside the root.
+ * root-relative segments: a relative `target` is applied to that folder, an absolute one must lie within the root.
+ * @throws ConfinedFsError `FS_OUTSIDE_ROOT` when the target lies outside the root.
  */
 function linkTarget(root: RootPaths, dirSegments: readonly string[], target: string, requested: string, link: string): string[] {
-  const escape = () => new PathOutsideWorkspaceError(requested, `the symbolic link '${link}' points to '${target}', outside the workspace root`);
-  if (!target.startsWith('/')) return normalize(target.split('/'), escape, dirSegments);
-  const base = root.accepted.find((r) => isInside(r, target));
+  const escape = () => new ConfinedFsError('FS_OUTSIDE_ROOT', requested, `the symbolic link '${link}' points to '${target}', outside the root`);
+  if (!target.startsWith('/')) return normalizeSegments(target.split('/'), escape, dirSegments);
+  const base = root.accepted.find((r) => isWithin(r, target));
   if (base === undefined) throw escape();
-  return normalize(target.slice(base.length).split('/'), escape);
+  return normalizeSegments(target.slice(base.length).split('/'), escape);
+}
+
+function notADirectory(requested: string, cause?: unknown): ConfinedFsError {
+  return new ConfinedFsError('FS_NOT_A_DIRECTORY', requested, 'a folder on the way to it is a file', { cause });
 }
 
 async function lstatOrNull(path: string): Promise<Stats | null> {
