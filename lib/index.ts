@@ -58,6 +58,7 @@ export { PermissionEngine, type PermissionEngineOptions } from './permissions/pe
 export { ruleNamesTool, type PermissionSubject } from './permissions/permission-subject';
 export { DANGEROUS_FILES, DANGEROUS_DIRECTORIES, isDangerousPath, type DangerousPathOptions } from './permissions/dangerous-paths';
 export { isInsideWorkingDirectories, realPathOf, type WorkingDirectoryOptions } from './permissions/working-directories';
+export { PathResolutionError, type PathResolutionErrorCode } from './fs/resolve-real-path';
 export { pathRule, pathMatchesRule, commandRule, commandMatchesRule, type PathMatchOptions, type RuleHooks } from './permissions/rule-matchers';
 export { escapePathPattern } from './permissions/path-pattern';
 export { ToolChunk, ToolResultState, type ContentBlock, type DataBlock, type DataSource, type TextBlock, type ToolChunkInit } from './streaming/tool-chunk';
