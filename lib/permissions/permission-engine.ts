@@ -151,7 +151,7 @@ export class PermissionEngine {
     if (this.current.mode !== PermissionMode.DONT_ASK) return ask.suggestions === suggestions ? ask : ask.with({ suggestions });
     return ask.with({
       behavior: PermissionBehavior.DENY,
-      message: `${ask.message} Denied: dont-ask mode never asks.`,
+      message: `${asSentence(ask.message)} Denied: dont-ask mode never asks.`,
       suggestions,
     });
   }
@@ -191,6 +191,12 @@ function ruleText({ rule }: Found): string {
 
 function unjudged(found: Found): string {
   return 'error' in found ? ` The rule could not judge this call, so it applies (${clause(found.error)}).` : '';
+}
+
+/** A message as a sentence that another can follow: ending in `.`, `!` or `?` (empty stays empty). */
+function asSentence(message: string): string {
+  const text = message.trim();
+  return text === '' || /[.!?]$/.test(text) ? text : `${text}.`;
 }
 
 /** An error's message as a clause inside parentheses: no final full stop. */
