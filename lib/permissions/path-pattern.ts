@@ -10,13 +10,16 @@ import { PermissionConfigError } from './permission-error';
 const SPECIAL = /[*?[\]\\]/g;
 
 /**
- * A literal path as a rule pattern that covers exactly that path: every glob character is escaped, and so is a
- * leading `~` (which would otherwise mean the home directory).
+ * A literal path as a rule pattern that covers exactly that path: every glob character is escaped, and so are a
+ * leading `~` (which would otherwise mean the home directory) and leading or trailing blanks (refused unescaped, as
+ * they are usually a typo in a settings file).
  *
  * @example `escapePathPattern('src/app/[[...slug]]/page.tsx')` is `src/app/\[\[...slug\]\]/page.tsx`.
  */
 export function escapePathPattern(literal: string): string {
-  const escaped = literal.replace(SPECIAL, '\\$&');
+  const escaped = literal
+    .replace(SPECIAL, '\\$&')
+    .replace(/^\s+|\s+$/g, (blanks) => blanks.replace(/\s/g, '\\$&'));
   return escaped.startsWith('~') ? `\\${escaped}` : escaped;
 }
 
@@ -46,6 +49,10 @@ function invalid(pattern: string, why: string): PermissionConfigError {
 
 /** Splits a pattern into segments of tokens, applying escapes; see docs/permissions.md for the grammar. */
 function parse(pattern: string): ParsedPattern {
+  const trailing = /(\\*)\s$/.exec(pattern);
+  if (/^\s/.test(pattern) || (trailing !== null && trailing[1]!.length % 2 === 0)) {
+    throw invalid(pattern, "it starts or ends with a blank, which is usually a typo; escape it ('\\ ') if the name really has one");
+  }
   let anchor: Anchor = 'cwd';
   let text = pattern;
   if (text.startsWith('/')) {

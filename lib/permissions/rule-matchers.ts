@@ -1,3 +1,4 @@
+import { homedir } from 'node:os';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { isWithin } from '../fs/path-within';
 import { resolveRealPath } from '../fs/resolve-real-path';
@@ -68,7 +69,8 @@ function assertBehavior(behavior: unknown): asserts behavior is RuleBehavior {
  * lead to. An **allow** rule must cover both the written and the real path, so `Write(<proj>/**)` never allows
  * `<proj>/link/key` where `link` leads out of `<proj>`; a **deny** or **ask** rule matches when it covers either.
  * Deny and ask rules also ignore case when the path lies on a file system that ignores case (or when
- * `context.caseInsensitive` is set; allow rules only then).
+ * `context.caseInsensitive` is set; allow rules only then). A path `~/...` is judged both as the kernel reads it (a
+ * folder named `~`) and as a tool that expands the tilde reads it (the home directory).
  *
  * A path or pattern whose links cannot be resolved (a loop, a file used as a folder, an unreadable folder) makes
  * the matcher throw, which the engine treats as "matches" for deny and ask rules and "does not match" for allow
@@ -85,19 +87,22 @@ export function pathRule(field: string): RuleHooks {
       const raw = input[field];
       if (typeof raw !== 'string') return false;
       const cwd = context.cwd;
-      const written = absolutePath(raw, cwd);
       const nocase = context.caseInsensitive;
       const pattern = compilePathPattern(content, { cwd, resolveLinks: true });
-      if (behavior !== PermissionBehavior.ALLOW && pattern.covers(written, nocase)) return true;
-      const real = absolutePath(resolveRealPath(raw, cwd), cwd);
-      if (behavior === PermissionBehavior.ALLOW) return pattern.covers(written, nocase) && pattern.covers(real, nocase);
-      if (pattern.covers(real, nocase)) return true;
-      if (nocase || !(foldsCase(real) || (written !== real && foldsCase(written)))) return false;
-      return pattern.covers(written, true) || pattern.covers(real, true);
+      // The kernel reads `~/x` as a folder named `~`; a tool that expands the tilde reads the home directory: judge both.
+      const readings = isTilde(raw) ? [raw, `${homedir()}${raw.slice(1)}`] : [raw];
+      const written = readings.map((path) => absolutePath(path, cwd));
+      if (behavior !== PermissionBehavior.ALLOW && written.some((path) => pattern.covers(path, nocase))) return true;
+      const forms = [...written, ...readings.map((path) => absolutePath(resolveRealPath(path, cwd), cwd))];
+      if (behavior === PermissionBehavior.ALLOW) return forms.every((path) => pattern.covers(path, nocase));
+      if (forms.some((path) => pattern.covers(path, nocase))) return true;
+      if (nocase || !forms.some((path) => foldsCase(path))) return false;
+      return forms.some((path) => pattern.covers(path, true));
     },
     generateSuggestions: (input, toolName, context = DEFAULT_CONTEXT()) => {
       const raw = input[field];
-      if (typeof raw !== 'string' || raw === '') return [];
+      // A `~/...` path has two readings (see matchRule) that no one pattern covers: no suggestion.
+      if (typeof raw !== 'string' || raw === '' || isTilde(raw)) return [];
       const cwd = context.cwd;
       const written = resolve(cwd, raw);
       const folder = dirname(written);
@@ -119,6 +124,10 @@ export function pathRule(field: string): RuleHooks {
       return [permissionRule(toolName, PermissionBehavior.ALLOW, content)];
     },
   };
+}
+
+function isTilde(path: string): boolean {
+  return path === '~' || path.startsWith('~/');
 }
 
 function toSlashes(path: string): string {

@@ -204,6 +204,22 @@ describe('~/ in a rule means the home directory', () => {
     expect(pathMatchesRule('\\~/x', '/p/~/x', { cwd: '/p' })).toBe(true);
   });
 
+  it('an input ~/... is judged as the home directory too, since tools may expand the tilde', async () => {
+    const cwd = scratch('tilde');
+    const engine = new PermissionEngine({ cwd, settings: { deny: ['read(~/.ssh/**)'], allow: ['write(/**)'] } });
+    expect((await engine.check(read, { path: '~/.ssh/id_rsa' })).behavior).toBe(DENY);
+    expect((await engine.check(read, { path: '~/.ssh/../.ssh/id_rsa' })).behavior).toBe(DENY);
+    expect((await engine.check(read, { path: '~/notes' })).behavior).toBe(ALLOW);
+    // one allow rule must cover both readings
+    expect((await engine.check(write, { path: '~/notes' })).behavior).toBe(ALLOW);
+    const split = new PermissionEngine({ cwd, settings: { allow: ['write(~/**)', `write(${cwd}/**)`] } });
+    expect((await split.check(write, { path: '~/notes' })).behavior).toBe(ASK);
+    const onlyHome = new PermissionEngine({ cwd, settings: { allow: ['write(~/**)'] } });
+    const asked = await onlyHome.check(write, { path: '~/notes' });
+    expect([asked.behavior, asked.suggestions]).toEqual([ASK, []]);
+    expect((await onlyHome.check(write, { path: '~x/notes' })).behavior).toBe(ASK);
+  });
+
   it.each(['~bob/.ssh/**', '~root', '~+/x', '~-/x', '~~/x'])('refuses %s with a coded error, never a rule that matches nothing', async (pattern) => {
     const error = (() => {
       try {
