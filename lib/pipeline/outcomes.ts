@@ -117,7 +117,7 @@ export function deniedMessage(name: string, reason: string): string {
 /** The model-facing text for a call that needs a person's approval when there is no one to ask. */
 export function unapprovedMessage(name: string, reason?: string): string {
   const why = reason === undefined ? '' : clause(reason);
-  return `Tool '${name}' was not run: it needs the user's approval, and no approval step is configured${why ? ` (${why})` : ''}. Ask the user or take another approach.`;
+  return `Tool '${name}' was not run: it needs approval and no approval step is configured${why ? ` (${why})` : ''}. Ask the user or take another approach.`;
 }
 
 /** Text as one clause inside a sentence: trimmed, without a final full stop. */

@@ -33,7 +33,7 @@ describe('PermissionMiddleware', () => {
     // A person said no: the user declined. Nobody to ask: not run, needs approval. Never "permission denied".
     expect((await no.execute('touch', { path: 'a' })).error).toBe("The user declined to run tool 'touch'. Do not retry it unchanged; ask the user or take another approach.");
     expect((await registry(new PermissionEngine()).execute('touch', { path: 'a' })).error).toBe(
-      "Tool 'touch' was not run: it needs the user's approval, and no approval step is configured (confirm). Ask the user or take another approach.",
+      "Tool 'touch' was not run: it needs approval and no approval step is configured (confirm). Ask the user or take another approach.",
     );
   });
 

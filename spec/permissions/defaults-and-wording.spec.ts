@@ -183,7 +183,7 @@ describe('a rule denial and a person refusal are worded apart, the same on every
     const refused = await registry([new PermissionMiddleware(new PermissionEngine(), { ask: () => false })]).execute('guarded', {});
     expect(refused.error).toBe(DECLINED);
     const nobody = await registry([new PermissionMiddleware(new PermissionEngine())]).execute('guarded', {});
-    expect(nobody.error).toBe("Tool 'guarded' was not run: it needs the user's approval, and no approval step is configured (guarded wants a confirmation). Ask the user or take another approach.");
+    expect(nobody.error).toBe("Tool 'guarded' was not run: it needs approval and no approval step is configured (guarded wants a confirmation). Ask the user or take another approach.");
     const approved = await registry([new PermissionMiddleware(new PermissionEngine(), { ask: () => true })]).execute('guarded', {});
     expect(approved.result).toBe('ran');
     for (const error of [refused.error, nobody.error]) expect(error).not.toMatch(/denied/i);
@@ -195,7 +195,7 @@ describe('a rule denial and a person refusal are worded apart, the same on every
     const [refused] = await executeToolCalls(tools, call, { approve: () => false });
     expect(refused!.result.error).toBe("The user declined to run tool 'approval'. Do not retry it unchanged; ask the user or take another approach.");
     const [nobody] = await executeToolCalls(tools, call);
-    expect(nobody!.result.error).toBe("Tool 'approval' was not run: it needs the user's approval, and no approval step is configured. Ask the user or take another approach.");
+    expect(nobody!.result.error).toBe("Tool 'approval' was not run: it needs approval and no approval step is configured. Ask the user or take another approach.");
   });
 
   it('reasons that end in punctuation are never doubled', () => {
