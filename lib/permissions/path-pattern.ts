@@ -1,6 +1,6 @@
 import { homedir } from 'node:os';
 import { resolve, sep } from 'node:path';
-import { resolveRealPath } from '../fs/resolve-real-path';
+import { PathResolutionError, resolveRealPath } from '../fs/resolve-real-path';
 import { PermissionConfigError } from './permission-error';
 
 /**
@@ -220,8 +220,7 @@ export interface PathPatternOptions {
   readonly cwd: string;
   /**
    * Also build the form whose fixed leading part (the segments before the first wildcard) has its links resolved
-   * the way the kernel would (default false: the pattern as written only).
-   * @throws PathResolutionError when that part cannot be resolved (a link loop, say).
+   * the way the kernel would, when they can be followed (default false: the pattern as written only).
    */
   readonly resolveLinks?: boolean;
 }
@@ -248,14 +247,29 @@ export function compilePathPattern(pattern: string, options: PathPatternOptions)
   const start = parsed.anchor === 'root' ? '/' : parsed.anchor === 'home' ? homedir() : options.cwd;
   const bases = [slashes(resolve(start, ...fixed))];
   if (options.resolveLinks === true) {
-    const real = slashes(resolveRealPath(fixed.join(sep) || '.', resolve(start)));
-    if (real !== bases[0]) bases.push(real);
+    const real = realForm(fixed, start);
+    if (real !== undefined && real !== bases[0]) bases.push(real);
   }
   return {
     covers(path: string, caseInsensitive: boolean): boolean {
       return bases.some((base) => regexFor(base, rest, caseInsensitive, pattern).test(path));
     },
   };
+}
+
+/**
+ * Where the links of a pattern's fixed part lead, or undefined when they cannot be followed (a loop, a file used as a
+ * folder, a folder this process may not read): the pattern then covers what it names as written. A call's path
+ * through the same spot cannot be resolved either, and the engine fails closed on it; so a natural rule such as
+ * `Read(/root/**)`, seen by a process that cannot list `/root`, neither denies every call nor stops judging.
+ */
+function realForm(fixed: readonly string[], start: string): string | undefined {
+  try {
+    return slashes(resolveRealPath(fixed.join(sep) || '.', resolve(start)));
+  } catch (error) {
+    if (error instanceof PathResolutionError) return undefined;
+    throw error;
+  }
 }
 
 /** A path as {@link CompiledPathPattern.covers} expects it: absolute, normalised, `/`-separated. */

@@ -156,11 +156,16 @@ describe('rule patterns with links and `..`', () => {
     expect((await e.check(read, { path: join(outside, 'sub', 'inner.txt') })).behavior).toBe(ALLOW);
   });
 
-  it("refuses '..' after a wildcard, and a rule whose links loop fails closed", async () => {
+  it("refuses '..' after a wildcard; a rule whose own links cannot be followed covers what it names as written", async () => {
     expect(() => pathMatchesRule('src/**/../x', '/p/x')).toThrow(PermissionConfigError);
-    const e = new PermissionEngine({ cwd: wd, settings: { deny: ['read(loop/**)'], allow: ['write(loop/**)'] } });
-    expect((await e.check(read, { path: 'own.txt' })).behavior).toBe(DENY);
+    const e = new PermissionEngine({ cwd: wd, settings: { deny: ['read(loop/**)', 'read(notdir/x/**)'], allow: ['write(loop/**)'] } });
+    expect((await e.check(read, { path: 'own.txt' })).behavior).toBe(ALLOW);
+    expect((await e.check(read, { path: 'loop/x' })).behavior).toBe(DENY);
+    expect((await e.check(read, { path: 'notdir/x/y' })).behavior).toBe(DENY);
     expect((await e.check(write, { path: 'loop/x' })).behavior).toBe(ASK);
+    // a call that reaches the unresolvable spot through another spelling cannot be resolved either: denied
+    symlinkSync(join(wd, 'loop'), join(wd, 'toloop'));
+    expect((await e.check(read, { path: 'toloop/x' })).behavior).toBe(DENY);
   });
 });
 
