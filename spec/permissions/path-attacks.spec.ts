@@ -69,6 +69,13 @@ describe('deny rules judge the file the kernel opens', () => {
     expect((await engine.check(write, { path })).behavior).toBe(DENY);
   });
 
+  it('magic links in /proc lead where the kernel goes', async () => {
+    const e = new PermissionEngine({ cwd: wd, settings: { deny: ['read(/etc/**)'] } });
+    for (const path of ['/proc/self/root/etc/passwd', '/proc/thread-self/root/etc/hostname', '/proc/self/root/proc/self/root/etc/x']) {
+      expect([path, (await e.check(read, { path })).behavior]).toEqual([path, DENY]);
+    }
+  });
+
   it('leaves the working directory itself alone', async () => {
     expect((await engine.check(read, { path: 'own.txt' })).behavior).toBe(ALLOW);
     expect((await engine.check(write, { path: 'dir/../own.txt' })).behavior).toBe(ASK);
