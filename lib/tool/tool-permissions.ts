@@ -21,10 +21,19 @@ export function defaultCheckPermissions(tool: Tool, input: Record<string, unknow
   if (tool.needsApproval(input)) {
     return PermissionDecision.ask(`${tool.name} requires approval before it runs.`, { suggestions: tool.generateSuggestions(input, context) });
   }
-  if (tool.checkReadOnly(input)) return PermissionDecision.allow(`${tool.name} only reads for this call.`);
+  if (readsOnly(tool, input)) return PermissionDecision.allow(`${tool.name} only reads for this call.`);
   const effects = [...tool.effects].filter((effect) => effect !== ToolEffect.READS_WORKSPACE);
   const what = effects.length > 0 ? `declares side effects (${effects.join(', ')})` : 'is not read-only and declares no effects, so it is treated as having side effects';
   return PermissionDecision.passthrough(`${tool.name} ${what}; the permission rules and mode decide.`);
+}
+
+/** `tool.checkReadOnly(input)`, where a predicate that throws cannot vouch for the call (not read-only). */
+function readsOnly(tool: Tool, input: Record<string, unknown>): boolean {
+  try {
+    return tool.checkReadOnly(input);
+  } catch {
+    return false;
+  }
 }
 
 /** The default suggestion: allow every call of the tool. */

@@ -112,6 +112,20 @@ describe('defaults of @Action tools with the engine', () => {
     expect((await engine.check(tools.get('sometimes')!, { x: 'poke' })).behavior).toBe(ASK);
   });
 
+  it('a read-only predicate that throws cannot vouch for the call: passes through, and still runs outside the engine', async () => {
+    class Throwing {
+      @Action('Throws in readOnly.', { params: Input, effects: [ToolEffect.WRITES_WORKSPACE], readOnly: () => { throw new Error('boom'); } })
+      odd(): string {
+        return 'ran';
+      }
+    }
+    const own = new Tools().register(new Throwing());
+    const odd = own.get('odd')!;
+    expect((await odd.checkPermissions({}, new PermissionEngine().context)).behavior).toBe(PASSTHROUGH);
+    expect((await new PermissionEngine().check(odd, {})).behavior).toBe(ASK);
+    expect((await runToolCalls(own, [{ id: '1', name: 'odd', args: {} }])).ran[0]!.result.result).toBe('ran');
+  });
+
   it('says why a side-effect tool passes through', async () => {
     const context = new PermissionEngine().context;
     expect((await tools.get('network')!.checkPermissions({}, context)).message).toBe('network declares side effects (network); the permission rules and mode decide.');
