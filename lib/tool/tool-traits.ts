@@ -12,7 +12,7 @@ type Input = Record<string, unknown>;
  * what a rule's content means for it, and which rules to suggest. Inputs are validated params.
  */
 export interface ToolPermissionHooks<P = Input> {
-  /** The tool's verdict on a call (default: ASK when the call needs approval, else ALLOW). */
+  /** The tool's verdict on a call (default: ASK when the call needs approval, ALLOW when it only reads, else PASSTHROUGH). */
   checkPermissions?(input: P, context: PermissionContext): PermissionDecision | Promise<PermissionDecision>;
   /**
    * Whether a rule's content covers the call (default: no content rule covers it; tool-wide rules always do).

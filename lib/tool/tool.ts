@@ -263,7 +263,8 @@ export class Tool {
 
   /**
    * The tool's own permission verdict on a call (seed 004: `check_permissions`). Default: the `permissions` hook if
-   * given, else ASK when {@link needsApproval} holds for `input` (validated params), else ALLOW.
+   * given, else ASK when {@link needsApproval} holds for `input` (validated params), ALLOW when the call only reads,
+   * and PASSTHROUGH (the engine's rules decide) for a tool with side effects or undeclared effects.
    */
   checkPermissions(input: Record<string, unknown>, context: PermissionContext): PermissionDecision | Promise<PermissionDecision> {
     return this.traits.checkPermissions ? this.traits.checkPermissions(input, context) : defaultCheckPermissions(this, input, context);
