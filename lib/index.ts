@@ -41,7 +41,7 @@ export { toStrictSchema, STRICT_FORMATS } from './schema/strict-schema';
 export type { ObjectSchema, Schema, Static } from './schema/schema-types';
 export { PermissionBehavior } from './permissions/permission-behavior';
 export { PermissionMode } from './permissions/permission-mode';
-export { PermissionConfigError } from './permissions/permission-error';
+export { PermissionConfigError, type PermissionConfigErrorCode } from './permissions/permission-error';
 export {
   permissionRule,
   parsePermissionRule,
@@ -57,8 +57,10 @@ export { PermissionContext, type PermissionContextInit } from './permissions/per
 export { PermissionEngine, type PermissionEngineOptions } from './permissions/permission-engine';
 export { ruleNamesTool, type PermissionSubject } from './permissions/permission-subject';
 export { DANGEROUS_FILES, DANGEROUS_DIRECTORIES, isDangerousPath, type DangerousPathOptions } from './permissions/dangerous-paths';
-export { isInsideWorkingDirectories, realPathOf } from './permissions/working-directories';
-export { pathRule, pathMatchesRule, commandRule, commandMatchesRule, type RuleHooks } from './permissions/rule-matchers';
+export { isInsideWorkingDirectories, realPathOf, type WorkingDirectoryOptions } from './permissions/working-directories';
+export { PathResolutionError, type PathResolutionErrorCode } from './fs/resolve-real-path';
+export { pathRule, pathMatchesRule, commandRule, commandMatchesRule, type PathMatchOptions, type RuleHooks } from './permissions/rule-matchers';
+export { escapePathPattern } from './permissions/path-pattern';
 export { ToolChunk, ToolResultState, type ContentBlock, type DataBlock, type DataSource, type TextBlock, type ToolChunkInit } from './streaming/tool-chunk';
 export { ToolResponse, type FinalState } from './streaming/tool-response';
 export { composeChunkMiddleware, type ChunkHandler, type ToolChunkMiddleware } from './streaming/tool-chunk-middleware';

@@ -237,6 +237,19 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
   }
 
   /**
+   * A failed result for a call the permission policy denied (a rule, the mode, the tool's own check): worded as a
+   * denial, never as the user's refusal. `reason` is the decision's message.
+   */
+  denied(name: string, reason: string): R {
+    return this.outcomes.denied(name, reason);
+  }
+
+  /** A failed result for a call that needs the user's approval when no one can be asked. */
+  unapproved(name: string, reason?: string): R {
+    return this.outcomes.unapproved(name, reason);
+  }
+
+  /**
    * Adds the tools of `other`. A name already registered here throws (`Tool '<name>' already registered`) unless
    * `replace` is set, in which case `other`'s tool wins.
    */

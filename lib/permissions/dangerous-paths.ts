@@ -1,13 +1,13 @@
 /**
  * Files an agent must not change without the user's say-so: shell start-up files, git and package-manager
- * configuration, credentials (reference semantics section 5). Entries with a `/` name a path suffix.
+ * configuration, credentials. Entries with a `/` name a path suffix.
  */
 export const DANGEROUS_FILES: readonly string[] = Object.freeze([
   '.gitconfig', '.gitmodules', '.bashrc', '.bash_profile', '.zshrc', '.zprofile', '.profile',
   '.ssh/config', '.ssh/authorized_keys', '.netrc', '.npmrc', '.pypirc', '.env', '.envrc',
 ]);
 
-/** Directories whose contents are configuration or keys: anything inside them is dangerous (section 5). */
+/** Directories whose contents are configuration or keys: anything inside them is dangerous. */
 export const DANGEROUS_DIRECTORIES: readonly string[] = Object.freeze(['.git', '.vscode', '.idea', '.ssh']);
 
 /** Extra entries for {@link isDangerousPath}, added to the built-in lists. */
@@ -21,9 +21,8 @@ export interface DangerousPathOptions {
  * dangerous directory.
  *
  * Compared by path segments, case-insensitively (case-insensitive file systems would otherwise be fooled): a file
- * entry matches when the path ends with its segments, so `.ssh/config` matches `/home/a/.ssh/config` (the reference
- * compared basenames only, so multi-segment entries never matched: **quirk** fixed); a directory entry matches when
- * any segment equals it. `.env` also covers its family (`.env.local`, `.env.production`, ...).
+ * entry matches when the path ends with its segments, so `.ssh/config` matches `/home/a/.ssh/config`; a directory
+ * entry matches when any segment equals it. `.env` also covers its family (`.env.local`, `.env.production`, ...).
  */
 export function isDangerousPath(path: string, options: DangerousPathOptions = {}): boolean {
   const segments = path.replace(/\\/g, '/').toLowerCase().split('/').filter((s) => s !== '' && s !== '.');

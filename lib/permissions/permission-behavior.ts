@@ -1,5 +1,5 @@
 /**
- * What a permission check concludes about one tool call (seed 004: "ToolBase Interface", `PermissionBehavior`).
+ * What a permission check concludes about one tool call.
  *
  * `PASSTHROUGH` is only ever returned by a tool's own `checkPermissions`: it means "I have no opinion, let the
  * engine's rules and mode decide". The {@link PermissionEngine} never returns it.

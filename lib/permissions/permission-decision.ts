@@ -27,7 +27,7 @@ export interface PermissionDecisionInit {
   readonly suggestions?: readonly PermissionRule[];
   /** The input the call should run with instead, when a check rewrote it (for example a normalised path). */
   readonly updatedInput?: Record<string, unknown>;
-  /** On an ASK: a safety check that allow rules cannot silence (seed 004: `bypass_immune`). */
+  /** On an ASK: a safety check that allow rules cannot silence. */
   readonly bypassImmune?: boolean;
   /** Why (default `{ type: 'tool' }`: what a tool's own check returns). */
   readonly reason?: DecisionReason;
@@ -37,7 +37,7 @@ const TOOL_REASON: DecisionReason = Object.freeze({ type: 'tool' });
 const NONE: readonly PermissionRule[] = Object.freeze([]);
 
 /**
- * The outcome of a permission check (seed 004: `PermissionDecision`): a behaviour, a message a user can read, the
+ * The outcome of a permission check: a behaviour, a message a user can read, the
  * reason, suggested rules and, where a check rewrote it, the updated input. Frozen; build with the static helpers.
  */
 export class PermissionDecision {

@@ -2,6 +2,7 @@ import { PermissionBehavior } from './permission-behavior';
 import { PermissionContext, type PermissionContextInit } from './permission-context';
 import { PermissionDecision } from './permission-decision';
 import { PermissionMode } from './permission-mode';
+import { PermissionConfigError } from './permission-error';
 import { formatPermissionRule, parsePermissionRule, parsePermissionSettings, type PermissionRule, type PermissionSettings, type RuleBehavior } from './permission-rule';
 import { ruleNamesTool, type PermissionSubject } from './permission-subject';
 
@@ -16,7 +17,7 @@ export interface PermissionEngineOptions extends PermissionContextInit {
 type Input = Record<string, unknown>;
 
 /**
- * Decides whether a tool call may run (seed 004 and reference semantics section 5). Every mode first applies, in
+ * Decides whether a tool call may run. Every mode first applies, in
  * order: a matching deny rule (DENY), a matching ask rule (ASK, with suggestions), a read-only call
  * (`tool.checkReadOnly`: ALLOW). Then:
  *
@@ -27,9 +28,9 @@ type Input = Record<string, unknown>;
  * | BYPASS | the tool's ALLOW/DENY honoured, every ASK ignored: ALLOW |
  * | DONT_ASK | as DEFAULT, then any ASK becomes DENY keeping its reason and suggestions |
  *
- * Beyond the reference: a tool check that rewrites the input (`updatedInput`) has the rewritten input checked
- * against the deny and ask rules again and carried on the final decision; a tool check or rule matcher that throws fails
- * closed (DENY, or "matches" for deny and ask rules); arguments that do not validate are allowed (reason
+ * A tool check that rewrites the input (`updatedInput`) has the rewritten input checked against the deny and ask
+ * rules again and carried on the final decision; a tool check or rule matcher that throws fails closed (DENY, or
+ * "matches" for deny and ask rules, with the matcher's error in the message); arguments that do not validate are allowed (reason
  * `invalid_input`) unless a tool-wide deny rule applies, because such a call fails validation and runs nothing.
  * Never returns PASSTHROUGH; never rejects.
  */
@@ -86,7 +87,7 @@ export class PermissionEngine {
     if (deny) return denyByRule(tool, deny);
     const ask = this.find(tool, PermissionBehavior.ASK, input);
     if (ask) {
-      return this.finish(tool, input, PermissionDecision.ask(`Rule ${formatPermissionRule(ask)} asks before ${tool.name} runs.`, { reason: { type: 'rule', rule: ask } }));
+      return this.finish(tool, input, askByRule(tool, ask));
     }
     if (safely(() => tool.checkReadOnly(input), false)) {
       return PermissionDecision.allow(`${tool.name} only reads for this call.`, { reason: { type: 'read_only' } });
@@ -100,7 +101,7 @@ export class PermissionEngine {
       // A hand-written check (plain JavaScript, or typed `any`) may return anything: only a decision counts.
       own = asDecision(own);
     } catch (error) {
-      return PermissionDecision.deny(`The permission check of ${tool.name} failed (${error instanceof Error ? error.message : String(error)}), so the call is denied.`, { reason: { type: 'error' } });
+      return PermissionDecision.deny(`The permission check of ${tool.name} failed (${clause(error)}), so the call is denied.`, { reason: { type: 'error' } });
     }
     const effective = own.updatedInput ?? input;
     if (own.updatedInput !== undefined) {
@@ -108,7 +109,7 @@ export class PermissionEngine {
       if (denyUpdated) return denyByRule(tool, denyUpdated);
       const askUpdated = own.behavior === PermissionBehavior.DENY ? undefined : this.find(tool, PermissionBehavior.ASK, effective);
       if (askUpdated) {
-        return this.finish(tool, effective, PermissionDecision.ask(`Rule ${formatPermissionRule(askUpdated)} asks before ${tool.name} runs.`, { reason: { type: 'rule', rule: askUpdated }, updatedInput: own.updatedInput }));
+        return this.finish(tool, effective, askByRule(tool, askUpdated, own.updatedInput));
       }
     }
     if (own.behavior === PermissionBehavior.ALLOW || own.behavior === PermissionBehavior.DENY) return own;
@@ -118,44 +119,89 @@ export class PermissionEngine {
     if (own.behavior === PermissionBehavior.ASK && own.bypassImmune) return this.finish(tool, effective, own);
     const allow = this.find(tool, PermissionBehavior.ALLOW, effective);
     if (allow) {
-      return PermissionDecision.allow(`Allowed by rule ${formatPermissionRule(allow)}.`, { reason: { type: 'rule', rule: allow }, updatedInput: own.updatedInput });
+      return PermissionDecision.allow(`Allowed by rule ${formatPermissionRule(allow.rule)}.`, { reason: { type: 'rule', rule: allow.rule }, updatedInput: own.updatedInput });
     }
-    const asking = own.behavior === PermissionBehavior.ASK ? own : PermissionDecision.ask(`${tool.name} needs your permission to run.`, { reason: { type: 'default' }, updatedInput: own.updatedInput });
+    const asking = own.behavior === PermissionBehavior.ASK ? own : PermissionDecision.ask(`No permission rule allows this call of ${tool.name}, so the user must confirm it.`, { reason: { type: 'default' }, updatedInput: own.updatedInput });
     return this.finish(tool, effective, asking);
   }
 
-  /** The first rule of `behavior` about `tool` that covers `input` (undefined input: tool-wide rules only). */
-  private find(tool: PermissionSubject, behavior: RuleBehavior, input: Input | undefined): PermissionRule | undefined {
-    for (const rule of this.current.rules) {
+  /**
+   * The first rule of `behavior` about `tool` that covers `input` (undefined input: tool-wide rules only). A matcher
+   * that throws counts as covering for deny and ask rules (its error is kept for the message), never for allow rules.
+   */
+  private find(tool: PermissionSubject, behavior: RuleBehavior, input: Input | undefined): Found | undefined {
+    const context = this.current;
+    for (const rule of context.rules) {
       if (rule.behavior !== behavior || !ruleNamesTool(rule, tool)) continue;
-      if (rule.ruleContent === undefined) return rule;
+      if (rule.ruleContent === undefined) return { rule };
       if (input === undefined) continue;
       const content = rule.ruleContent;
-      if (safely(() => tool.matchRule(content, input), behavior !== PermissionBehavior.ALLOW)) return rule;
+      try {
+        if (tool.matchRule(content, input, context, behavior)) return { rule };
+      } catch (error) {
+        if (behavior !== PermissionBehavior.ALLOW) return { rule, error };
+      }
     }
     return undefined;
   }
 
   /** Adds suggestions to an ASK and applies DONT_ASK (ASK becomes DENY, reason and suggestions kept). */
   private finish(tool: PermissionSubject, input: Input, ask: PermissionDecision): PermissionDecision {
-    const suggestions = ask.suggestions.length > 0 ? ask.suggestions : safely(() => tool.generateSuggestions(input), []);
+    const suggestions = ask.suggestions.length > 0 ? ask.suggestions : safely(() => tool.generateSuggestions(input, this.current), []);
     if (this.current.mode !== PermissionMode.DONT_ASK) return ask.suggestions === suggestions ? ask : ask.with({ suggestions });
     return ask.with({
       behavior: PermissionBehavior.DENY,
-      message: `${ask.message} Denied: dont-ask mode never asks.`,
+      message: `${asSentence(ask.message)} Denied: dont-ask mode never asks.`,
       suggestions,
     });
   }
 
   private update(patch: PermissionContextInit): this {
     const c = this.current;
-    this.current = new PermissionContext({ mode: c.mode, rules: c.rules, workingDirectories: c.workingDirectories, dangerousPaths: c.dangerousPaths, ...patch });
+    this.current = new PermissionContext({
+      mode: c.mode,
+      rules: c.rules,
+      workingDirectories: c.workingDirectories,
+      cwd: c.cwd,
+      caseInsensitive: c.caseInsensitive,
+      dangerousPaths: c.dangerousPaths,
+      ...patch,
+    });
     return this;
   }
 }
 
-function denyByRule(tool: PermissionSubject, rule: PermissionRule): PermissionDecision {
-  return PermissionDecision.deny(`Permission to use ${tool.name} was denied by rule ${formatPermissionRule(rule)}${rule.source ? ` (${rule.source})` : ''}.`, { reason: { type: 'rule', rule } });
+interface Found {
+  readonly rule: PermissionRule;
+  /** What the rule's matcher threw, when it could not judge the call (the rule then counts as matching). */
+  readonly error?: unknown;
+}
+
+function denyByRule(tool: PermissionSubject, found: Found): PermissionDecision {
+  return PermissionDecision.deny(`${ruleText(found)} denies this call of ${tool.name}.${unjudged(found)}`, { reason: { type: 'rule', rule: found.rule } });
+}
+
+function askByRule(tool: PermissionSubject, found: Found, updatedInput?: Input): PermissionDecision {
+  return PermissionDecision.ask(`${ruleText(found)} asks before ${tool.name} runs.${unjudged(found)}`, { reason: { type: 'rule', rule: found.rule }, updatedInput });
+}
+
+function ruleText({ rule }: Found): string {
+  return `The permission rule ${formatPermissionRule(rule)}${rule.source ? ` (from ${rule.source})` : ''}`;
+}
+
+function unjudged(found: Found): string {
+  return 'error' in found ? ` The rule could not judge this call, so it applies (${clause(found.error)}).` : '';
+}
+
+/** A message as a sentence that another can follow: ending in `.`, `!` or `?` (empty stays empty). */
+function asSentence(message: string): string {
+  const text = message.trim();
+  return text === '' || /[.!?]$/.test(text) ? text : `${text}.`;
+}
+
+/** An error's message as a clause inside parentheses: no final full stop. */
+function clause(error: unknown): string {
+  return (error instanceof Error ? error.message : String(error)).replace(/[.\s]+$/, '');
 }
 
 const BEHAVIORS: ReadonlySet<unknown> = new Set(Object.values(PermissionBehavior));
@@ -165,7 +211,7 @@ function asDecision(value: unknown): PermissionDecision {
   if (value instanceof PermissionDecision) return value;
   const shape = value as Partial<Record<keyof PermissionDecision, unknown>> | null;
   if (typeof shape !== 'object' || shape === null || !BEHAVIORS.has(shape.behavior)) {
-    throw new TypeError(`checkPermissions returned ${shape === null ? 'null' : typeof shape === 'object' ? 'an object without a valid behavior' : typeof shape} instead of a PermissionDecision`);
+    throw new PermissionConfigError('INVALID_PERMISSION_DECISION', `checkPermissions returned ${shape === null ? 'null' : typeof shape === 'object' ? 'an object without a valid behavior' : typeof shape} instead of a PermissionDecision`);
   }
   const updated = shape.updatedInput;
   return new PermissionDecision(shape.behavior as PermissionBehavior, typeof shape.message === 'string' ? shape.message : '', {

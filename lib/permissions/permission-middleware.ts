@@ -1,4 +1,5 @@
 import type { ToolMiddleware, NextHandler } from '../pipeline/middleware';
+import { declinedMessage, deniedMessage, unapprovedMessage } from '../pipeline/outcomes';
 import type { ToolCall } from '../pipeline/tool-call';
 import type { ActionResult } from '../result';
 import { PermissionBehavior } from './permission-behavior';
@@ -15,11 +16,11 @@ export interface PermissionMiddlewareOptions {
 }
 
 /**
- * A registry middleware that puts the {@link PermissionEngine} inside `tools.execute` (the call slot, seed 004:
- * agent-level permission checks), for hosts that do not batch with `runToolCalls`: ALLOW runs the call (with the
- * updated input when a check rewrote it, validated again); DENY fails it with the decision's message; ASK asks
- * through `options.ask`, and fails the call when the answer is no or there is no one to ask. Failures are results
- * for the model, never exceptions.
+ * A registry middleware that puts the {@link PermissionEngine} inside `tools.execute` (the call slot), for hosts
+ * that do not batch with `runToolCalls`: ALLOW runs the call (with the updated input when a check rewrote it,
+ * validated again); DENY fails it as a permission denial with the decision's message; ASK asks through
+ * `options.ask` and fails the call as the user's refusal when the answer is no, or as unapproved when there is no
+ * one to ask. Failures are results for the model, never exceptions.
  */
 export class PermissionMiddleware implements ToolMiddleware {
   constructor(
@@ -29,12 +30,10 @@ export class PermissionMiddleware implements ToolMiddleware {
 
   async handle(call: ToolCall, next: NextHandler): Promise<ActionResult<unknown>> {
     const decision = await this.engine.check(call.tool, call.params);
-    if (decision.behavior === PermissionBehavior.DENY) {
-      return call.resultType.fail(`Permission denied for tool '${call.name}': ${decision.message} Do not retry it unchanged; take another approach or ask the user.`);
-    }
+    if (decision.behavior === PermissionBehavior.DENY) return call.resultType.fail(deniedMessage(call.name, decision.message));
     if (decision.behavior === PermissionBehavior.ASK) {
-      const approved = this.options.ask !== undefined && (await this.options.ask(call, decision));
-      if (!approved) return call.resultType.fail(`Tool '${call.name}' needs the user's approval, which was not given (${decision.message}). Do not retry it unchanged; ask the user or take another approach.`);
+      if (this.options.ask === undefined) return call.resultType.fail(unapprovedMessage(call.name, decision.message));
+      if ((await this.options.ask(call, decision)) !== true) return call.resultType.fail(declinedMessage(call.name));
     }
     if (decision.updatedInput === undefined) return next(call);
     const parsed = call.tool.parseArgs(decision.updatedInput);

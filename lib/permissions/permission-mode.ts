@@ -1,5 +1,5 @@
 /**
- * How permissive the {@link PermissionEngine} is (seed 004 and reference semantics section 5). Deny rules, ask
+ * How permissive the {@link PermissionEngine} is. Deny rules, ask
  * rules and read-only auto-allow apply in every mode; the modes differ in what happens after them:
  *
  * - `DEFAULT`: the tool's own check, then allow rules, else ask.

@@ -5,7 +5,7 @@ import { PermissionConfigError } from './permission-error';
 export type RuleBehavior = PermissionBehavior.ALLOW | PermissionBehavior.DENY | PermissionBehavior.ASK;
 
 /**
- * One allow, deny or ask rule (seed 004, reference semantics section 5): the tool it is about, an optional content
+ * One allow, deny or ask rule: the tool it is about, an optional content
  * pattern whose meaning belongs to the tool (`tool.matchRule`; none = every call of that tool), the behaviour and
  * where the rule came from (for example `"user"`, `"project"`, `"session"`: shown to users, never interpreted).
  *

@@ -1,9 +1,9 @@
 import type { PermissionContext } from './permission-context';
 import type { PermissionDecision } from './permission-decision';
-import type { PermissionRule } from './permission-rule';
+import type { PermissionRule, RuleBehavior } from './permission-rule';
 
 /**
- * What the {@link PermissionEngine} needs from a tool (every `Tool` satisfies it; seed 004: the permission hooks of
+ * What the {@link PermissionEngine} needs from a tool (every `Tool` satisfies it: the permission hooks of
  * `ToolBase`). Inputs are validated params (defaults applied), never the raw model arguments.
  */
 export interface PermissionSubject {
@@ -16,10 +16,13 @@ export interface PermissionSubject {
   checkPermissions(input: Record<string, unknown>, context: PermissionContext): PermissionDecision | Promise<PermissionDecision>;
   /** Whether this call only reads (used for read-only auto-allow and EXPLORE mode). */
   checkReadOnly(input: Record<string, unknown>): boolean;
-  /** Whether a rule's content pattern covers this call. */
-  matchRule(ruleContent: string, input: Record<string, unknown>): boolean;
+  /**
+   * Whether a rule's content pattern covers this call; `context` gives the cwd relative paths resolve against,
+   * `behavior` the rule's behaviour (a path matcher asks more of an allow rule than of a deny rule).
+   */
+  matchRule(ruleContent: string, input: Record<string, unknown>, context: PermissionContext, behavior: RuleBehavior): boolean;
   /** Rules that would allow this call, offered with an ASK. */
-  generateSuggestions(input: Record<string, unknown>): readonly PermissionRule[];
+  generateSuggestions(input: Record<string, unknown>, context?: PermissionContext): readonly PermissionRule[];
 }
 
 /**

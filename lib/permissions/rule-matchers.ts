@@ -1,90 +1,144 @@
-import { dirname, posix, relative, isAbsolute, resolve } from 'node:path';
-import type picomatchType from 'picomatch';
+import { homedir } from 'node:os';
+import { dirname, relative, resolve, sep } from 'node:path';
+import { isWithin } from '../fs/path-within';
+import { resolveRealPath } from '../fs/resolve-real-path';
+import { foldsCase } from './case-folding';
 import { PermissionBehavior } from './permission-behavior';
-import { permissionRule, type PermissionRule } from './permission-rule';
-import { realPathOf } from './working-directories';
+import { PermissionContext } from './permission-context';
+import { PermissionConfigError } from './permission-error';
+import { absolutePath, compilePathPattern, escapePathPattern } from './path-pattern';
+import { permissionRule, type PermissionRule, type RuleBehavior } from './permission-rule';
 
 type Input = Record<string, unknown>;
 
 /** The two rule hooks of a tool, as a pair: pass it as an `@Action`'s `permissions` option or spread it into a tool. */
 export interface RuleHooks {
-  matchRule(ruleContent: string, input: Input): boolean;
-  generateSuggestions(input: Input, toolName: string): PermissionRule[];
+  /**
+   * Whether a rule's content covers the call. `context` gives the folder relative paths resolve against; `behavior`
+   * is the rule's (an allow rule may need to cover more than a deny rule, see {@link pathRule}).
+   */
+  matchRule(ruleContent: string, input: Input, context: PermissionContext, behavior: RuleBehavior): boolean;
+  /** Rules that would allow this call; `context` as for `matchRule`. */
+  generateSuggestions(input: Input, toolName: string, context?: PermissionContext): PermissionRule[];
 }
 
-const matchers = new Map<string, (path: string) => boolean>();
-let picomatch: typeof picomatchType | undefined;
-
-/** picomatch, loaded on the first path rule so that importing the library never pays for it. */
-function glob(): typeof picomatchType {
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy load keeps picomatch off the import path
-  return (picomatch ??= require('picomatch') as typeof picomatchType);
+/** Options of {@link pathMatchesRule}. */
+export interface PathMatchOptions {
+  /** The folder relative paths and relative patterns resolve against (default: the process's current directory). */
+  readonly cwd?: string;
+  /** Compare without regard to case (default: true on macOS and Windows, whose file systems ignore case by default). */
+  readonly caseInsensitive?: boolean;
 }
+
+const PLATFORM_FOLDS_CASE = (): boolean => process.platform === 'darwin' || process.platform === 'win32';
 
 /**
- * Whether a glob pattern covers `path` (picomatch, dot files included). Like a `.gitignore` line: a pattern starting
- * with `/` is anchored at the file system root; any other pattern matches the path or any tail of it that starts at a
- * segment, so `src/**` covers `/project/src/main.ts`. A pattern that covers a folder covers everything inside it
- * (`secrets`, `secrets/` and `/etc` cover `/p/secrets/key` and `/etc/passwd`), as a `.gitignore` line does: a deny
- * rule naming a folder would otherwise deny only the folder itself. On macOS and Windows the match ignores case, as
- * their file systems do. The path is normalised first
- * (`src/../.ssh/key` is `.ssh/key`), so `..` cannot walk out of what a rule names.
+ * Whether a path rule pattern covers `path` as written, without looking at the file system (no links are
+ * resolved; see {@link pathRule} for the check the permission engine makes). Both are resolved against
+ * `options.cwd` when relative, and `path` is normalised first (`src/../.ssh/key` is `.ssh/key`).
+ *
+ * The pattern grammar: `*` (within one segment), `**` (any number of segments, as a whole segment), `?`, `[...]`
+ * (`[!...]` or `[^...]` negates) are wildcards; `\` makes the next character literal; every other character,
+ * `(`, `)`, `{`, `}`, `!`, `+` and `@` included, is literal. `/...` is absolute, `~/...` is in the user's home
+ * directory, anything else is relative to the cwd, and a pattern with no `/` but a trailing one matches at any depth
+ * (`*.pem`, `.env`), as in `.gitignore`. A pattern that covers a folder covers everything inside it.
+ *
+ * @throws PermissionConfigError `INVALID_PERMISSION_RULE` for a pattern that has no meaning: `~user/...`, a `..`
+ *   after a wildcard, a reversed range such as `[z-a]`.
  */
-export function pathMatchesRule(pattern: string, path: string): boolean {
-  const key = pattern.length > 1 ? pattern.replace(/\/+$/, '') || '/' : pattern;
-  // macOS and Windows file systems ignore case by default: there `SECRETS/key` is `secrets/key`, so a deny rule
-  // compared case-sensitively could be dodged by changing case.
-  const nocase = process.platform === 'darwin' || process.platform === 'win32';
-  const cacheKey = nocase ? `i:${key}` : key;
-  let match = matchers.get(cacheKey);
-  if (match === undefined) matchers.set(cacheKey, (match = glob()(key, { dot: true, nocase })));
-  const normal = posix.normalize(path.replace(/\\/g, '/'));
-  const segments = normal.split('/').filter((s) => s !== '');
-  if (key.startsWith('/')) {
-    if (match(normal)) return true;
-    for (let end = 1; end <= segments.length; end++) if (match(`/${segments.slice(0, end).join('/')}`)) return true;
-    return false;
+export function pathMatchesRule(pattern: string, path: string, options: PathMatchOptions = {}): boolean {
+  const cwd = resolve(options.cwd ?? process.cwd());
+  return compilePathPattern(pattern, { cwd }).covers(absolutePath(path, cwd), options.caseInsensitive ?? PLATFORM_FOLDS_CASE());
+}
+
+const DEFAULT_CONTEXT = (): PermissionContext => new PermissionContext();
+
+function assertBehavior(behavior: unknown): asserts behavior is RuleBehavior {
+  if (behavior !== PermissionBehavior.ALLOW && behavior !== PermissionBehavior.DENY && behavior !== PermissionBehavior.ASK) {
+    throw new PermissionConfigError('INVALID_RULE_BEHAVIOR', `matchRule needs the rule's behavior (allow, deny or ask), got ${String(behavior)}: allow and deny rules judge links differently.`);
   }
-  for (let start = 0; start < segments.length; start++) {
-    for (let end = start + 1; end <= segments.length; end++) if (match(segments.slice(start, end).join('/'))) return true;
-  }
-  return false;
 }
 
 /**
- * Rule hooks for a tool whose calls are about one path argument (seed 004: Read, Write, Edit): a rule's content is
- * a glob over `input[field]` ({@link pathMatchesRule}), and over its real path too when it is absolute (symlinks
- * resolved); the suggestion is `<parent dir>/**` (relative to the
- * process's cwd when inside it), or the file itself when it sits in the cwd.
+ * Rule hooks for a tool whose calls are about one path argument (Read, Write, Edit): a rule's content is a path
+ * pattern ({@link pathMatchesRule}) over `input[field]`, judged for the file the kernel would open.
+ *
+ * Both the call's path and the rule's pattern are resolved against `context.cwd` when relative. The path is then
+ * seen two ways: as written (normalised) and as its real path (links resolved component by component, then `..`,
+ * as the kernel does); the pattern covers what it names as written and what the links in its fixed leading part
+ * lead to. An **allow** rule must cover both the written and the real path, so `Write(<proj>/**)` never allows
+ * `<proj>/link/key` where `link` leads out of `<proj>`; a **deny** or **ask** rule matches when it covers either.
+ * Deny and ask rules also ignore case when the path lies on a file system that ignores case (or when
+ * `context.caseInsensitive` is set; allow rules only then). A path `~/...` is judged both as the kernel reads it (a
+ * folder named `~`) and as a tool that expands the tilde reads it (the home directory).
+ *
+ * A path or pattern whose links cannot be resolved (a loop, a file used as a folder, an unreadable folder) makes
+ * the matcher throw, which the engine treats as "matches" for deny and ask rules and "does not match" for allow
+ * rules: fail closed.
+ *
+ * The suggestion is `<parent folder>/**` (relative to the cwd when inside it), or the file itself when it sits in
+ * the cwd or is a link leading out of its folder, with every glob character escaped, so that it allows the call it
+ * was made for.
  */
 export function pathRule(field: string): RuleHooks {
   return {
-    matchRule: (content, input) => {
-      const path = input[field];
-      if (typeof path !== 'string') return false;
-      if (pathMatchesRule(content, path)) return true;
-      // An absolute path is also judged by where its links lead, so `/tmp/link` -> `/etc/passwd` meets `Read(/etc/**)`.
-      // (A relative one is left as written: only the tool knows what it is relative to.)
-      if (!isAbsolute(path)) return false;
-      const real = realPathOf(path);
-      return real !== resolve(path) && pathMatchesRule(content, real);
+    matchRule: (content, input, context = DEFAULT_CONTEXT(), behavior) => {
+      assertBehavior(behavior);
+      const raw = input[field];
+      if (typeof raw !== 'string') return false;
+      const cwd = context.cwd;
+      const nocase = context.caseInsensitive;
+      const pattern = compilePathPattern(content, { cwd, resolveLinks: true });
+      // The kernel reads `~/x` as a folder named `~`; a tool that expands the tilde reads the home directory: judge both.
+      const readings = isTilde(raw) ? [raw, `${homedir()}${raw.slice(1)}`] : [raw];
+      const written = readings.map((path) => absolutePath(path, cwd));
+      if (behavior !== PermissionBehavior.ALLOW && written.some((path) => pattern.covers(path, nocase))) return true;
+      const forms = [...written, ...readings.map((path) => absolutePath(resolveRealPath(path, cwd), cwd))];
+      if (behavior === PermissionBehavior.ALLOW) return forms.every((path) => pattern.covers(path, nocase));
+      if (forms.some((path) => pattern.covers(path, nocase))) return true;
+      if (nocase || !forms.some((path) => foldsCase(path))) return false;
+      return forms.some((path) => pattern.covers(path, true));
     },
-    generateSuggestions: (input, toolName) => {
-      const path = input[field];
-      if (typeof path !== 'string' || path === '') return [];
-      const rel = isAbsolute(path) ? relative(process.cwd(), path) : path;
-      const inside = rel !== '' && !rel.startsWith('..') && !isAbsolute(rel);
-      const dir = dirname(inside ? rel : path).replace(/\\/g, '/');
-      return [permissionRule(toolName, PermissionBehavior.ALLOW, dir === '.' ? rel.replace(/\\/g, '/') : `${dir}/**`)];
+    generateSuggestions: (input, toolName, context = DEFAULT_CONTEXT()) => {
+      const raw = input[field];
+      // A `~/...` path has two readings (see matchRule) that no one pattern covers: no suggestion.
+      if (typeof raw !== 'string' || raw === '' || isTilde(raw)) return [];
+      const cwd = context.cwd;
+      const written = resolve(cwd, raw);
+      const folder = dirname(written);
+      let real: string;
+      let realFolder: string;
+      try {
+        real = resolveRealPath(written);
+        realFolder = resolveRealPath(folder);
+      } catch {
+        return []; // no allow rule can cover a path that cannot be resolved
+      }
+      const wholeFolder = folder !== cwd && isWithin(realFolder, real, { caseInsensitive: false });
+      const target = wholeFolder ? folder : written;
+      const inside = isWithin(cwd, target) && target !== cwd;
+      const path = toSlashes(inside ? relative(cwd, target) : target);
+      // `./` keeps a one-segment path anchored in the cwd (a pattern without '/' would match at any depth).
+      const escaped = escapePathPattern(path);
+      const content = wholeFolder ? `${escaped}/**` : inside && !path.includes('/') ? `./${escaped}` : escaped;
+      return [permissionRule(toolName, PermissionBehavior.ALLOW, content)];
     },
   };
 }
 
+function isTilde(path: string): boolean {
+  return path === '~' || path.startsWith('~/');
+}
+
+function toSlashes(path: string): string {
+  return sep === '\\' ? path.replace(/\\/g, '/') : path;
+}
+
 /**
- * Whether a command rule covers `command` (seed 004, Bash `match_rule`): `prefix:*` covers the prefix alone or
- * followed by a space (`git commit:*` covers `git commit -m x`, not `git commit-tree`); a pattern with another `*`
- * is a wildcard over the whole command; any other pattern must equal the command (the reference matched a
- * substring, so an allow rule `git status` covered `rm -rf x; git status`). Blank runs compare as one space.
+ * Whether a command rule covers `command`: `prefix:*` covers the prefix alone or followed by a space
+ * (`git commit:*` covers `git commit -m x`, not `git commit-tree`); a pattern with another `*` is a wildcard over
+ * the whole command; any other pattern must equal the command (a substring match would let an allow rule
+ * `git status` cover `rm -rf x; git status`). Blank runs compare as one space.
  * Meant for one simple command: a shell tool splits compound commands and checks each part.
  */
 export function commandMatchesRule(pattern: string, command: string): boolean {

@@ -27,9 +27,19 @@ export class Outcomes<R extends ActionResult<unknown>> {
     return this.resultType.fail(`Tool '${name}' was cancelled before it started.`);
   }
 
-  /** A call the user declined, to hand back to the model like any other result. */
+  /** A call a person refused (see {@link declinedMessage}). */
   declined(name: string, reason?: string): R {
-    return this.resultType.fail(`The user declined to run tool '${name}'${reason ? ` (${reason})` : ''}. Do not retry it unchanged; ask the user or take another approach.`);
+    return this.resultType.fail(declinedMessage(name, reason));
+  }
+
+  /** A call the permission policy refused: a rule, the mode or the tool's own check (see {@link deniedMessage}). */
+  denied(name: string, reason: string): R {
+    return this.resultType.fail(deniedMessage(name, reason));
+  }
+
+  /** A call that needs approval nobody could give (see {@link unapprovedMessage}). */
+  unapproved(name: string, reason?: string): R {
+    return this.resultType.fail(unapprovedMessage(name, reason));
   }
 
   /** What the tool threw or rejected with: cancellation, a missing dependency, or its own error (first line only). */
@@ -91,6 +101,40 @@ export class Outcomes<R extends ActionResult<unknown>> {
 const MAX_NAME = 100;
 /** The first line of a tool's error reaches the model in at most this many characters. */
 const MAX_ERROR_LINE = 500;
+/**
+ * The model-facing text for a call a person refused: `The user declined to run tool '<name>'.`, with the person's
+ * reason in parentheses when one is given.
+ */
+export function declinedMessage(name: string, reason?: string): string {
+  const why = reason === undefined ? '' : clause(reason);
+  return `The user declined to run tool '${name}'${why ? ` (${why})` : ''}. Do not retry it unchanged; ask the user or take another approach.`;
+}
+
+/**
+ * The model-facing text for a call the permission policy refused (a deny rule, the mode, the tool's own check):
+ * `Permission denied for tool '<name>': <reason>`. No person was asked, so it never says the user declined.
+ */
+export function deniedMessage(name: string, reason: string): string {
+  const why = sentence(reason);
+  return `Permission denied for tool '${name}'${why ? `: ${why}` : '.'} Do not retry it unchanged; take another approach or ask the user.`;
+}
+
+/** The model-facing text for a call that needs a person's approval when there is no one to ask. */
+export function unapprovedMessage(name: string, reason?: string): string {
+  const why = reason === undefined ? '' : clause(reason);
+  return `Tool '${name}' was not run: it needs approval and no approval step is configured${why ? ` (${why})` : ''}. Ask the user or take another approach.`;
+}
+
+/** Text as one clause inside a sentence: trimmed, without a final full stop. */
+function clause(text: string): string {
+  return text.trim().replace(/[.\s]+$/, '');
+}
+
+/** Text as whole sentences: trimmed, ending in exactly one full stop (or its own `!` or `?`). */
+function sentence(text: string): string {
+  const trimmed = clause(text);
+  return trimmed === '' || /[!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+}
 
 function stackOf(error: unknown): string | undefined {
   return error instanceof Error ? error.stack : undefined;

@@ -23,8 +23,9 @@ export interface ToolCallOutcome<R extends ActionResult<unknown>> {
 
 /**
  * Runs one model call: asks for approval when the tool is available in the call's context and needs it for these
- * arguments, then `tools.execute`. Never rejects: a declined call
- * is `tools.declined(name)`, and every other failure a failed result from `execute`, so each call gets a result to
+ * arguments, then `tools.execute`. Never rejects: a call the approval step refuses is `tools.declined(name)`, one
+ * that needs approval with no approval step is `tools.unapproved(name)`, and every other failure a failed result
+ * from `execute`, so each call gets a result to
  * send back (Anthropic rejects a request whose `tool_use` has no `tool_result`).
  */
 export async function executeToolCall<R extends ActionResult<unknown>>(tools: Tools<R>, call: ToolCallRequest, options: ToolCallOptions = {}): Promise<R> {
@@ -39,7 +40,7 @@ export async function executeToolCall<R extends ActionResult<unknown>>(tools: To
     needsApproval = tool !== undefined; // an availability check that throws cannot vouch for the call: fail closed
   }
   if (tool !== undefined && needsApproval) {
-    if (options.approve === undefined) return tools.declined(call.name, 'this call needs approval and no approval step is configured');
+    if (options.approve === undefined) return tools.unapproved(call.name);
     let approved = false;
     try {
       approved = (await options.approve(tool, call)) === true;

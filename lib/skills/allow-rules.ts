@@ -2,7 +2,6 @@ import { PermissionBehavior } from '../permissions/permission-behavior';
 import { type PermissionRule, parsePermissionRule } from '../permissions/permission-rule';
 import { cutText } from '../text/cut-text';
 import { InvalidSkillError } from './errors';
-import type { Skill } from './skill-folder';
 
 /** Longest piece of a bad `allowed-tools` entry quoted in an error message, in characters. */
 const QUOTE_LENGTH = 80;
@@ -61,7 +60,7 @@ export function parseAllowedTools(value: unknown): readonly string[] | { readonl
  * @throws InvalidSkillError (code `SKILL_INVALID`, rule `allowed-tools`) naming the skill and the bad entry, for a
  *   skill object whose `allowedTools` were not read by discovery and hold something that is not a permission rule.
  */
-export function skillAllowRules(skill: Pick<Skill, 'name' | 'file' | 'allowedTools'>, source = `skill:${skill.name}`): readonly PermissionRule[] {
+export function skillAllowRules(skill: { readonly name: string; readonly file: string; readonly allowedTools: readonly string[] }, source = `skill:${skill.name}`): readonly PermissionRule[] {
   const rules = skill.allowedTools.map((text) => {
     try {
       return parsePermissionRule(text, PermissionBehavior.ALLOW, source);

@@ -96,7 +96,7 @@ export async function runToolCalls<R extends ActionResult<unknown>>(tools: Tools
     return { kind: 'run', args, safe: tool.isConcurrencySafe, decision };
   };
   const record = async (call: BatchCall, g: Gate & { kind: 'run' | 'denied' }): Promise<RanCall<R>> =>
-    g.kind === 'denied' ? { call, result: tools.declined(call.name, g.decision.message), decision: g.decision } : withDecision(call, await execute(call, g.args), g.decision);
+    g.kind === 'denied' ? { call, result: tools.denied(call.name, g.decision.message), decision: g.decision } : withDecision(call, await execute(call, g.args), g.decision);
 
   for (let i = 0; i < calls.length; ) {
     const call = calls[i]!;
@@ -146,7 +146,8 @@ async function ownVerdict(tool: Tool, args: unknown): Promise<PermissionDecision
   try {
     return await tool.checkPermissions(parsed.params, new PermissionContext());
   } catch (error) {
-    return PermissionDecision.deny(`The permission check of ${tool.name} failed (${cutText(error instanceof Error ? error.message : String(error), 500)}), so the call is denied.`, { reason: { type: 'error' } });
+    const why = cutText((error instanceof Error ? error.message : String(error)).replace(/[.\s]+$/, ''), 500);
+    return PermissionDecision.deny(`The permission check of ${tool.name} failed (${why}), so the call is denied.`, { reason: { type: 'error' } });
   }
 }
 

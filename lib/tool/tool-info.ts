@@ -1,3 +1,4 @@
+import type { PermissionContext } from '../permissions/permission-context';
 import type { PermissionRule } from '../permissions/permission-rule';
 import type { JsonSchema } from '../schema/json-schema';
 import type { ToolChunk } from '../streaming/tool-chunk';
@@ -39,7 +40,7 @@ export interface ToolInfo {
   /** Whether this call only reads. */
   checkReadOnly(input: Record<string, unknown>): boolean;
   /** Rules that would allow this call next time. */
-  generateSuggestions(input: Record<string, unknown>): PermissionRule[];
+  generateSuggestions(input: Record<string, unknown>, context?: PermissionContext): PermissionRule[];
   /** Runs the tool's code with validated params. */
   invoke(params: Record<string, unknown>, invocation: Invocation): unknown;
 }

@@ -1,6 +1,6 @@
 import type { PermissionContext } from '../permissions/permission-context';
 import type { PermissionDecision } from '../permissions/permission-decision';
-import type { PermissionRule } from '../permissions/permission-rule';
+import type { PermissionRule, RuleBehavior } from '../permissions/permission-rule';
 import type { ToolChunkMiddleware } from './tool-info';
 import { ToolEffect } from './tool-effect';
 
@@ -11,12 +11,15 @@ type Input = Record<string, unknown>;
  * what a rule's content means for it, and which rules to suggest. Inputs are validated params.
  */
 export interface ToolPermissionHooks<P = Input> {
-  /** The tool's verdict on a call (default: ASK when the call needs approval, else ALLOW). */
+  /** The tool's verdict on a call (default: ASK when the call needs approval, ALLOW when it only reads, else PASSTHROUGH). */
   checkPermissions?(input: P, context: PermissionContext): PermissionDecision | Promise<PermissionDecision>;
-  /** Whether a rule's content covers the call (default: no content rule covers it; tool-wide rules always do). */
-  matchRule?(ruleContent: string, input: P): boolean;
+  /**
+   * Whether a rule's content covers the call (default: no content rule covers it; tool-wide rules always do).
+   * `context` gives the cwd relative paths resolve against; `behavior` is the rule's.
+   */
+  matchRule?(ruleContent: string, input: P, context: PermissionContext, behavior: RuleBehavior): boolean;
   /** Suggested rules for an ASK (default: one tool-wide allow rule). `toolName` is the tool's name. */
-  generateSuggestions?(input: P, toolName: string): PermissionRule[];
+  generateSuggestions?(input: P, toolName: string, context?: PermissionContext): PermissionRule[];
 }
 
 /**

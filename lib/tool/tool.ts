@@ -5,7 +5,7 @@ import type { DescriptionSource } from '../context/context-description';
 import type { ToolContext } from '../context/tool-context';
 import type { PermissionContext } from '../permissions/permission-context';
 import type { PermissionDecision } from '../permissions/permission-decision';
-import type { PermissionRule } from '../permissions/permission-rule';
+import type { PermissionRule, RuleBehavior } from '../permissions/permission-rule';
 import type { ToolChunk } from '../streaming/tool-chunk';
 import { assertJsonSchema, toPlainJsonSchema, type JsonSchema } from '../schema/json-schema';
 import { compileNullStripper, type NullStripper } from '../schema/null-stripping';
@@ -261,11 +261,12 @@ export class Tool implements ToolInfo {
   }
 
   /**
-   * The tool's own permission verdict on a call. Default: the `permissions` hook if
-   * given, else ASK when {@link needsApproval} holds for `input` (validated params), else ALLOW.
+   * The tool's own permission verdict on a call). Default: the `permissions` hook if
+   * given, else ASK when {@link needsApproval} holds for `input` (validated params), ALLOW when the call only reads,
+   * and PASSTHROUGH (the engine's rules decide) for a tool with side effects or undeclared effects.
    */
   checkPermissions(input: Record<string, unknown>, context: PermissionContext): PermissionDecision | Promise<PermissionDecision> {
-    return this.traits.checkPermissions ? this.traits.checkPermissions(input, context) : defaultCheckPermissions(this, input);
+    return this.traits.checkPermissions ? this.traits.checkPermissions(input, context) : defaultCheckPermissions(this, input, context);
   }
 
   /** Whether this call only reads (default {@link isReadOnly}). */
@@ -274,13 +275,13 @@ export class Tool implements ToolInfo {
   }
 
   /** Whether a rule's content pattern covers this call (default: false, see docs/permissions.md). */
-  matchRule(ruleContent: string, input: Record<string, unknown>): boolean {
-    return this.traits.matchRule ? this.traits.matchRule(ruleContent, input) : false;
+  matchRule(ruleContent: string, input: Record<string, unknown>, context: PermissionContext, behavior: RuleBehavior): boolean {
+    return this.traits.matchRule ? this.traits.matchRule(ruleContent, input, context, behavior) : false;
   }
 
   /** Rules that would allow this call next time (default: one tool-wide allow rule). */
-  generateSuggestions(input: Record<string, unknown>): PermissionRule[] {
-    return this.traits.generateSuggestions ? this.traits.generateSuggestions(input, this.name) : defaultSuggestions(this.name);
+  generateSuggestions(input: Record<string, unknown>, context?: PermissionContext): PermissionRule[] {
+    return this.traits.generateSuggestions ? this.traits.generateSuggestions(input, this.name, context) : defaultSuggestions(this.name);
   }
 }
 

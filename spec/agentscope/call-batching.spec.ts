@@ -124,7 +124,10 @@ describe('runToolCalls', () => {
       ['w1', false],
       ['r2', true],
     ]);
-    expect(ran[1]!.result.error).toMatch(/declined.*denied by rule write/);
+    // A rule's denial is worded as a denial (never as the user's refusal), with one full stop per sentence.
+    expect(ran[1]!.result.error).toBe(
+      "Permission denied for tool 'write': The permission rule write (from settings) denies this call of write. Do not retry it unchanged; take another approach or ask the user.",
+    );
     const denyInBatch = new PermissionEngine({ settings: { deny: ['deploy'] } });
     const batch = runToolCalls(tools, [call('r1', 'read'), call('d1', 'deploy'), call('r2', 'read')], { engine: denyInBatch });
     await gate.release('r1', 'r2');

@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { commandMatchesRule, commandRule, formatPermissionRule, isDangerousPath, isInsideWorkingDirectories, PermissionContext, pathMatchesRule, pathRule, realPathOf } from '../../lib';
+import { commandMatchesRule, commandRule, formatPermissionRule, isDangerousPath, isInsideWorkingDirectories, PermissionBehavior, PermissionContext, pathMatchesRule, pathRule, realPathOf } from '../../lib';
 
 describe('isDangerousPath', () => {
   it.each([
@@ -60,18 +60,23 @@ describe('working directories', () => {
 });
 
 describe('rule matchers', () => {
+  const cwd = '/project';
   it.each([
     ['src/**', '/project/src/main.ts', true],
     ['src/**', 'src/a/b.ts', true],
     ['src/**', '/project/lib/main.ts', false],
+    ['src/**', '/elsewhere/src/main.ts', false],
     ['src/**', 'src/../.ssh/id_rsa', false],
-    ['*.py', '/p/src/x.py', true],
-    ['config.json', '/p/config.json', true],
-    ['config.json', '/p/other.json', false],
+    ['*.py', '/project/src/x.py', true],
+    ['*.py', '/elsewhere/x.py', false],
+    ['config.json', '/project/config.json', true],
+    ['config.json', '/project/other.json', false],
     ['/etc/**', '/etc/hosts', true],
     ['/etc/**', '/p/etc/hosts', false],
-    ['**/.env*', '/p/.env.local', true],
-  ])('path rule %s covers %s: %s', (pattern, path, expected) => expect(pathMatchesRule(pattern, path)).toBe(expected));
+    ['**/.env*', '/project/.env.local', true],
+    ['**/.env*', '/project/a/b/.env', true],
+    ['/**/.env', '/etc/.env', true],
+  ])('path rule %s covers %s: %s', (pattern, path, expected) => expect(pathMatchesRule(pattern, path, { cwd, caseInsensitive: false })).toBe(expected));
 
   it.each([
     ['npm run:*', 'npm run build', true],
@@ -91,14 +96,14 @@ describe('rule matchers', () => {
   it('suggests rules', () => {
     const path = pathRule('file_path');
     expect(path.generateSuggestions({ file_path: join(process.cwd(), 'src', 'main.py') }, 'Edit').map(formatPermissionRule)).toEqual(['Edit(src/**)']);
-    expect(path.generateSuggestions({ file_path: 'README.md' }, 'Edit').map(formatPermissionRule)).toEqual(['Edit(README.md)']);
+    expect(path.generateSuggestions({ file_path: 'README.md' }, 'Edit').map(formatPermissionRule)).toEqual(['Edit(./README.md)']);
     expect(path.generateSuggestions({ file_path: '/elsewhere/x/y.txt' }, 'Edit').map(formatPermissionRule)).toEqual(['Edit(/elsewhere/x/**)']);
     expect(path.generateSuggestions({ file_path: '' }, 'Edit')).toEqual([]);
-    expect(path.matchRule('**', { file_path: 3 })).toBe(false);
+    expect(path.matchRule('**', { file_path: 3 }, new PermissionContext(), PermissionBehavior.DENY)).toBe(false);
     const command = commandRule('command');
     expect(command.generateSuggestions({ command: 'git commit -m "fix bug"' }, 'Bash').map(formatPermissionRule)).toEqual(['Bash(git commit:*)']);
     expect(command.generateSuggestions({ command: 'make' }, 'Bash').map(formatPermissionRule)).toEqual(['Bash(make)']);
     expect(command.generateSuggestions({ command: '  ' }, 'Bash')).toEqual([]);
-    expect(command.matchRule('ls:*', {})).toBe(false);
+    expect(command.matchRule('ls:*', {}, new PermissionContext(), PermissionBehavior.DENY)).toBe(false);
   });
 });

@@ -71,17 +71,24 @@ describe('tool traits from @Action options', () => {
     expect((await engine.check(tool('write'), { path: 'src/../.ssh/id' })).behavior).toBe(PermissionBehavior.ASK);
   });
 
-  it('applies a requiresApproval predicate to the validated params', async () => {
+  it('applies a requiresApproval predicate to the validated params; a writing tool without approval passes through', async () => {
     const engine = new PermissionEngine();
-    expect((await engine.check(tool('remove'), { path: 'a' })).behavior).toBe(PermissionBehavior.ALLOW);
+    const own = await tool('remove').checkPermissions({ path: 'a' }, engine.context);
+    expect([own.behavior, own.message]).toEqual([PermissionBehavior.PASSTHROUGH, 'remove declares side effects (writes_workspace); the permission rules and mode decide.']);
+    expect((await engine.check(tool('remove'), { path: 'a' })).reason).toEqual({ type: 'default' });
     const decision = await engine.check(tool('remove'), JSON.stringify({ path: '/a' }));
-    expect(decision.behavior).toBe(PermissionBehavior.ASK);
+    expect([decision.behavior, decision.reason.type]).toEqual([PermissionBehavior.ASK, 'tool']);
     expect(decision.suggestions).toEqual([permissionRule('remove', PermissionBehavior.ALLOW)]);
+    engine.addRules(['remove'], PermissionBehavior.ALLOW);
+    expect((await engine.check(tool('remove'), { path: 'a' })).behavior).toBe(PermissionBehavior.ALLOW);
   });
 
   it('gives tools without a matcher tool-wide rules only', async () => {
     const engine = new PermissionEngine({ settings: { deny: ['hash(anything)'] } });
-    expect(tool('hash').matchRule('anything', {})).toBe(false);
+    expect(tool('hash').matchRule('anything', {}, engine.context, PermissionBehavior.DENY)).toBe(false);
+    // `hash` declares no effects: treated as having side effects, so the engine asks.
+    expect((await engine.check(tool('hash'), {})).behavior).toBe(PermissionBehavior.ASK);
+    engine.addRules(['hash'], PermissionBehavior.ALLOW);
     expect((await engine.check(tool('hash'), {})).behavior).toBe(PermissionBehavior.ALLOW);
     engine.addRules([permissionRule('hash', PermissionBehavior.DENY)]);
     expect((await engine.check(tool('hash'), {})).behavior).toBe(PermissionBehavior.DENY);
@@ -186,7 +193,7 @@ describe('PermissionEngine', () => {
     expect(engine.context.rules).toEqual([]);
     expect((await engine.check(new Probe('passthrough'), { command: 'ls -la' })).behavior).toBe(PermissionBehavior.ASK);
     const denied = await new PermissionEngine({ rules: [permissionRule('Bash', PermissionBehavior.DENY, undefined, 'policy')] }).check(new Probe('allow'), { command: 'ls' });
-    expect(denied.message).toMatch(/denied by rule Bash \(policy\)/);
+    expect(denied.message).toBe('The permission rule Bash (from policy) denies this call of Bash.');
   });
 });
 

@@ -30,8 +30,11 @@ describe('PermissionMiddleware', () => {
     expect((await yes.execute('touch', { path: 'a' })).result).toBe('touched a');
     expect(asked).toEqual(['touch']);
     const no = registry(new PermissionEngine(), () => false);
-    expect((await no.execute('touch', { path: 'a' })).error).toMatch(/needs the user's approval, which was not given \(confirm\)/);
-    expect((await registry(new PermissionEngine()).execute('touch', { path: 'a' })).error).toMatch(/approval/);
+    // A person said no: the user declined. Nobody to ask: not run, needs approval. Never "permission denied".
+    expect((await no.execute('touch', { path: 'a' })).error).toBe("The user declined to run tool 'touch'. Do not retry it unchanged; ask the user or take another approach.");
+    expect((await registry(new PermissionEngine()).execute('touch', { path: 'a' })).error).toBe(
+      "Tool 'touch' was not run: it needs approval and no approval step is configured (confirm). Ask the user or take another approach.",
+    );
   });
 
   it('fails denied calls with the reason', async () => {

@@ -15,6 +15,7 @@ import {
   PermissionBehavior,
   PermissionContext,
   PermissionDecision,
+  type RuleBehavior,
   PermissionEngine,
   PermissionMode,
   ToolBase,
@@ -69,8 +70,8 @@ class ReadTool extends ToolBase<typeof PathInput> {
   override checkPermissions(input: Static<typeof PathInput>): PermissionDecision {
     return this.verdict ? this.verdict() : PermissionDecision.passthrough(`no opinion on ${input.path}`);
   }
-  override matchRule(content: string, input: Static<typeof PathInput>): boolean {
-    return this.rules.matchRule(content, input);
+  override matchRule(content: string, input: Static<typeof PathInput>, context: PermissionContext, behavior: RuleBehavior): boolean {
+    return this.rules.matchRule(content, input, context, behavior);
   }
   override call(): string {
     return 'ok';
@@ -79,14 +80,17 @@ class ReadTool extends ToolBase<typeof PathInput> {
 
 describe('review: path rules', () => {
   it.each([
-    // a rule naming a folder covers what is inside it (.gitignore semantics, which the docs promise)
+    // a rule naming a folder covers what is inside it (.gitignore semantics, which the docs promise); relative
+    // patterns are relative to the cwd (here /p), and one without an inner '/' matches at any depth below it
     ['secrets', '/p/secrets/key.pem', true],
+    ['secrets', '/p/a/b/secrets/key.pem', true],
     ['secrets/', '/p/secrets/key.pem', true],
     ['.git', 'repo/.git/config', true],
     ['/etc', '/etc/passwd', true],
     ['/etc/', '/etc/passwd', true],
     ['/etc/**', '/etc/', true],
     ['secrets', '/p/secrets', true],
+    ['secrets', '/elsewhere/secrets/key', false],
     ['secrets', '/p/not-secrets/key', false],
     ['/etc', '/p/etc/passwd', false],
     ['src/**', '/p/src/../../etc/passwd', false],
@@ -95,12 +99,13 @@ describe('review: path rules', () => {
     ['/etc/**', '/etc/./passwd', true],
     ['/etc/**', '//etc//passwd', true],
     ['docs/日本/**', '/p/docs/日本/a.md', true],
-  ])('%s covers %s: %s', (pattern, path, expected) => expect(pathMatchesRule(pattern, path)).toBe(expected));
+  ])('%s covers %s: %s', (pattern, path, expected) => expect(pathMatchesRule(pattern, path, { cwd: '/p', caseInsensitive: false })).toBe(expected));
 
   it('a deny rule on a folder denies reads inside it, in every mode', async () => {
     for (const mode of Object.values(PermissionMode)) {
-      const engine = new PermissionEngine({ mode, settings: { deny: ['Read(secrets)'], allow: ['Read'] } });
+      const engine = new PermissionEngine({ mode, cwd: '/p', settings: { deny: ['Read(secrets)'], allow: ['Read'] } });
       expect((await engine.check(new ReadTool(), { path: '/p/secrets/id_rsa' })).behavior).toBe(DENY);
+      expect((await engine.check(new ReadTool(), { path: 'secrets/id_rsa' })).behavior).toBe(DENY);
     }
   });
 });
@@ -149,7 +154,7 @@ describe('review: engine order per mode', () => {
 
   it('a rewritten input that an ask rule covers still asks (ask rules are not silenced by a rewrite)', async () => {
     const tool = new ReadTool('Read', () => PermissionDecision.passthrough('x', { updatedInput: { path: '/home/a/private/x' } }));
-    const engine = new PermissionEngine({ settings: { ask: ['Read(private/**)'], allow: ['Read'] } });
+    const engine = new PermissionEngine({ cwd: '/home/a', settings: { ask: ['Read(private/**)'], allow: ['Read'] } });
     expect((await engine.check(tool, { path: 'public.txt' })).behavior).toBe(ASK);
   });
 });
@@ -224,9 +229,10 @@ describe('review: path rules and case', () => {
     ['linux', false],
   ])('on %s, secrets/** covers SECRETS/key: %s', (os, expected) => {
     Object.defineProperty(process, 'platform', { ...platform, value: os });
-    expect(pathMatchesRule('secrets/**', '/p/SECRETS/key')).toBe(expected);
+    expect(pathMatchesRule('secrets/**', '/p/SECRETS/key', { cwd: '/p' })).toBe(expected);
     expect(pathMatchesRule('/Etc', '/etc/passwd')).toBe(expected);
-    expect(pathMatchesRule('secrets/**', '/p/secrets/key')).toBe(true);
+    expect(pathMatchesRule('secrets/**', '/p/secrets/key', { cwd: '/p' })).toBe(true);
+    expect(new PermissionContext().caseInsensitive).toBe(expected);
   });
 });
 

@@ -1,5 +1,5 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { commandRule, PermissionDecision, ToolBase, type PermissionContext } from '../../lib';
+import { commandRule, PermissionDecision, ToolBase, type PermissionContext, type RuleBehavior } from '../../lib';
 
 export const ProbeInput = Type.Object({ command: Type.String() });
 export type ProbeVerdict = 'allow' | 'deny' | 'ask' | 'immune' | 'passthrough';
@@ -34,8 +34,8 @@ export class Probe extends ToolBase<typeof ProbeInput> {
     return this.readOnly;
   }
 
-  override matchRule(content: string, input: Static<typeof ProbeInput>): boolean {
-    return rules.matchRule(content, input);
+  override matchRule(content: string, input: Static<typeof ProbeInput>, context: PermissionContext, behavior: RuleBehavior): boolean {
+    return rules.matchRule(content, input, context, behavior);
   }
 
   override generateSuggestions(input: Static<typeof ProbeInput>) {

@@ -33,7 +33,7 @@ describe('review: the approval step never rejects and fails closed', () => {
     const approve = jest.fn(() => false);
     expect((await executeToolCall(tools, { id: '1', name: 'pay', args: { amount: 1 } }, { approve })).error).toMatch(/declined/);
     expect(approve).toHaveBeenCalledTimes(1);
-    expect((await executeToolCall(tools, { id: '1', name: 'pay', args: '{"amount":1}' })).error).toMatch(/declined/);
+    expect((await executeToolCall(tools, { id: '1', name: 'pay', args: '{"amount":1}' })).error).toMatch(/was not run: it needs approval and no approval step is configured/);
   });
 
   it('resolves to a failed result for unreadable or non-JSON arguments', async () => {
@@ -49,7 +49,7 @@ describe('review: the approval step never rejects and fails closed', () => {
     const ran = jest.fn();
     tools.action({ name: 'flaky', description: 'Flaky.', requiresApproval: true, availableWhen: { test: () => { throw new Error('ctx'); } } as never }, ran);
     const result = await executeToolCall(tools, { id: '1', name: 'flaky', args: {} });
-    expect(result.error).toMatch(/declined/);
+    expect(result.error).toMatch(/was not run: it needs approval and no approval step is configured/);
     expect(ran).not.toHaveBeenCalled();
   });
 });

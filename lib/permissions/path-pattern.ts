@@ -1,0 +1,278 @@
+import { homedir } from 'node:os';
+import { resolve, sep } from 'node:path';
+import { PathResolutionError, resolveRealPath } from '../fs/resolve-real-path';
+import { PermissionConfigError } from './permission-error';
+
+/**
+ * The characters that have a meaning in a path rule pattern: `*`, `?`, `[`, `]` and the escape `\`. Every other
+ * character, `(`, `)`, `{`, `}`, `!`, `+`, `@` and `~` past the first position included, stands for itself.
+ */
+const SPECIAL = /[*?[\]\\]/g;
+
+/**
+ * A literal path as a rule pattern that covers exactly that path: every glob character is escaped, and so are a
+ * leading `~` (which would otherwise mean the home directory) and leading or trailing blanks (refused unescaped, as
+ * they are usually a typo in a settings file).
+ *
+ * @example `escapePathPattern('src/app/[[...slug]]/page.tsx')` is `src/app/\[\[...slug\]\]/page.tsx`.
+ */
+export function escapePathPattern(literal: string): string {
+  const escaped = literal
+    .replace(SPECIAL, '\\$&')
+    .replace(/^\s+|\s+$/g, (blanks) => blanks.replace(/\s/g, '\\$&'));
+  return escaped.startsWith('~') ? `\\${escaped}` : escaped;
+}
+
+/** Where a pattern is anchored. */
+type Anchor = 'root' | 'home' | 'cwd';
+
+type Token = { readonly literal: string } | { readonly glob: string };
+
+/** A pattern split into whole path segments; `literalCount` leading segments have no glob syntax. */
+interface ParsedPattern {
+  readonly anchor: Anchor;
+  readonly segments: readonly (readonly Token[])[];
+  readonly literalCount: number;
+}
+
+/** What a compiled pattern tests: one or two absolute forms (as written, and with the links of its fixed part resolved). */
+export interface CompiledPathPattern {
+  /** Whether the absolute, normalised `path` (a `/`-separated string) is covered by one of the forms. */
+  covers(path: string, caseInsensitive: boolean): boolean;
+}
+
+const GLOBSTAR = '\u0000globstar';
+
+function invalid(pattern: string, why: string): PermissionConfigError {
+  return new PermissionConfigError('INVALID_PERMISSION_RULE', `Path rule pattern ${JSON.stringify(pattern)} is not valid: ${why}.`);
+}
+
+/** Splits a pattern into segments of tokens, applying escapes; see docs/permissions.md for the grammar. */
+function parse(pattern: string): ParsedPattern {
+  const trailing = /(\\*)\s$/.exec(pattern);
+  if (/^\s/.test(pattern) || (trailing !== null && trailing[1]!.length % 2 === 0)) {
+    throw invalid(pattern, "it starts or ends with a blank, which is usually a typo; escape it ('\\ ') if the name really has one");
+  }
+  let anchor: Anchor = 'cwd';
+  let text = pattern;
+  if (text.startsWith('/')) {
+    anchor = 'root';
+  } else if (text === '~' || text.startsWith('~/')) {
+    anchor = 'home';
+    text = text.slice(1);
+  } else if (text.startsWith('~')) {
+    throw invalid(pattern, "only '~/' (your home directory) may start a pattern; '~user' and other '~' forms are not supported. Write the absolute path instead, or escape the tilde ('\\~') for a file whose name starts with '~'");
+  }
+  const segments: Token[][] = [];
+  let current: Token[] = [];
+  let innerSlash = false;
+  let literal = '';
+  const flush = () => {
+    if (literal !== '') current.push({ literal });
+    literal = '';
+  };
+  const endSegment = () => {
+    flush();
+    if (current.length > 0) segments.push(current);
+    current = [];
+  };
+  for (let i = 0; i < text.length; i++) {
+    const ch = text[i]!;
+    if (ch === '\\' && text[i + 1] !== '/') {
+      // An escaped character stands for itself; a trailing backslash is a literal backslash.
+      literal += i + 1 < text.length ? text[++i]! : '\\';
+    } else if (ch === '/' || ch === '\\') {
+      // A name never contains '/', so an escaped one is a separator too.
+      if (ch === '\\') i++;
+      endSegment();
+      if (/[^/]/.test(text.slice(i + 1))) innerSlash = true;
+    } else if (ch === '*') {
+      flush();
+      let j = i;
+      while (text[j + 1] === '*') j++;
+      current.push({ glob: j > i ? GLOBSTAR : '[^/]*' });
+      i = j;
+    } else if (ch === '?') {
+      flush();
+      current.push({ glob: '[^/]' });
+    } else if (ch === '[') {
+      const cls = bracket(text, i);
+      if (cls === undefined) {
+        literal += ch;
+      } else {
+        flush();
+        current.push({ glob: cls.source });
+        i = cls.end;
+      }
+    } else {
+      literal += ch;
+    }
+  }
+  endSegment();
+  const normal: Token[][] = [];
+  let literalCount = 0;
+  let globSeen = false;
+  for (const segment of segments) {
+    const only = segment.length === 1 ? segment[0]! : undefined;
+    if (only !== undefined && 'literal' in only && only.literal === '.') continue;
+    if (only !== undefined && 'literal' in only && only.literal === '..' && globSeen) {
+      throw invalid(pattern, "'..' may only appear before the first wildcard");
+    }
+    // `**` is a globstar only as a whole segment; inside a segment, stars are one `*`.
+    const tokens = segment.map((t) => ('glob' in t && t.glob === GLOBSTAR && segment.length > 1 ? { glob: '[^/]*' } : t));
+    if (!globSeen && tokens.every((t) => 'literal' in t)) literalCount++;
+    else globSeen = true;
+    normal.push(tokens);
+  }
+  // As in .gitignore, a relative pattern without a '/' (but a trailing one) matches at any depth.
+  if (anchor === 'cwd' && !innerSlash && normal.length === 1) {
+    return { anchor, segments: [[{ glob: GLOBSTAR }], ...normal], literalCount: 0 };
+  }
+  return { anchor, segments: normal, literalCount };
+}
+
+function isGlobstar(segment: readonly Token[]): boolean {
+  const only = segment[0]!;
+  return segment.length === 1 && 'glob' in only && only.glob === GLOBSTAR;
+}
+
+/**
+ * A bracket expression starting at `text[start]` (`[`), as a regular expression class that never matches `/`; or
+ * undefined when it is not one (no closing `]`, or a `/` before it), in which case the `[` is literal.
+ */
+function bracket(text: string, start: number): { source: string; end: number } | undefined {
+  let i = start + 1;
+  let negate = false;
+  if (text[i] === '!' || text[i] === '^') {
+    negate = true;
+    i++;
+  }
+  const chars: Array<{ ch: string; escaped: boolean }> = [];
+  for (; i < text.length; i++) {
+    let escaped = false;
+    if (text[i] === '\\' && i + 1 < text.length) {
+      escaped = true;
+      i++;
+    }
+    const ch = String.fromCodePoint(text.codePointAt(i)!);
+    i += ch.length - 1;
+    if (ch === '/') return undefined;
+    if (ch === ']' && !escaped && chars.length > 0) return { source: classSource(chars, negate), end: i };
+    chars.push({ ch, escaped });
+  }
+  return undefined;
+}
+
+function classSource(chars: ReadonlyArray<{ ch: string; escaped: boolean }>, negate: boolean): string {
+  const items: string[] = [];
+  for (let k = 0; k < chars.length; k++) {
+    const dash = chars[k + 1];
+    if (dash !== undefined && dash.ch === '-' && !dash.escaped && k + 2 < chars.length) {
+      items.push(`${classChar(chars[k]!.ch)}-${classChar(chars[k + 2]!.ch)}`);
+      k += 2;
+    } else {
+      items.push(classChar(chars[k]!.ch));
+    }
+  }
+  return `[${negate ? '^/' : ''}${items.join('')}]`;
+}
+
+function classChar(ch: string): string {
+  return /[\\\][[^-]/.test(ch) ? `\\${ch}` : ch;
+}
+
+function regexLiteral(text: string): string {
+  return text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
+}
+
+function slashes(path: string): string {
+  return sep === '\\' ? path.replace(/\\/g, '/') : path;
+}
+
+const compiled = new Map<string, RegExp>();
+
+/** The regular expression for an absolute base (no glob syntax) followed by the pattern's segments. */
+function regexFor(base: string, segments: readonly (readonly Token[])[], caseInsensitive: boolean, pattern: string): RegExp {
+  let source = regexLiteral(base === '/' ? '' : base);
+  for (const segment of segments) {
+    if (isGlobstar(segment)) source += '(?:/[^/]*)*';
+    else source += `/${segment.map((t) => ('literal' in t ? regexLiteral(t.literal) : t.glob)).join('')}`;
+  }
+  // A pattern that covers a folder covers everything inside it.
+  const full = `^${source === '' ? '/?' : source}(?:/.*)?$`;
+  const key = `${caseInsensitive ? 'i' : 's'}${full}`;
+  let regex = compiled.get(key);
+  if (regex === undefined) {
+    try {
+      regex = new RegExp(full, caseInsensitive ? 'iu' : 'u');
+    } catch (error) {
+      throw invalid(pattern, `it does not compile (${(error as Error).message})`);
+    }
+    if (compiled.size > 1000) compiled.clear();
+    compiled.set(key, regex);
+  }
+  return regex;
+}
+
+/** Options of {@link compilePathPattern}. */
+export interface PathPatternOptions {
+  /** The folder relative patterns resolve against (absolute). */
+  readonly cwd: string;
+  /**
+   * Also build the form whose fixed leading part (the segments before the first wildcard) has its links resolved
+   * the way the kernel would, when they can be followed (default false: the pattern as written only).
+   */
+  readonly resolveLinks?: boolean;
+}
+
+/**
+ * Compiles a path rule pattern into absolute forms.
+ *
+ * Grammar: `*` matches any run of characters within one path segment, `**` as a whole segment matches any number of
+ * segments (none included), `?` one character, `[abc]`, `[a-z]`, `[!abc]` or `[^abc]` one character of (or not of) a
+ * set; `\` makes the next character literal; every other character is literal. Dot files are matched like other
+ * files. Anchoring: `/...` is absolute, `~/...` is below the user's home directory, and any other pattern is relative
+ * to `options.cwd`; as in `.gitignore`, a relative pattern with no `/` but a trailing one (`*.pem`, `.env`,
+ * `secrets/`) matches at any depth below it. `.` segments are ignored, `..` segments
+ * (allowed only before the first wildcard) climb; a trailing `/` and doubled `/` are ignored. A pattern covers the
+ * paths it matches and everything inside them.
+ *
+ * @throws PermissionConfigError `INVALID_PERMISSION_RULE` for `~user/...` (or any `~` form but `~` and `~/`), a `..`
+ *   after a wildcard, or a bracket expression that does not compile (a reversed range).
+ */
+export function compilePathPattern(pattern: string, options: PathPatternOptions): CompiledPathPattern {
+  const parsed = parse(pattern);
+  const fixed = parsed.segments.slice(0, parsed.literalCount).map((s) => (s[0] as { literal: string } | undefined)?.literal ?? '');
+  const rest = parsed.segments.slice(parsed.literalCount);
+  const start = parsed.anchor === 'root' ? '/' : parsed.anchor === 'home' ? homedir() : options.cwd;
+  const bases = [slashes(resolve(start, ...fixed))];
+  if (options.resolveLinks === true) {
+    const real = realForm(fixed, start);
+    if (real !== undefined && real !== bases[0]) bases.push(real);
+  }
+  return {
+    covers(path: string, caseInsensitive: boolean): boolean {
+      return bases.some((base) => regexFor(base, rest, caseInsensitive, pattern).test(path));
+    },
+  };
+}
+
+/**
+ * Where the links of a pattern's fixed part lead, or undefined when they cannot be followed (a loop, a file used as a
+ * folder, a folder this process may not read): the pattern then covers what it names as written. A call's path
+ * through the same spot cannot be resolved either, and the engine fails closed on it; so a natural rule such as
+ * `Read(/root/**)`, seen by a process that cannot list `/root`, neither denies every call nor stops judging.
+ */
+function realForm(fixed: readonly string[], start: string): string | undefined {
+  try {
+    return slashes(resolveRealPath(fixed.join(sep) || '.', resolve(start)));
+  } catch (error) {
+    if (error instanceof PathResolutionError) return undefined;
+    throw error;
+  }
+}
+
+/** A path as {@link CompiledPathPattern.covers} expects it: absolute, normalised, `/`-separated. */
+export function absolutePath(path: string, cwd: string): string {
+  return slashes(resolve(cwd, path));
+}
