@@ -3,14 +3,11 @@ import { accessSync, closeSync, constants, ftruncateSync, mkdirSync, openSync, s
 import { join } from 'node:path';
 import { PermissionBehavior, PermissionEngine, pathMatchesRule } from '../../lib';
 import { foldsCase } from '../../lib/permissions/case-folding';
+import { isCI } from '../../scripts/ci-flag';
 import { file, read, scratch, write } from './fixtures';
 
 const { ALLOW, DENY, ASK } = PermissionBehavior;
 
-const inCi = (): boolean => {
-  const value = (process.env.CI ?? '').trim().toLowerCase();
-  return value !== '' && value !== '0' && value !== 'false';
-};
 
 function which(command: string): string | undefined {
   for (const dir of ['/usr/sbin', '/usr/bin', '/sbin', '/bin']) {
@@ -45,7 +42,7 @@ function fatMissing(): string | undefined {
 function describeOnFat(name: string, body: (mount: () => string) => void): void {
   const missing = fatMissing();
   if (missing !== undefined) {
-    if (inCi()) {
+    if (isCI()) {
       describe(name, () => it('needs a real FAT mount (required in CI)', () => expect(missing).toBeUndefined()));
     } else {
       process.stderr.write(`\nSkipping "${name}": ${missing}\n`);
