@@ -6,7 +6,7 @@ import { SandboxError } from '../errors';
 import { Lifecycle } from '../lifecycle';
 import { checkSourcesExist, type PlannedMount } from '../mount-plan';
 import type { SandboxPolicy } from '../policy';
-import type { ExecuteOptions, Sandbox, SandboxResult } from '../sandbox';
+import type { SandboxExecuteOptions, Sandbox, SandboxResult } from '../sandbox';
 import { resolveWorkingDirectory } from '../working-directory';
 import { dockerClient, type DockerConnection } from './connection';
 import { containerPathOf, planContainerMounts } from './container-mounts';
@@ -93,7 +93,7 @@ export class DockerSandbox implements Sandbox {
   }
 
   /** See {@link Sandbox.execute}. Sets `oomKilled`. */
-  async execute(command: string, options: ExecuteOptions = {}): Promise<SandboxResult> {
+  async execute(command: string, options: SandboxExecuteOptions = {}): Promise<SandboxResult> {
     return this.lifecycle.run(options.signal, async (signal) => {
       signal.throwIfAborted();
       const call = checkCall(this.policy, command, options);
