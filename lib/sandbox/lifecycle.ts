@@ -4,13 +4,16 @@ import { SandboxError } from './errors';
  * Open/closed state shared by the backends: refuses calls after close, and on close cancels the running calls and
  * waits for them to finish (so their processes are gone when `close()` resolves).
  *
- * Each call gets its own `AbortController`; closing aborts every one of them from a set, so any number of concurrent
- * calls adds no listener to a shared signal (Node warns with `MaxListenersExceededWarning` past ten).
+ * Each call gets its own `AbortController`; closing aborts every one of them from a set, and a caller's signal shared
+ * by many calls gets one listener that fans out, so any number of concurrent calls adds no listener to a shared
+ * signal (Node warns with `MaxListenersExceededWarning` past ten).
  */
 export class Lifecycle {
   private isClosed = false;
   private readonly calls = new Set<AbortController>();
   private readonly running = new Set<Promise<unknown>>();
+  /** One listener per caller's signal, fanning out to the calls that share it. */
+  private readonly forwards = new Map<AbortSignal, { calls: Set<AbortController>; listener: () => void }>();
 
   /** @param name - the backend's name, for messages. */
   constructor(private readonly name: string) {}
@@ -33,9 +36,8 @@ export class Lifecycle {
   async run<T>(callSignal: AbortSignal | undefined, call: (signal: AbortSignal) => Promise<T>): Promise<T> {
     this.assertOpen();
     const controller = new AbortController();
-    const forward = (): void => controller.abort(callSignal?.reason);
-    if (callSignal?.aborted) forward();
-    else callSignal?.addEventListener('abort', forward, { once: true });
+    if (callSignal?.aborted) controller.abort(callSignal.reason);
+    else if (callSignal) this.follow(callSignal, controller);
     this.calls.add(controller);
     const promise = call(controller.signal);
     this.running.add(promise);
@@ -44,7 +46,29 @@ export class Lifecycle {
     } finally {
       this.running.delete(promise);
       this.calls.delete(controller);
-      callSignal?.removeEventListener('abort', forward);
+      if (callSignal) this.unfollow(callSignal, controller);
+    }
+  }
+
+  private follow(signal: AbortSignal, controller: AbortController): void {
+    let forward = this.forwards.get(signal);
+    if (!forward) {
+      const calls = new Set<AbortController>();
+      const listener = (): void => calls.forEach((c) => c.abort(signal.reason));
+      forward = { calls, listener };
+      this.forwards.set(signal, forward);
+      signal.addEventListener('abort', listener, { once: true });
+    }
+    forward.calls.add(controller);
+  }
+
+  private unfollow(signal: AbortSignal, controller: AbortController): void {
+    const forward = this.forwards.get(signal);
+    if (!forward) return;
+    forward.calls.delete(controller);
+    if (forward.calls.size === 0) {
+      signal.removeEventListener('abort', forward.listener);
+      this.forwards.delete(signal);
     }
   }
 

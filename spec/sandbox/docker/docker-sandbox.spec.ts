@@ -34,7 +34,7 @@ describeWithEngine('docker', 'DockerSandbox (real Docker engine)', () => {
   });
 
   describe('shared behaviour', () => {
-    commonBehaviour((policy) => make(policy), { floodBytes: 256 * MiB });
+    commonBehaviour((policy) => make(policy), { floodBytes: 256 * MiB, keepBackground: true });
   });
 
   it('creates a hardened container: init, read-only root, no capabilities, no-new-privileges, tmpfs /tmp, no network, default limits', async () => {
@@ -122,7 +122,7 @@ describeWithEngine('docker', 'DockerSandbox (real Docker engine)', () => {
       const sandbox = make(SandboxPolicy.forWorkspace(dir.path, { environment: { FROM_POLICY: '1' } }), { inheritEnvironment: ['AGENTTOOLKIT_SECRET_TOKEN'] });
       const result = await sandbox.execute('env', { env: { FROM_CALL: '2' } });
       const names = result.stdout.split('\n').map((l) => l.split('=')[0]!).filter(Boolean).sort();
-      expect(names.filter((n) => !['PWD', 'SHLVL', 'HOSTNAME', 'HOME'].includes(n))).toEqual(['AGENTTOOLKIT_SECRET_TOKEN', 'FROM_CALL', 'FROM_POLICY', 'PATH']);
+      expect(names.filter((n) => !['PWD', 'SHLVL', 'HOSTNAME', 'HOME'].includes(n))).toEqual(['AGENTTOOLKIT_SANDBOX_RUN', 'AGENTTOOLKIT_SECRET_TOKEN', 'FROM_CALL', 'FROM_POLICY', 'PATH']);
       expect(result.stdout).toContain(`AGENTTOOLKIT_SECRET_TOKEN=${secret}`);
       // Inspect while an exec that carries the secret runs: the engine lists only running execs.
       const running = sandbox.execute('sleep 2');
