@@ -6,18 +6,20 @@ export const SYSTEM_PATHS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64'
 
 /** The file descriptor on which bwrap reads the sandbox's variables (`--args`). */
 export const ENVIRONMENT_FD = 3;
+/** The file descriptor on which bwrap reports the host pid of the sandbox's pid 1 (`--info-fd`). */
+export const INFO_FD = 4;
 
 /**
  * Builds bwrap's arguments: die with parent, new session, unshare everything (a new pid namespace included; the
  * network shared back only when allowed), a fresh tmpfs root with proc, dev and `/tmp`, the system folders
  * read-only, then `mounts` in order, the working directory, an empty environment filled from
- * {@link ENVIRONMENT_FD}, and `/bin/sh -c command`.
+ * {@link ENVIRONMENT_FD}, the sandbox's pid reported on {@link INFO_FD}, and `/bin/sh -c command`.
  *
  * Environment values are never placed here: they travel through the file descriptor (see {@link environmentArgs}),
  * so no value shows in any command line.
  */
 export function bubblewrapArgs(options: { command: string; network: boolean; mounts: readonly PlannedMount[]; cwd: string | undefined }): string[] {
-  const args = ['--die-with-parent', '--new-session', '--unshare-all', '--clearenv', '--args', String(ENVIRONMENT_FD)];
+  const args = ['--die-with-parent', '--new-session', '--unshare-all', '--clearenv', '--args', String(ENVIRONMENT_FD), '--info-fd', String(INFO_FD)];
   if (options.network) args.push('--share-net');
   args.push('--tmpfs', '/', '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
   for (const path of SYSTEM_PATHS) {

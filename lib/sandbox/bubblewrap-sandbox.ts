@@ -1,4 +1,5 @@
 import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import type { BindMount } from './bind-mount';
 import { bubblewrapArgs, environmentArgs } from './bubblewrap-args';
 import { checkCall } from './call-options';
@@ -8,7 +9,7 @@ import { HOST_PROCESS_ENV, resolveHostBinary } from './host-binary';
 import { Lifecycle } from './lifecycle';
 import { byDepth, checkMountTargets, checkSourcesExist, explicitMounts, policyMounts } from './mount-plan';
 import type { SandboxPolicy } from './policy';
-import { runProcessTree } from './process-tree';
+import { KILL_GRACE_MS, runProcessTree } from './process-tree';
 import type { Sandbox, SandboxExecuteOptions, SandboxResult } from './sandbox';
 import { resolveWorkingDirectory } from './working-directory';
 
@@ -100,6 +101,7 @@ export class BubblewrapSandbox implements Sandbox {
         file: bwrap,
         args: bubblewrapArgs({ command, network: this.policy.enableNetworkAccess, mounts, cwd }),
         env: HOST_PROCESS_ENV,
+        awaitGone: awaitNamespaceGone,
         fd3Data: environmentArgs({ HOME: '/tmp', PATH: SANDBOX_PATH, ...this.policy.environment, ...this.#inherited, ...call.env }),
         cwd: undefined,
         timeoutMs: call.timeoutMs,
@@ -142,6 +144,28 @@ export class BubblewrapSandbox implements Sandbox {
 
   private unavailable(reason: string, cause?: unknown): SandboxError {
     return new SandboxError('ENGINE_UNAVAILABLE', `BubblewrapSandbox: ${reason}. Install bubblewrap ${MIN_BWRAP_VERSION} or later (apt-get install bubblewrap) or pass bwrapPath.`, { cause });
+  }
+}
+
+/**
+ * Resolves once the sandbox's pid 1 (its host pid read from bwrap's `--info-fd` report) has exited, or after
+ * {@link KILL_GRACE_MS}. bwrap exits as soon as the command does, while the kernel may still be tearing the pid
+ * namespace down; pid 1 exits only after every other process of the namespace is gone. The pid is only watched,
+ * never signalled (the group kill and `--die-with-parent` end it), so a reused pid cannot be hit.
+ */
+async function awaitNamespaceGone(info: string): Promise<void> {
+  const pid = /"child-pid":\s*(\d+)/.exec(info)?.[1];
+  if (pid === undefined) return;
+  const deadline = performance.now() + KILL_GRACE_MS;
+  while (performance.now() < deadline && isRunning(pid)) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+/** True while `/proc/<pid>` exists and is not a zombie. */
+function isRunning(pid: string): boolean {
+  try {
+    return !/\) [ZX] /.test(readFileSync(`/proc/${pid}/stat`, 'latin1'));
+  } catch {
+    return false;
   }
 }
 

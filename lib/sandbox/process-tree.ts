@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { constants } from 'node:os';
-import type { Writable } from 'node:stream';
+import type { Readable, Writable } from 'node:stream';
 import { OutputCapture } from './output-capture';
 import type { SandboxResult } from './sandbox';
 
@@ -30,6 +30,11 @@ export interface ProcessTreeRun {
   /** Written to the process's file descriptor 3, which is then closed (bwrap's `--args` channel). */
   fd3Data?: Buffer;
   /**
+   * Called with what the process wrote on its file descriptor 4 (bwrap's `--info-fd`), after each sweep: resolves
+   * once the processes the sweep cannot see directly are gone (bwrap's pid namespace).
+   */
+  awaitGone?: (fd4Text: string) => Promise<void>;
+  /**
    * A unique value set as {@link RUN_TAG_VARIABLE} in the environment of the run, which every descendant inherits:
    * the sweep also kills the processes that carry it (found through `/proc`), which catches descendants that left
    * the process group (`setsid`, double forks). Used when no namespace contains the run (UnsafeLocalSandbox);
@@ -54,9 +59,16 @@ export function runProcessTree(run: ProcessTreeRun): Promise<SandboxResult> {
   run.signal.throwIfAborted();
   const started = performance.now();
   const env = run.tag === undefined ? run.env : { ...run.env, [RUN_TAG_VARIABLE]: run.tag };
-  const stdio: ('ignore' | 'pipe')[] = ['ignore', 'pipe', 'pipe'];
-  if (run.fd3Data !== undefined) stdio.push('pipe');
+  const stdio: ('ignore' | 'pipe')[] = ['ignore', 'pipe', 'pipe', run.fd3Data === undefined ? 'ignore' : 'pipe', run.awaitGone === undefined ? 'ignore' : 'pipe'];
   const child = spawn(run.file, run.args, { cwd: run.cwd, env, detached: true, stdio });
+  let fd4Text = '';
+  if (run.awaitGone !== undefined) {
+    const info = child.stdio[4] as Readable;
+    info.on('data', (chunk: Buffer) => {
+      if (fd4Text.length < 4096) fd4Text += chunk.toString('utf8');
+    });
+    info.on('error', () => undefined);
+  }
   const output = new OutputCapture(run.maxOutputBytes);
   child.stdout!.on('data', (chunk: Buffer) => output.push('stdout', chunk));
   child.stderr!.on('data', (chunk: Buffer) => output.push('stderr', chunk));
@@ -76,7 +88,7 @@ export function runProcessTree(run: ProcessTreeRun): Promise<SandboxResult> {
       graceTimer ??= setTimeout(() => finish(), KILL_GRACE_MS);
     };
     const sweep = (): void => {
-      sweeping ??= killTree(child.pid, run.tag);
+      sweeping ??= killTree(child.pid, run.tag).then(() => run.awaitGone?.(fd4Text));
       awaitPipes();
     };
     const timer = setTimeout(() => {
@@ -92,8 +104,7 @@ export function runProcessTree(run: ProcessTreeRun): Promise<SandboxResult> {
       clearTimeout(timer);
       clearTimeout(graceTimer);
       run.signal.removeEventListener('abort', sweep);
-      child.stdout!.destroy();
-      child.stderr!.destroy();
+      child.stdio.forEach((stream) => stream?.destroy());
       // Wait for the sweep to end so no process of this call survives the returned promise.
       void (sweeping ?? Promise.resolve()).then(() => {
         if (error) return reject(error);
