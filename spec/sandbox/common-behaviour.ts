@@ -139,8 +139,8 @@ export function commonBehaviour(make: SandboxFactory, options: { floodBytes: num
       const marker = uniqueSleep();
       const controller = new AbortController();
       const command = ending === 'exits normally' ? `${start(marker)}\nsleep 0.6\nexit 0` : `${start(marker)}\nsleep 30`;
-      if (ending === 'is cancelled') setTimeout(() => controller.abort(), 1_000);
-      const { seen, outcome } = await watchSleepers(marker, sandbox.execute(command, { signal: controller.signal }));
+      const cancel = ending === 'is cancelled' ? () => setTimeout(() => controller.abort(), 200) : undefined;
+      const { seen, outcome } = await watchSleepers(marker, sandbox.execute(command, { signal: controller.signal }), cancel);
       // The background process really ran (seen by pid on the host) before the call ended...
       expect(seen.length).toBeGreaterThan(0);
       if (ending === 'is cancelled') expect(outcome).toMatchObject({ status: 'rejected', reason: { name: 'AbortError' } });

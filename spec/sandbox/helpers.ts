@@ -67,13 +67,16 @@ export function describeWithEngine(kind: 'docker' | 'bwrap', name: string, body:
   }
 }
 
-/** Pids of host processes whose whole command line is `sleep <marker>`: the background processes a test started. */
+/**
+ * Pids of host processes whose command line ends with `sleep <marker>`: the background processes a test started
+ * (busybox runs some applets without exec, so `nohup sleep 5` may keep `nohup` in front).
+ */
 export function sleepers(marker: string): number[] {
   const pids: number[] = [];
   for (const name of readdirSync('/proc')) {
     if (!/^\d+$/.test(name)) continue;
     try {
-      if (readFileSync(`/proc/${name}/cmdline`, 'latin1') === `sleep\0${marker}\0`) pids.push(Number(name));
+      if (readFileSync(`/proc/${name}/cmdline`, 'latin1').endsWith(`sleep\0${marker}\0`)) pids.push(Number(name));
     } catch {
       // Gone meanwhile.
     }
@@ -94,10 +97,15 @@ export function isDead(pid: number): boolean {
 /**
  * Polls the host's processes every 20 ms for `sleep <marker>` while `run` is pending, and returns every pid seen
  * with `run`'s outcome, so a test can prove the background process existed and then check that it died.
+ * `onFirstSeen` runs once, when the first one appears (to cancel a call at a known point).
  */
-export async function watchSleepers<T>(marker: string, run: Promise<T>): Promise<{ seen: number[]; outcome: PromiseSettledResult<T> }> {
+export async function watchSleepers<T>(marker: string, run: Promise<T>, onFirstSeen?: () => void): Promise<{ seen: number[]; outcome: PromiseSettledResult<T> }> {
   const seen = new Set<number>();
-  const timer = setInterval(() => sleepers(marker).forEach((pid) => seen.add(pid)), 20);
+  const timer = setInterval(() => {
+    const first = seen.size === 0;
+    sleepers(marker).forEach((pid) => seen.add(pid));
+    if (first && seen.size > 0) onFirstSeen?.();
+  }, 20);
   const [outcome] = await Promise.allSettled([run]);
   clearInterval(timer);
   return { seen: [...seen], outcome };

@@ -1,42 +1,60 @@
 import { Writable } from 'node:stream';
 import type Docker from 'dockerode';
+import { RUN_TAG_VARIABLE } from '../process-tree';
 
 /**
- * Kills processes inside the container, from inside it (POSIX `sh`; the `tag` mode also needs `tr` and `grep`).
- * Arguments: the mode and its value.
+ * A shell function `sweep MODE VALUE` that kills processes inside the container, from inside it (POSIX `sh`; the
+ * `tag` mode also needs `tr` and `grep`):
  *
  * - `tag VAR=VALUE`: every process whose environment holds exactly that entry (one call's processes).
- * - `all KEEP`: every process but pid 1, the keep-alive process `KEEP` and its children, and the sweep itself (used
- *   when no other call runs, so that a process that cleared its environment cannot hide).
+ * - `all KEEP`: every process but pid 1, the keep-alive process `KEEP` and its children (used when no other call
+ *   runs, so that a process that cleared its environment cannot hide).
  *
- * It repeats until a round finds nothing (a forking process can add children between rounds), and exits 0 when the
- * container is clean; any other status (a missing tool, a failed fork at the pids limit, a process that keeps coming
- * back) tells the caller to fall back to killing the container.
+ * The shell running it and its own children are spared. It repeats until a round finds nothing (a forking process
+ * can add children between rounds) and returns 0 when the container is clean; any other status (a missing tool, a
+ * failed fork at the pids limit, a process that keeps coming back) means the sweep failed.
  */
-export const SWEEP_SCRIPT = `mode=$1; arg=$2; self=$$
-if [ "$mode" = tag ]; then command -v tr >/dev/null 2>&1 && command -v grep >/dev/null 2>&1 || exit 4; fi
-round=0
-while [ "$round" -lt 20 ]; do
-  round=$((round + 1)); found=0; failed=0
-  for d in /proc/[0-9]*; do
-    p=\${d#/proc/}
-    case $p in 1|"$self"|"$arg") continue;; esac
-    read -r stat <"$d/stat" 2>/dev/null || continue
-    rest=\${stat##*) }
-    case $rest in Z*|X*) continue;; esac
-    ppid=\${rest#* }; ppid=\${ppid%% *}
-    [ "$ppid" = "$self" ] && continue
-    if [ "$mode" = tag ]; then
-      tr '\\0' '\\n' <"$d/environ" 2>/dev/null | grep -qxF "$arg"
-      case $? in 0) ;; 1) continue;; *) failed=1; continue;; esac
-    else
-      [ "$ppid" = "$arg" ] && continue
-    fi
-    kill -9 "$p" 2>/dev/null && found=1
+const SWEEP_FUNCTION = `sweep() {
+  mode=$1; arg=$2; self=$$
+  if [ "$mode" = tag ]; then command -v tr >/dev/null 2>&1 && command -v grep >/dev/null 2>&1 || return 4; fi
+  round=0
+  while [ "$round" -lt 20 ]; do
+    round=$((round + 1)); found=0; failed=0
+    for d in /proc/[0-9]*; do
+      p=\${d#/proc/}
+      case $p in 1|"$self"|"$arg") continue;; esac
+      read -r stat <"$d/stat" 2>/dev/null || continue
+      rest=\${stat##*) }
+      case $rest in Z*|X*) continue;; esac
+      ppid=\${rest#* }; ppid=\${ppid%% *}
+      [ "$ppid" = "$self" ] && continue
+      if [ "$mode" = tag ]; then
+        tr '\\0' '\\n' <"$d/environ" 2>/dev/null | grep -qxF "$arg"
+        case $? in 0) ;; 1) continue;; *) failed=1; continue;; esac
+      else
+        [ "$ppid" = "$arg" ] && continue
+      fi
+      kill -9 "$p" 2>/dev/null && found=1
+    done
+    [ "$found" = 0 ] && [ "$failed" = 0 ] && return 0
   done
-  [ "$found" = 0 ] && [ "$failed" = 0 ] && exit 0
-done
-exit 3`;
+  return 3
+}
+`;
+
+/** Runs {@link SWEEP_FUNCTION} with the script's two arguments; its status is the sweep's. */
+export const SWEEP_SCRIPT = `${SWEEP_FUNCTION}sweep "$1" "$2"`;
+
+/**
+ * Wraps one call's command: runs it with `/bin/sh -c`, then (unless the second argument is `keep`) sweeps the
+ * processes carrying the call's tag before exiting with the command's status. Without this, a background process
+ * holding the exec's output would keep the exec open after the command exited. The sweep from the host follows
+ * anyway: a command can kill this wrapper.
+ */
+export const CALL_WRAPPER_SCRIPT = `${SWEEP_FUNCTION}/bin/sh -c "$1"
+status=$?
+[ "$2" = keep ] || sweep tag "${RUN_TAG_VARIABLE}=$${RUN_TAG_VARIABLE}" >/dev/null 2>&1
+exit "$status"`;
 
 /** Prints the pids of pid 1's children: right after the container starts, only its keep-alive process. */
 export const CHILDREN_OF_INIT_SCRIPT = `for d in /proc/[0-9]*; do

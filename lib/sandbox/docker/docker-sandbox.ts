@@ -36,6 +36,8 @@ export interface DockerSandboxOptions {
   user?: 'host' | (string & {});
   /** Docker network joined when the policy enables network access. Default `bridge`. */
   network?: string;
+  /** Extra labels of the container (to find it with `docker ps --filter label=...`), beside `io.agenttoolkit.sandbox`. */
+  labels?: Readonly<Record<string, string>>;
 }
 
 /**
@@ -65,6 +67,7 @@ export class DockerSandbox implements Sandbox {
   private readonly mounts: readonly PlannedMount[];
   private readonly user: string | undefined;
   private readonly network: string;
+  private readonly labels: Readonly<Record<string, string>>;
   private container: Docker.Container | undefined;
   private starting: Promise<Docker.Container> | undefined;
   private running = false;
@@ -82,7 +85,7 @@ export class DockerSandbox implements Sandbox {
    * @param policy - the sandbox policy.
    * @param options - see {@link DockerSandboxOptions}.
    * @throws SandboxError `ENVIRONMENT_MISSING` for an unset inherited variable, `MOUNT_INVALID` for clashing mount
-   * targets, `OPTIONS_INVALID` for `user: 'host'` where the host has no uid.
+   * targets, `OPTIONS_INVALID` for `user: 'host'` where the host has no uid or a label that is not a string.
    */
   constructor(
     readonly image: string,
@@ -93,6 +96,7 @@ export class DockerSandbox implements Sandbox {
     this.mounts = planContainerMounts(policy, options.mounts ?? []);
     this.user = options.user === 'host' ? hostUser() : options.user;
     this.network = options.network ?? 'bridge';
+    this.labels = checkLabels(options.labels ?? {});
     this.docker = dockerClient(options.connection);
   }
 
@@ -177,7 +181,7 @@ export class DockerSandbox implements Sandbox {
     try {
       if (!this.container) {
         await checkSourcesExist(this.mounts);
-        const spec = containerSpec({ image: this.image, policy: this.policy, mounts: this.mounts, user: this.user, network: this.network });
+        const spec = containerSpec({ image: this.image, policy: this.policy, mounts: this.mounts, user: this.user, network: this.network, labels: this.labels });
         this.container = await this.docker.createContainer(spec);
       }
       await this.container.start().catch((error: unknown) => ignoreGone(error, 'start the container', this.image));
@@ -236,6 +240,13 @@ async function findKeepAlive(docker: Docker, container: Docker.Container, user: 
     await new Promise((resolve) => setTimeout(resolve, 25));
   }
   return undefined;
+}
+
+function checkLabels(labels: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
+  for (const [key, value] of Object.entries(labels)) {
+    if (key === '' || typeof value !== 'string') throw new SandboxError('OPTIONS_INVALID', `DockerSandbox labels: ${JSON.stringify(key)} must be a non-empty name with a string value.`);
+  }
+  return Object.freeze({ ...labels });
 }
 
 function ignoreGone(error: unknown, doing: string, image: string): void {

@@ -3,6 +3,7 @@ import type Docker from 'dockerode';
 import { OutputCapture } from '../output-capture';
 import { KILL_GRACE_MS } from '../process-tree';
 import type { SandboxResult } from '../sandbox';
+import { CALL_WRAPPER_SCRIPT } from './container-script';
 
 /** What {@link runExec} needs to run one command in a running container. */
 export interface ExecRun {
@@ -33,7 +34,8 @@ export interface ExecRun {
 }
 
 /**
- * Runs `/bin/sh -c command` through a Docker exec, demultiplexing its output into the capped capture while reading.
+ * Runs `/bin/sh -c command` through a Docker exec (inside a wrapper that sweeps the call's processes when the command
+ * exits, see {@link CALL_WRAPPER_SCRIPT}), demultiplexing its output into the capped capture while reading.
  * Docker has no "kill this exec" call and a command's descendants can leave its process group, so when the command
  * exits (unless `keepBackground`), times out or is cancelled, `sweep` kills its processes from inside the container.
  * When the sweep fails, or the command's output does not end after it, the container is killed instead: its init
@@ -49,7 +51,7 @@ export async function runExec(run: ExecRun): Promise<SandboxResult> {
   const started = performance.now();
   const startedAt = Date.now();
   const exec = await run.container.exec({
-    Cmd: ['/bin/sh', '-c', run.command],
+    Cmd: ['/bin/sh', '-c', CALL_WRAPPER_SCRIPT, 'sh', run.command, run.keepBackground ? 'keep' : 'sweep'],
     Env: Object.entries(run.env).map(([k, v]) => `${k}=${v}`),
     AttachStdout: true,
     AttachStderr: true,
@@ -70,7 +72,9 @@ export async function runExec(run: ExecRun): Promise<SandboxResult> {
   const stopped = new Promise<'timeout' | 'abort'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), run.timeoutMs);
     onAbort = () => resolve('abort');
-    run.signal.addEventListener('abort', onAbort, { once: true });
+    // The signal may have fired while the exec was being created.
+    if (run.signal.aborted) onAbort();
+    else run.signal.addEventListener('abort', onAbort, { once: true });
   });
   const outcome = await Promise.race([ended.then(() => 'ended' as const), stopped]);
   clearTimeout(timer);

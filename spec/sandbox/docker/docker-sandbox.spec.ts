@@ -5,7 +5,7 @@ import Docker from 'dockerode';
 import { BindMount, SandboxPolicy } from '../../../lib/sandbox';
 import { DockerSandbox, SANDBOX_LABEL, dockerOptionsFromUrl } from '../../../lib/sandbox/docker';
 import { commonBehaviour } from '../common-behaviour';
-import { describeWithEngine, dockerEngine, tempDir } from '../helpers';
+import { describeWithEngine, dockerEngine, isDead, sleepers, tempDir, uniqueSleep, watchSleepers } from '../helpers';
 
 const MiB = 1024 * 1024;
 
@@ -14,8 +14,10 @@ describeWithEngine('docker', 'DockerSandbox (real Docker engine)', () => {
   const { host, image } = dockerEngine() ?? { host: 'unix:///engine-not-configured.sock', image: 'not-configured' };
   const docker = new Docker(dockerOptionsFromUrl(host));
   const sandboxes: DockerSandbox[] = [];
+  // Other runs may share the engine: this run's containers carry a label of their own.
+  const RUN_LABEL = `io.agenttoolkit.spec-run=${process.pid}-${Date.now()}`;
   const make = (policy: SandboxPolicy, options: ConstructorParameters<typeof DockerSandbox>[2] = {}): DockerSandbox => {
-    const sandbox = new DockerSandbox(image, policy, { connection: host, ...options });
+    const sandbox = new DockerSandbox(image, policy, { connection: host, labels: { 'io.agenttoolkit.spec-run': RUN_LABEL.split('=')[1]! }, ...options });
     sandboxes.push(sandbox);
     return sandbox;
   };
@@ -29,7 +31,7 @@ describeWithEngine('docker', 'DockerSandbox (real Docker engine)', () => {
   });
   afterAll(async () => {
     // Every test closed its sandbox: no container of ours may be left on the engine.
-    const left = await docker.listContainers({ all: true, filters: { label: [SANDBOX_LABEL] } });
+    const left = await docker.listContainers({ all: true, filters: { label: [SANDBOX_LABEL, RUN_LABEL] } });
     expect(left).toEqual([]);
   });
 
@@ -43,6 +45,7 @@ describeWithEngine('docker', 'DockerSandbox (real Docker engine)', () => {
     const info = await docker.getContainer(id).inspect();
     expect(info.HostConfig).toMatchObject({ Init: true, ReadonlyRootfs: true, CapDrop: ['ALL'], SecurityOpt: ['no-new-privileges'], NetworkMode: 'none', Memory: 512 * MiB, MemorySwap: 512 * MiB, PidsLimit: 256 });
     expect(info.HostConfig.Tmpfs).toHaveProperty('/tmp');
+    expect(info.Config.Labels).toMatchObject({ [SANDBOX_LABEL]: 'true', 'io.agenttoolkit.spec-run': RUN_LABEL.split('=')[1] });
     const result = await sandbox.execute("grep -E '^(CapEff|NoNewPrivs)' /proc/self/status; touch /root-file; touch /tmp/ok && echo tmp-ok; cat /proc/net/dev");
     expect(result.stdout).toMatch(/CapEff:\s+0000000000000000/);
     expect(result.stdout).toMatch(/NoNewPrivs:\s+1/);
@@ -131,7 +134,7 @@ describeWithEngine('docker', 'DockerSandbox (real Docker engine)', () => {
       expect(JSON.stringify(info)).not.toContain(secret);
       expect(info.ExecIDs).toHaveLength(1);
       const exec = await docker.getExec(info.ExecIDs![0]!).inspect();
-      expect(exec.ProcessConfig).toMatchObject({ entrypoint: '/bin/sh', arguments: ['-c', 'sleep 2'] });
+      expect(exec.ProcessConfig).toMatchObject({ entrypoint: '/bin/sh', arguments: expect.arrayContaining(['-c', 'sleep 2', 'sweep']) });
       expect(JSON.stringify(exec)).not.toContain(secret);
       expect((await running).exitCode).toBe(0);
     } finally {
@@ -149,6 +152,76 @@ describeWithEngine('docker', 'DockerSandbox (real Docker engine)', () => {
     const other = make(policy, { user: '4321:4321' });
     await other.execute('touch by-other');
     expect(statSync(join(dir.path, 'by-other'))).toMatchObject({ uid: 4321, gid: 4321 });
+  });
+
+  describe('process lifetime across concurrent calls', () => {
+    /** Waits until `sleep <marker>` runs on the host, and returns its pids. */
+    const running = async (marker: string): Promise<number[]> => {
+      for (let i = 0; i < 250; i++) {
+        const pids = sleepers(marker);
+        if (pids.length > 0) return pids;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      throw new Error(`sleep ${marker} never started`);
+    };
+
+    it("one call's sweep leaves a concurrent call and its background processes alone", async () => {
+      const sandbox = make(SandboxPolicy.forWorkspace(dir.path));
+      const [markerA, markerB] = [uniqueSleep(), uniqueSleep()];
+      const callA = sandbox.execute(`sleep ${markerA} >/dev/null 2>&1 & sleep 3; echo alive-a`);
+      const pidsA = await running(markerA);
+      const { seen, outcome } = await watchSleepers(markerB, sandbox.execute(`setsid sleep ${markerB} & (sleep ${markerB} &) & echo b; sleep 0.5`));
+      expect(outcome).toMatchObject({ status: 'fulfilled', value: { exitCode: 0, stdout: 'b\n' } });
+      expect(seen.length).toBeGreaterThanOrEqual(2);
+      expect(seen.filter((pid) => !isDead(pid))).toEqual([]);
+      // B's sweep ran while A was running: A's background process is still alive, and A completes normally.
+      expect(pidsA.filter((pid) => isDead(pid))).toEqual([]);
+      expect(await callA).toMatchObject({ exitCode: 0, stdout: 'alive-a\n', timedOut: false });
+      expect(pidsA.filter((pid) => !isDead(pid))).toEqual([]);
+    });
+
+    it('catches a process that cleared its environment: at once when alone, at the next lone sweep otherwise (documented limit)', async () => {
+      const sandbox = make(SandboxPolicy.forWorkspace(dir.path));
+      const alone = uniqueSleep();
+      const { seen, outcome } = await watchSleepers(alone, sandbox.execute(`env -i sleep ${alone} >/dev/null 2>&1 & sleep 0.5`));
+      expect(outcome.status).toBe('fulfilled');
+      expect(seen.length).toBeGreaterThan(0);
+      expect(seen.filter((pid) => !isDead(pid))).toEqual([]);
+
+      const [markerA, hidden] = [uniqueSleep(), uniqueSleep()];
+      const callA = sandbox.execute(`sleep ${markerA}`, { timeoutMs: 2_500 });
+      await running(markerA);
+      await sandbox.execute(`env -i sleep ${hidden} >/dev/null 2>&1 &`);
+      const escaped = await running(hidden);
+      expect(escaped.filter((pid) => isDead(pid))).toEqual([]);
+      expect((await callA).timedOut).toBe(true);
+      expect(escaped.filter((pid) => !isDead(pid))).toEqual([]);
+    });
+
+    it('still sweeps when the command kills its wrapper or overrides the tag variable', async () => {
+      const sandbox = make(SandboxPolicy.forWorkspace(dir.path));
+      const marker = uniqueSleep();
+      const command = `sleep ${marker} & sleep 0.3; kill -9 $PPID`;
+      const { seen, outcome } = await watchSleepers(marker, sandbox.execute(command, { env: { AGENTTOOLKIT_SANDBOX_RUN: 'forged' } }));
+      expect(outcome).toMatchObject({ status: 'fulfilled', value: { exitCode: 137 } });
+      expect(seen.length).toBeGreaterThan(0);
+      expect(seen.filter((pid) => !isDead(pid))).toEqual([]);
+    });
+
+    it('keeps kept background processes through later calls until close', async () => {
+      const sandbox = make(SandboxPolicy.forWorkspace(dir.path));
+      const marker = uniqueSleep();
+      await sandbox.execute(`sleep ${marker} >/dev/null 2>&1 &`, { keepBackground: true });
+      const kept = await running(marker);
+      expect((await sandbox.execute('echo next')).stdout).toBe('next\n');
+      expect(kept.filter((pid) => isDead(pid))).toEqual([]);
+      await sandbox.close();
+      expect(kept.filter((pid) => !isDead(pid))).toEqual([]);
+    });
+  });
+
+  it('refuses a label that is not a string', () => {
+    expect(() => make(new SandboxPolicy(), { labels: { a: 1 as unknown as string } })).toThrow(expect.objectContaining({ code: 'OPTIONS_INVALID' }));
   });
 
   it('starts the container again after a timeout killed it', async () => {
