@@ -1,6 +1,7 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { Readable } from 'node:stream';
 import Docker from 'dockerode';
 import { BindMount, SandboxPolicy } from '../../../lib/sandbox';
 import { DockerSandbox, SANDBOX_LABEL, dockerOptionsFromUrl } from '../../../lib/sandbox/docker';
@@ -217,6 +218,64 @@ describeWithEngine('docker', 'DockerSandbox (real Docker engine)', () => {
       expect(kept.filter((pid) => isDead(pid))).toEqual([]);
       await sandbox.close();
       expect(kept.filter((pid) => !isDead(pid))).toEqual([]);
+    });
+  });
+
+  describe('when the image cannot run the per-call sweep (no tr or grep)', () => {
+    const minimal = 'agenttoolkit-test:no-tr';
+    beforeAll(async () => {
+      // A real image without tr and grep, built offline from the host's own dash, sleep and setsid and their libraries
+      // (busybox would not do: its shell finds every applet even without a link).
+      const root = tempDir('agenttoolkit-minimal-');
+      try {
+        chmodSync(root.path, 0o755);
+        const programs = ['/bin/dash', '/bin/sleep', '/usr/bin/setsid', '/bin/cat', '/bin/echo'];
+        const ldd = spawnSync('ldd', programs, { encoding: 'utf8' }).stdout;
+        const libraries = [...new Set(ldd.split('\n').map((line) => /(\/\S+\.so[.\d]*)/.exec(line)?.[1]).filter((lib): lib is string => lib !== undefined))];
+        for (const file of [...programs, ...libraries]) {
+          mkdirSync(join(root.path, dirname(file)), { recursive: true });
+          spawnSync('cp', ['-L', file, join(root.path, file)]);
+        }
+        mkdirSync(join(root.path, 'tmp'));
+        symlinkSync('dash', join(root.path, 'bin', 'sh'));
+        const tar = spawnSync('tar', ['-C', root.path, '-cf', '-', '.'], { maxBuffer: 64 * MiB });
+        const stream = await docker.importImage(Readable.from([tar.stdout]), { repo: 'agenttoolkit-test', tag: 'no-tr', changes: ['ENV PATH=/bin:/usr/bin'] } as object);
+        await new Promise((resolve, reject) => docker.modem.followProgress(stream, (error) => (error ? reject(error) : resolve(undefined))));
+      } finally {
+        root.remove();
+      }
+    });
+
+    it('sweeps alone without them, and falls back to killing the container when another call runs (documented limit)', async () => {
+      const sandbox = new DockerSandbox(minimal, SandboxPolicy.forWorkspace(dir.path), { connection: host, labels: { 'io.agenttoolkit.spec-run': RUN_LABEL.split('=')[1]! } });
+      sandboxes.push(sandbox);
+      const alone = uniqueSleep();
+      const first = await watchSleepers(alone, sandbox.execute(`setsid sleep ${alone} & sleep 0.5; echo done`));
+      expect(first.outcome).toMatchObject({ status: 'fulfilled', value: { exitCode: 0, stdout: 'done\n' } });
+      expect(first.seen.length).toBeGreaterThan(0);
+      expect(first.seen.filter((pid) => !isDead(pid))).toEqual([]);
+      const id = await sandbox.start();
+
+      const [markerA, markerB] = [uniqueSleep(), uniqueSleep()];
+      const callA = sandbox.execute(`sleep ${markerA}; echo a`);
+      await new Promise((r) => setTimeout(r, 1_000));
+      const second = await watchSleepers(markerB, sandbox.execute(`setsid sleep ${markerB} & sleep 0.5`, { timeoutMs: 1_500 }));
+      expect(second.seen.length).toBeGreaterThan(0);
+      expect(second.seen.filter((pid) => !isDead(pid))).toEqual([]);
+      // The fallback killed the container, and the concurrent call with it.
+      expect((await callA).stdout).not.toContain('a');
+      expect(sleepers(markerA)).toEqual([]);
+      expect((await sandbox.execute('echo back')).stdout).toBe('back\n');
+      expect(await sandbox.start()).toBe(id);
+
+      const [markerC, markerD] = [uniqueSleep(), uniqueSleep()];
+      const callC = sandbox.execute(`sleep ${markerC}`);
+      await new Promise((r) => setTimeout(r, 1_000));
+      const timedOut = await watchSleepers(markerD, sandbox.execute(`setsid sleep ${markerD} & sleep 30`, { timeoutMs: 1_500 }));
+      expect(timedOut.outcome).toMatchObject({ status: 'fulfilled', value: { timedOut: true } });
+      expect(timedOut.seen.filter((pid) => !isDead(pid))).toEqual([]);
+      await callC;
+      expect(sleepers(markerC)).toEqual([]);
     });
   });
 
