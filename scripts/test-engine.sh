@@ -13,6 +13,8 @@ set -euo pipefail
 action="${1:-}"
 dir="${2:-${AGENTTOOLKIT_ENGINE_DIR:-/tmp/agenttoolkit-engine}}"
 image="${AGENTTOOLKIT_DOCKER_IMAGE:-agenttoolkit-test:busybox}"
+# Bump when the image's content changes: `start` rebuilds an image whose label differs.
+image_version=2
 sock="$dir/docker.sock"
 host="unix://$sock"
 
@@ -44,7 +46,9 @@ start() {
     docker -H "$host" version >/dev/null 2>&1 || { log "dockerd did not answer; see $dir/dockerd.log"; tail -20 "$dir/dockerd.log" >&2; exit 1; }
     log "engine up on $sock (pid $(cat "$dir/docker.pid"))"
   fi
-  if ! docker -H "$host" image inspect "$image" >/dev/null 2>&1; then
+  local built
+  built="$(docker -H "$host" image inspect --format '{{ index .Config.Labels "io.agenttoolkit.test-image" }}' "$image" 2>/dev/null || true)"
+  if [ "$built" != "$image_version" ]; then
     build_image
   fi
   echo "export AGENTTOOLKIT_DOCKER_HOST=$host"
@@ -61,10 +65,16 @@ build_image() {
   for applet in $(busybox --list); do
     [ "$applet" = busybox ] || ln -sf busybox "$rootfs/bin/$applet"
   done
+  # Debian's busybox-static has no nohup applet: a POSIX equivalent, so the tests can start `nohup` processes.
+  if [ ! -e "$rootfs/bin/nohup" ]; then
+    printf '#!/bin/sh\ntrap "" HUP\nexec "$@"\n' >"$rootfs/bin/nohup"
+    chmod 755 "$rootfs/bin/nohup"
+  fi
   printf 'root:x:0:0:root:/root:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/false\n' >"$rootfs/etc/passwd"
   printf 'root:x:0:\nnogroup:x:65534:\n' >"$rootfs/etc/group"
   tar -C "$rootfs" -cf "$rootfs.tar" .
-  docker -H "$host" import --change 'CMD ["/bin/sh"]' --change 'ENV PATH=/bin' "$rootfs.tar" "$image" >/dev/null
+  docker -H "$host" import --change 'CMD ["/bin/sh"]' --change 'ENV PATH=/bin' \
+    --change "LABEL io.agenttoolkit.test-image=$image_version" "$rootfs.tar" "$image" >/dev/null
   rm -rf "$rootfs" "$rootfs.tar"
   log "built image $image"
 }

@@ -3,7 +3,7 @@ import { SandboxError } from './errors';
 
 /**
  * A host folder or file bound into the sandbox at a fixed target, in addition to the policy's paths. Used by
- * `DockerSandbox` and `BubblewrapSandbox` (the seed's `BindMount.read_only` / `read_write`).
+ * `DockerSandbox` and `BubblewrapSandbox`.
  *
  * A read-write mount writes directly back to the host.
  */

@@ -4,16 +4,22 @@ import type { PlannedMount } from './mount-plan';
 /** System folders bound read-only when they exist on the host (symlinks such as Debian's `/bin -> usr/bin` kept). */
 export const SYSTEM_PATHS = ['/usr', '/bin', '/sbin', '/lib', '/lib32', '/lib64'] as const;
 
+/** The file descriptor on which bwrap reads the sandbox's variables (`--args`). */
+export const ENVIRONMENT_FD = 3;
+/** The file descriptor on which bwrap reports the host pid of the sandbox's pid 1 (`--info-fd`). */
+export const INFO_FD = 4;
+
 /**
- * Builds bwrap's arguments (the reference's Bubblewrap layout): die with parent, new session, unshare everything
- * (the network shared back only when allowed), a fresh tmpfs root with proc, dev and `/tmp`, the system folders
- * read-only, then `mounts` in order, the working directory, and `/bin/sh -c command`.
+ * Builds bwrap's arguments: die with parent, new session, unshare everything (a new pid namespace included; the
+ * network shared back only when allowed), a fresh tmpfs root with proc, dev and `/tmp`, the system folders
+ * read-only, then `mounts` in order, the working directory, an empty environment filled from
+ * {@link ENVIRONMENT_FD}, the sandbox's pid reported on {@link INFO_FD}, and `/bin/sh -c command`.
  *
- * Environment values are never placed here: the caller passes the environment to the bwrap process itself, so no
- * value shows in any command line.
+ * Environment values are never placed here: they travel through the file descriptor (see {@link environmentArgs}),
+ * so no value shows in any command line.
  */
 export function bubblewrapArgs(options: { command: string; network: boolean; mounts: readonly PlannedMount[]; cwd: string | undefined }): string[] {
-  const args = ['--die-with-parent', '--new-session', '--unshare-all'];
+  const args = ['--die-with-parent', '--new-session', '--unshare-all', '--clearenv', '--args', String(ENVIRONMENT_FD), '--info-fd', String(INFO_FD)];
   if (options.network) args.push('--share-net');
   args.push('--tmpfs', '/', '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
   for (const path of SYSTEM_PATHS) {
@@ -25,6 +31,15 @@ export function bubblewrapArgs(options: { command: string; network: boolean; mou
   if (options.cwd !== undefined) args.push('--chdir', options.cwd);
   args.push('--', '/bin/sh', '-c', options.command);
   return args;
+}
+
+/**
+ * The sandbox's variables as bwrap reads them from an `--args` file descriptor: NUL-separated `--setenv NAME VALUE`
+ * triples. bwrap takes the two words after `--setenv` as the name and the value whatever they look like, so a name
+ * or value shaped like one of its options (`--bind`) stays a name or value.
+ */
+export function environmentArgs(env: Readonly<Record<string, string>>): Buffer {
+  return Buffer.from(Object.entries(env).map(([name, value]) => `--setenv\0${name}\0${value}\0`).join(''), 'utf8');
 }
 
 function lstatOrUndefined(path: string): ReturnType<typeof lstatSync> | undefined {

@@ -1,13 +1,16 @@
+import { execFile } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import type { BindMount } from './bind-mount';
-import { bubblewrapArgs } from './bubblewrap-args';
+import { bubblewrapArgs, environmentArgs } from './bubblewrap-args';
 import { checkCall } from './call-options';
 import { readInheritedEnvironment } from './environment';
 import { SandboxError } from './errors';
+import { HOST_PROCESS_ENV, resolveHostBinary } from './host-binary';
 import { Lifecycle } from './lifecycle';
 import { byDepth, checkMountTargets, checkSourcesExist, explicitMounts, policyMounts } from './mount-plan';
 import type { SandboxPolicy } from './policy';
-import { runProcessTree } from './process-tree';
-import type { ExecuteOptions, Sandbox, SandboxResult } from './sandbox';
+import { KILL_GRACE_MS, runProcessTree } from './process-tree';
+import type { Sandbox, SandboxExecuteOptions, SandboxResult } from './sandbox';
 import { resolveWorkingDirectory } from './working-directory';
 
 /** Options of {@link BubblewrapSandbox}. */
@@ -16,35 +19,49 @@ export interface BubblewrapSandboxOptions {
   inheritEnvironment?: readonly string[];
   /** Extra binds, applied after the policy's paths. */
   mounts?: readonly BindMount[];
-  /** The bwrap binary. Default `bwrap`, looked up on `PATH`. */
+  /**
+   * The bwrap binary (0.5.0 or later). Default `bwrap`, looked up once, when the sandbox is built, on the host
+   * process's `PATH` (absolute entries only); a path is resolved against the host's current directory.
+   */
   bwrapPath?: string;
 }
 
 /** `PATH` inside the sandbox. */
 export const SANDBOX_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
+/** The oldest bwrap with every option this backend passes (`--clearenv` arrived in 0.5.0). */
+export const MIN_BWRAP_VERSION = '0.5.0';
+
 /**
- * Runs each command in a fresh Bubblewrap sandbox (Linux, `bwrap` 0.4 or later): new session, dies with its parent,
- * every namespace unshared (network shared back only when the policy allows it), an empty tmpfs root with the host's
- * system folders (/usr /bin /sbin /lib /lib64) read-only, the policy's readable paths read-only and writable paths
- * read-write at their host locations, explicit mounts last, and an environment rebuilt from scratch: `HOME=/tmp`,
- * `PATH`, the policy's `environment`, the inherited variables, then the call's `env`.
+ * Runs each command in a fresh Bubblewrap sandbox (Linux, `bwrap` 0.5.0 or later): new session, dies with its
+ * parent, every namespace unshared (network shared back only when the policy allows it), an empty tmpfs root with
+ * the host's system folders (/usr /bin /sbin /lib /lib64) read-only, the policy's readable paths read-only and
+ * writable paths read-write at their host locations, explicit mounts last, and an environment rebuilt from scratch:
+ * `HOME=/tmp`, `PATH`, the policy's `environment`, the inherited variables, then the call's `env`.
  *
- * The timeout and output cap are enforced on the host: the bwrap process group is SIGKILLed, and the sandbox's pid
- * namespace dies with it, so `setsid`/`nohup` descendants die too. Memory, pids and CPU limits cannot be enforced
- * by bwrap: a policy that sets them is refused (`LIMIT_UNSUPPORTED`). Follows the seed's BubblewrapSandbox.
+ * The host side never sees that environment: bwrap is resolved to an absolute path from the host's `PATH` when the
+ * sandbox is built, and starts with an empty environment; the sandbox's variables reach the sandboxed shell only,
+ * through `--clearenv` and `--setenv` words read from a file descriptor (`--args`), never from bwrap's command line.
+ *
+ * Every process of a command lives in the sandbox's pid namespace, which the kernel tears down when the command
+ * exits, times out or is cancelled, so nothing it started (`setsid`, `nohup`, double forks) outlives the call; the
+ * bwrap process group is SIGKILLed on timeout and cancellation. Memory, pids and CPU limits cannot be enforced by
+ * bwrap: a policy that sets them is refused (`LIMIT_UNSUPPORTED`).
  */
 export class BubblewrapSandbox implements Sandbox {
   private readonly lifecycle = new Lifecycle('BubblewrapSandbox');
   readonly #inherited: Readonly<Record<string, string>>;
   private readonly mounts: readonly BindMount[];
-  private readonly bwrapPath: string;
+  private readonly bwrapName: string;
+  private readonly bwrapPath: string | undefined;
+  private versionCheck: Promise<void> | undefined;
 
   /**
    * @param policy - the sandbox policy.
    * @param options - see {@link BubblewrapSandboxOptions}.
    * @throws SandboxError `LIMIT_UNSUPPORTED` when the policy sets memory, pids or CPU limits; `ENVIRONMENT_MISSING`
-   * for an inherited variable that is not set; `MOUNT_INVALID` for a mount target used twice.
+   * for an inherited variable that is not set; `MOUNT_INVALID` for a mount target used twice; `OPTIONS_INVALID` for
+   * an empty `bwrapPath`.
    */
   constructor(
     readonly policy: SandboxPolicy,
@@ -57,26 +74,42 @@ export class BubblewrapSandbox implements Sandbox {
     this.#inherited = readInheritedEnvironment(options.inheritEnvironment ?? []);
     this.mounts = options.mounts ?? [];
     checkMountTargets(explicitMounts(this.mounts));
-    this.bwrapPath = options.bwrapPath ?? 'bwrap';
+    this.bwrapName = options.bwrapPath ?? 'bwrap';
+    if (typeof this.bwrapName !== 'string' || this.bwrapName === '' || this.bwrapName.includes('\0')) {
+      throw new SandboxError('OPTIONS_INVALID', 'BubblewrapSandbox bwrapPath must be a non-empty path or program name.');
+    }
+    this.bwrapPath = resolveHostBinary(this.bwrapName);
   }
 
-  /** See {@link Sandbox.execute}. `oomKilled` is never set. */
-  async execute(command: string, options: ExecuteOptions = {}): Promise<SandboxResult> {
+  /**
+   * See {@link Sandbox.execute}. `oomKilled` is never set.
+   *
+   * @throws SandboxError `OPTIONS_INVALID` for `keepBackground: true` (the pid namespace ends with the command);
+   * `ENGINE_UNAVAILABLE` when bwrap is missing or older than {@link MIN_BWRAP_VERSION}.
+   */
+  async execute(command: string, options: SandboxExecuteOptions = {}): Promise<SandboxResult> {
     return this.lifecycle.run(options.signal, async (signal) => {
       const call = checkCall(this.policy, command, options);
+      if (call.keepBackground) {
+        throw new SandboxError('OPTIONS_INVALID', 'BubblewrapSandbox cannot keep background processes: its pid namespace ends with the command. Run the server and its clients in one command, or use UnsafeLocalSandbox or DockerSandbox.');
+      }
+      const bwrap = await this.checkedBwrap();
       const cwd = await resolveWorkingDirectory(this.policy, options.cwd);
       const mounts = [...byDepth(policyMounts(this.policy)), ...explicitMounts(this.mounts)];
       await checkSourcesExist(mounts);
       return runProcessTree({
-        file: this.bwrapPath,
+        file: bwrap,
         args: bubblewrapArgs({ command, network: this.policy.enableNetworkAccess, mounts, cwd }),
-        env: { HOME: '/tmp', PATH: SANDBOX_PATH, ...this.policy.environment, ...this.#inherited, ...call.env },
+        env: HOST_PROCESS_ENV,
+        awaitGone: awaitNamespaceGone,
+        fd3Data: environmentArgs({ HOME: '/tmp', PATH: SANDBOX_PATH, ...this.policy.environment, ...this.#inherited, ...call.env }),
         cwd: undefined,
         timeoutMs: call.timeoutMs,
         maxOutputBytes: call.maxOutputBytes,
         signal,
-        tagProcesses: false,
-        spawnError: (cause) => new SandboxError('ENGINE_UNAVAILABLE', `Could not start ${this.bwrapPath}: ${cause.message}. Install bubblewrap (apt-get install bubblewrap) or pass bwrapPath.`, { cause }),
+        tag: undefined,
+        keepBackground: false,
+        spawnError: (cause) => this.unavailable(`could not start ${bwrap}: ${cause.message}`, cause),
       });
     });
   }
@@ -90,4 +123,70 @@ export class BubblewrapSandbox implements Sandbox {
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
   }
+
+  /** The resolved bwrap, checked once to be at least {@link MIN_BWRAP_VERSION}. */
+  private async checkedBwrap(): Promise<string> {
+    const bwrap = this.bwrapPath;
+    if (bwrap === undefined) throw this.unavailable(`no executable '${this.bwrapName}' on the host PATH`);
+    this.versionCheck ??= bwrapVersion(bwrap).then(
+      (version) => {
+        if (version !== undefined && compareVersions(version, MIN_BWRAP_VERSION) < 0) {
+          throw this.unavailable(`${bwrap} is bubblewrap ${version}; this sandbox needs ${MIN_BWRAP_VERSION} or later (--clearenv)`);
+        }
+      },
+      (cause: Error) => {
+        throw this.unavailable(`could not start ${bwrap}: ${cause.message}`, cause);
+      },
+    );
+    await this.versionCheck;
+    return bwrap;
+  }
+
+  private unavailable(reason: string, cause?: unknown): SandboxError {
+    return new SandboxError('ENGINE_UNAVAILABLE', `BubblewrapSandbox: ${reason}. Install bubblewrap ${MIN_BWRAP_VERSION} or later (apt-get install bubblewrap) or pass bwrapPath.`, { cause });
+  }
+}
+
+/**
+ * Resolves once the sandbox's pid 1 (its host pid read from bwrap's `--info-fd` report) has exited, or after
+ * {@link KILL_GRACE_MS}. bwrap exits as soon as the command does, while the kernel may still be tearing the pid
+ * namespace down; pid 1 exits only after every other process of the namespace is gone. The pid is only watched,
+ * never signalled (the group kill and `--die-with-parent` end it), so a reused pid cannot be hit.
+ */
+async function awaitNamespaceGone(info: string): Promise<void> {
+  const pid = /"child-pid":\s*(\d+)/.exec(info)?.[1];
+  if (pid === undefined) return;
+  const deadline = performance.now() + KILL_GRACE_MS;
+  while (performance.now() < deadline && isRunning(pid)) await new Promise((resolve) => setTimeout(resolve, 5));
+}
+
+/** True while `/proc/<pid>` exists and is not a zombie. */
+function isRunning(pid: string): boolean {
+  try {
+    return !/\) [ZX] /.test(readFileSync(`/proc/${pid}/stat`, 'latin1'));
+  } catch {
+    return false;
+  }
+}
+
+/** The version `bwrap --version` prints (`bubblewrap 0.8.0`), or undefined when it prints none. */
+function bwrapVersion(bwrap: string): Promise<string | undefined> {
+  return new Promise((resolvePromise, reject) => {
+    execFile(bwrap, ['--version'], { env: HOST_PROCESS_ENV, timeout: 10_000 }, (error, stdout) => {
+      // A string code (ENOENT, EACCES) means it could not start; an exit status leaves the version to stdout.
+      if (error && typeof (error as NodeJS.ErrnoException).code === 'string') return reject(error);
+      resolvePromise(/(\d+)\.(\d+)\.(\d+)/.exec(stdout)?.[0]);
+    });
+  });
+}
+
+/** Compares dotted numeric versions: negative when `a` is older than `b`. */
+export function compareVersions(a: string, b: string): number {
+  const left = a.split('.').map(Number);
+  const right = b.split('.').map(Number);
+  for (let i = 0; i < Math.max(left.length, right.length); i++) {
+    const diff = (left[i] ?? 0) - (right[i] ?? 0);
+    if (diff !== 0) return diff;
+  }
+  return 0;
 }

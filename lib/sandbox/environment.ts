@@ -2,7 +2,7 @@ import { SandboxError, type SandboxErrorCode } from './errors';
 
 /**
  * Checks an environment map: keys non-empty, without `=` or NUL; values strings without NUL (the rules of
- * `execve`, as in the reference SandboxPolicy). Returns a frozen copy.
+ * `execve`). Returns a frozen copy.
  *
  * @param env - the map to check.
  * @param code - the error code to throw (`POLICY_INVALID` for a policy, `OPTIONS_INVALID` for a call).
@@ -28,7 +28,7 @@ export function checkEnvironment(env: Readonly<Record<string, string>>, code: Sa
  * The values are returned for the backend to pass to the sandboxed process only; callers must keep them out of
  * command lines, logs and errors.
  *
- * @param names - the variable names to forward (the seed's `inherit_environment`).
+ * @param names - the variable names to forward.
  * @throws SandboxError `OPTIONS_INVALID` for a malformed name, `ENVIRONMENT_MISSING` for an unset variable. Messages
  * name the variable, never its value.
  */

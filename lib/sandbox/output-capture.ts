@@ -1,9 +1,21 @@
+import { utf8CutLength } from '../text/cut-text';
+
+type Stream = 'stdout' | 'stderr';
+
+/** Bytes kept after a stream's last kept byte, so the cut can tell whether it splits a UTF-8 character. */
+const LOOKAHEAD_BYTES = 4;
+
 /**
  * Collects stdout and stderr chunks up to a shared byte budget and drops the rest while reading, so memory stays
  * bounded whatever the command prints (gigabytes, or one endless line). Sets `truncated` when anything was dropped.
+ *
+ * A stream that lost bytes is cut at a UTF-8 character boundary: a character the budget would split is dropped
+ * whole, so the text never ends in a replacement character the command did not print.
  */
 export class OutputCapture {
-  private readonly chunks: { stdout: Buffer[]; stderr: Buffer[] } = { stdout: [], stderr: [] };
+  private readonly chunks: Record<Stream, Buffer[]> = { stdout: [], stderr: [] };
+  /** The first bytes dropped from each stream, or undefined while nothing was dropped from it. */
+  private readonly dropped: Record<Stream, Buffer | undefined> = { stdout: undefined, stderr: undefined };
   private remaining: number;
   /** True once a byte was dropped. */
   truncated = false;
@@ -14,22 +26,31 @@ export class OutputCapture {
   }
 
   /** Keeps what fits of `chunk` in the budget and drops the rest. */
-  push(stream: 'stdout' | 'stderr', chunk: Buffer): void {
-    if (chunk.length <= this.remaining) {
+  push(stream: Stream, chunk: Buffer): void {
+    if (chunk.length === 0) return;
+    if (chunk.length <= this.remaining && this.dropped[stream] === undefined) {
       this.chunks[stream].push(chunk);
       this.remaining -= chunk.length;
       return;
     }
     this.truncated = true;
-    if (this.remaining > 0) {
+    const kept = this.dropped[stream] === undefined ? this.remaining : 0;
+    if (kept > 0) {
       // Copy, so the kept slice does not pin the whole (possibly large) chunk.
-      this.chunks[stream].push(Buffer.from(chunk.subarray(0, this.remaining)));
+      this.chunks[stream].push(Buffer.from(chunk.subarray(0, kept)));
       this.remaining = 0;
+    }
+    const seen = this.dropped[stream] ?? Buffer.alloc(0);
+    if (seen.length < LOOKAHEAD_BYTES) {
+      this.dropped[stream] = Buffer.concat([seen, chunk.subarray(kept, kept + LOOKAHEAD_BYTES - seen.length)]);
     }
   }
 
-  /** Captured text of one stream, decoded as UTF-8. */
-  text(stream: 'stdout' | 'stderr'): string {
-    return Buffer.concat(this.chunks[stream]).toString('utf8');
+  /** Captured text of one stream, decoded as UTF-8, cut at a character boundary when bytes were dropped from it. */
+  text(stream: Stream): string {
+    const kept = Buffer.concat(this.chunks[stream]);
+    const dropped = this.dropped[stream];
+    if (dropped === undefined) return kept.toString('utf8');
+    return kept.subarray(0, utf8CutLength(Buffer.concat([kept, dropped]), kept.length)).toString('utf8');
   }
 }

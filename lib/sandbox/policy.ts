@@ -1,4 +1,5 @@
-import { resolve, sep } from 'node:path';
+import { resolve } from 'node:path';
+import { isWithin } from '../fs/path-within';
 import { checkEnvironment } from './environment';
 import { SandboxError } from './errors';
 
@@ -39,8 +40,8 @@ export const DEFAULT_MAX_OUTPUT_BYTES = 1024 * 1024;
 
 /**
  * What a sandbox may read, write and use: paths, network, environment and limits. Immutable and validated on
- * construction; fields and defaults follow the seed's SandboxPolicy (docs/sandbox.md). Paths are resolved to absolute
- * paths and de-duplicated in order.
+ * construction (fields and defaults in docs/sandbox.md). Paths are resolved to absolute paths and de-duplicated in
+ * order.
  *
  * @example
  * const policy = SandboxPolicy.forWorkspace('/srv/project', { writable: true });
@@ -70,7 +71,7 @@ export class SandboxPolicy {
     const writable = unique((options.writablePaths ?? []).map((p) => absolute(p, 'writablePaths')));
     const readable = unique((options.readablePaths ?? []).map((p) => absolute(p, 'readablePaths')));
     const wd = this.workingDirectory;
-    if (wd !== undefined && !readable.some((p) => isInside(wd, p))) readable.push(wd);
+    if (wd !== undefined && !readable.some((p) => isWithin(p, wd))) readable.push(wd);
     this.readablePaths = Object.freeze(readable);
     this.writablePaths = Object.freeze(writable);
     this.enableNetworkAccess = options.enableNetworkAccess ?? false;
@@ -98,13 +99,8 @@ export class SandboxPolicy {
 
   /** True when `path` (absolute) is inside, or equal to, one of the readable or writable paths. */
   allows(path: string): boolean {
-    return [...this.readablePaths, ...this.writablePaths].some((root) => isInside(path, root));
+    return [...this.readablePaths, ...this.writablePaths].some((root) => isWithin(root, path));
   }
-}
-
-/** True when absolute `path` equals `root` or lies below it. */
-export function isInside(path: string, root: string): boolean {
-  return path === root || path.startsWith(root.endsWith(sep) ? root : root + sep);
 }
 
 function absolute(path: string, field: string): string {

@@ -1,7 +1,7 @@
 import { spawn } from 'node:child_process';
-import { randomUUID } from 'node:crypto';
 import { readdir, readFile } from 'node:fs/promises';
 import { constants } from 'node:os';
+import type { Readable, Writable } from 'node:stream';
 import { OutputCapture } from './output-capture';
 import type { SandboxResult } from './sandbox';
 
@@ -13,12 +13,12 @@ export const RUN_TAG_VARIABLE = 'AGENTTOOLKIT_SANDBOX_RUN';
 
 /** What {@link runProcessTree} needs to start and bound one host process. */
 export interface ProcessTreeRun {
-  /** Program to start (looked up on `PATH` when not absolute). */
+  /** Absolute path of the program to start; never looked up on a `PATH`. */
   file: string;
   /** Its arguments; never put an environment value here. */
   args: readonly string[];
   /** The complete environment of the process (nothing else is inherited). */
-  env: Record<string, string>;
+  env: Readonly<Record<string, string>>;
   /** Host working directory, or undefined for the current one. */
   cwd: string | undefined;
   /** Wall-clock limit, in ms. */
@@ -26,62 +26,89 @@ export interface ProcessTreeRun {
   /** Budget for stdout + stderr, in bytes. */
   maxOutputBytes: number;
   /** Aborting kills the tree and rejects with the signal's reason. */
-  signal: AbortSignal | undefined;
+  signal: AbortSignal;
+  /** Written to the process's file descriptor 3, which is then closed (bwrap's `--args` channel). */
+  fd3Data?: Buffer;
   /**
-   * Tag every process of the run with {@link RUN_TAG_VARIABLE} and, when killing, also kill the processes that
-   * carry the tag (found through `/proc`), which catches descendants that left the process group (`setsid`). Used
-   * when no namespace contains the run (UnsafeLocalSandbox).
+   * Called with what the process wrote on its file descriptor 4 (bwrap's `--info-fd`), after each sweep: resolves
+   * once the processes the sweep cannot see directly are gone (bwrap's pid namespace).
    */
-  tagProcesses: boolean;
+  awaitGone?: (fd4Text: string) => Promise<void>;
+  /**
+   * A unique value set as {@link RUN_TAG_VARIABLE} in the environment of the run, which every descendant inherits:
+   * the sweep also kills the processes that carry it (found through `/proc`), which catches descendants that left
+   * the process group (`setsid`, double forks). Used when no namespace contains the run (UnsafeLocalSandbox);
+   * undefined when one does (bwrap's pid namespace dies with it).
+   */
+  tag: string | undefined;
+  /** Leave processes alive when the command exits normally (they still die on timeout and cancellation). */
+  keepBackground: boolean;
   /** Turns a spawn failure (for example ENOENT for a missing binary) into the error the caller should see. */
   spawnError: (cause: Error) => Error;
 }
 
 /**
- * Spawns `file` in a new process group, captures output within the budget, and enforces the timeout and the abort
- * signal by SIGKILLing the whole group (plus tagged escapees). Resolves when the process exited and its pipes closed,
- * or {@link KILL_GRACE_MS} after a kill at the latest.
+ * Spawns `file` in a new process group, captures output within the budget, and sweeps the run's processes (the
+ * group and, with a tag, every tagged process) when the command exits, when the timeout fires and when the signal
+ * aborts. Resolves once the sweep is over and the pipes closed, or {@link KILL_GRACE_MS} after the command ended at
+ * the latest (a process that escaped the sweep may hold the pipes open).
  *
  * @throws the signal's reason after killing the tree when `signal` aborts; the `spawnError` result when spawning fails.
  */
 export function runProcessTree(run: ProcessTreeRun): Promise<SandboxResult> {
-  run.signal?.throwIfAborted();
+  run.signal.throwIfAborted();
   const started = performance.now();
-  const tag = run.tagProcesses ? randomUUID() : undefined;
-  const env = tag === undefined ? run.env : { ...run.env, [RUN_TAG_VARIABLE]: tag };
-  const child = spawn(run.file, run.args, { cwd: run.cwd, env, detached: true, stdio: ['ignore', 'pipe', 'pipe'] });
+  const env = run.tag === undefined ? run.env : { ...run.env, [RUN_TAG_VARIABLE]: run.tag };
+  const stdio: ('ignore' | 'pipe')[] = ['ignore', 'pipe', 'pipe', run.fd3Data === undefined ? 'ignore' : 'pipe', run.awaitGone === undefined ? 'ignore' : 'pipe'];
+  const child = spawn(run.file, run.args, { cwd: run.cwd, env, detached: true, stdio });
+  let fd4Text = '';
+  if (run.awaitGone !== undefined) {
+    const info = child.stdio[4] as Readable;
+    info.on('data', (chunk: Buffer) => {
+      if (fd4Text.length < 4096) fd4Text += chunk.toString('utf8');
+    });
+    info.on('error', () => undefined);
+  }
   const output = new OutputCapture(run.maxOutputBytes);
-  child.stdout.on('data', (chunk: Buffer) => output.push('stdout', chunk));
-  child.stderr.on('data', (chunk: Buffer) => output.push('stderr', chunk));
+  child.stdout!.on('data', (chunk: Buffer) => output.push('stdout', chunk));
+  child.stderr!.on('data', (chunk: Buffer) => output.push('stderr', chunk));
+  if (run.fd3Data !== undefined) {
+    const channel = child.stdio[3] as Writable;
+    // The process may die before reading (a bad option): its exit status reports that, not a write error.
+    channel.on('error', () => undefined);
+    channel.end(run.fd3Data);
+  }
 
   return new Promise<SandboxResult>((resolvePromise, reject) => {
     let timedOut = false;
-    let killing: Promise<void> | undefined;
+    let exitCode: number | null = null;
+    let sweeping: Promise<void> | undefined;
     let graceTimer: NodeJS.Timeout | undefined;
-    const kill = (): void => {
-      killing ??= killTree(child.pid, tag);
-      graceTimer ??= setTimeout(() => finish(null), KILL_GRACE_MS);
+    const awaitPipes = (): void => {
+      graceTimer ??= setTimeout(() => finish(), KILL_GRACE_MS);
     };
-    const onAbort = (): void => kill();
+    const sweep = (): void => {
+      sweeping ??= killTree(child.pid, run.tag).then(() => run.awaitGone?.(fd4Text));
+      awaitPipes();
+    };
     const timer = setTimeout(() => {
       timedOut = true;
-      kill();
+      sweep();
     }, run.timeoutMs);
-    run.signal?.addEventListener('abort', onAbort, { once: true });
+    run.signal.addEventListener('abort', sweep, { once: true });
 
     let done = false;
-    const finish = (exitCode: number | null, error?: Error): void => {
+    const finish = (error?: Error): void => {
       if (done) return;
       done = true;
       clearTimeout(timer);
       clearTimeout(graceTimer);
-      run.signal?.removeEventListener('abort', onAbort);
-      child.stdout.destroy();
-      child.stderr.destroy();
-      // Wait for the kill sweep to end so no process of this call survives the returned promise.
-      void (killing ?? Promise.resolve()).then(() => {
+      run.signal.removeEventListener('abort', sweep);
+      child.stdio.forEach((stream) => stream?.destroy());
+      // Wait for the sweep to end so no process of this call survives the returned promise.
+      void (sweeping ?? Promise.resolve()).then(() => {
         if (error) return reject(error);
-        if (run.signal?.aborted) return reject(run.signal.reason);
+        if (run.signal.aborted) return reject(run.signal.reason);
         resolvePromise({
           exitCode: timedOut ? null : exitCode,
           stdout: output.text('stdout'),
@@ -92,8 +119,15 @@ export function runProcessTree(run: ProcessTreeRun): Promise<SandboxResult> {
         });
       });
     };
-    child.once('error', (cause) => finish(null, run.spawnError(cause)));
-    child.once('close', (code, signal) => finish(code ?? (signal ? 128 + constants.signals[signal] : null)));
+    child.once('error', (cause) => finish(run.spawnError(cause)));
+    child.once('exit', (code, signal) => {
+      exitCode = code ?? (signal ? 128 + constants.signals[signal] : null);
+      if (timedOut) return;
+      clearTimeout(timer);
+      if (run.keepBackground) awaitPipes();
+      else sweep();
+    });
+    child.once('close', () => finish());
   });
 }
 

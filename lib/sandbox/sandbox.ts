@@ -1,7 +1,7 @@
 /**
  * Options of one {@link Sandbox.execute} call.
  */
-export interface ExecuteOptions {
+export interface SandboxExecuteOptions {
   /**
    * Working directory on the host. A relative path is resolved against the policy's `workingDirectory` (or the
    * process's cwd when the policy has none). It must exist, be a directory, and lie inside a readable or writable
@@ -17,6 +17,14 @@ export interface ExecuteOptions {
   signal?: AbortSignal;
   /** Overrides the policy's `limits.timeoutMs` for this call, in milliseconds (positive). */
   timeoutMs?: number;
+  /**
+   * Lets processes the command started in the background (`server &`, `setsid`, `nohup`) keep running after the
+   * command exits normally. Default false: when the command ends, every process it started is killed, however it
+   * detached. Kept processes still die on timeout, cancellation and `close()`; redirect their output
+   * (`server >log 2>&1 &`), since the call stops reading once the command exits. `BubblewrapSandbox` refuses it
+   * (`OPTIONS_INVALID`): its pid namespace ends with the command.
+   */
+  keepBackground?: boolean;
 }
 
 /**
@@ -29,7 +37,10 @@ export interface SandboxResult {
    * status of its own.
    */
   exitCode: number | null;
-  /** Captured standard output, decoded as UTF-8, at most `limits.maxOutputBytes` bytes together with `stderr`. */
+  /**
+   * Captured standard output, decoded as UTF-8, at most `limits.maxOutputBytes` bytes together with `stderr`. A cut
+   * never splits a character.
+   */
   stdout: string;
   /** Captured standard error, decoded as UTF-8. */
   stderr: string;
@@ -50,21 +61,22 @@ export interface SandboxResult {
  * The sandbox port: runs shell commands under a {@link SandboxPolicy}. Implemented by `UnsafeLocalSandbox`,
  * `BubblewrapSandbox` and `DockerSandbox` (from `agenttoolkit/sandbox/docker`).
  *
- * Every backend enforces the timeout by killing the command's whole process tree, bounds captured output while
- * reading, and honours an `AbortSignal`. Use it with `await using sandbox = ...` or call {@link Sandbox.close}.
- * The behaviour follows the seed's "Filesystem and shell primitives" and docs/sandbox.md.
+ * Every backend kills every process a command started when the command ends (normally, by timeout or by
+ * cancellation), bounds captured output while reading, and honours an `AbortSignal`. Use it with
+ * `await using sandbox = ...` or call {@link Sandbox.close}. See docs/sandbox.md for each backend's mechanism.
  */
 export interface Sandbox extends AsyncDisposable {
   /**
    * Runs `command` with `/bin/sh -c` inside the sandbox.
    *
    * @param command - a shell command line (non-empty).
-   * @param options - cwd, extra environment, cancellation signal and timeout, see {@link ExecuteOptions}.
+   * @param options - cwd, extra environment, cancellation signal, timeout and background processes, see
+   *   {@link SandboxExecuteOptions}.
    * @returns the exit status and captured output, see {@link SandboxResult}. A non-zero exit is a result, not an error.
    * @throws SandboxError `SANDBOX_CLOSED` after `close()`, `CWD_INVALID`, `OPTIONS_INVALID`, and engine errors.
    * @throws the signal's reason when `options.signal` aborts.
    */
-  execute(command: string, options?: ExecuteOptions): Promise<SandboxResult>;
+  execute(command: string, options?: SandboxExecuteOptions): Promise<SandboxResult>;
   /** Releases the sandbox (kills running commands, removes its container). Idempotent. */
   close(): Promise<void>;
 }

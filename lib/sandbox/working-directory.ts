@@ -4,7 +4,7 @@ import { SandboxError } from './errors';
 import type { SandboxPolicy } from './policy';
 
 /**
- * Resolves and checks the host working directory of a call (the reference's working-directory check): a relative
+ * Resolves and checks the host working directory of a call: a relative
  * `cwd` is resolved against the policy's `workingDirectory` (or `process.cwd()`); the result must exist, be a
  * directory, and lie inside the policy's readable or writable paths when the policy lists any.
  *

@@ -27,7 +27,7 @@ describe('BubblewrapSandbox construction', () => {
 });
 
 describeWithEngine('bwrap', 'BubblewrapSandbox (real bwrap)', () => {
-  commonBehaviour((policy) => new BubblewrapSandbox(policy), { floodBytes: 1024 ** 3 });
+  commonBehaviour((policy) => new BubblewrapSandbox(policy), { floodBytes: 1024 ** 3, keepBackground: false });
 
   let dir: ReturnType<typeof tempDir>;
   beforeEach(() => {

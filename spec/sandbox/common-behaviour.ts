@@ -1,5 +1,5 @@
 import { SandboxError, SandboxPolicy, type Sandbox } from '../../lib/sandbox';
-import { processesMatching, tempDir, uniqueSleep } from './helpers';
+import { collectListenerWarnings, isDead, processesMatching, sleepers, tempDir, uniqueSleep, watchSleepers } from './helpers';
 
 /** Builds a sandbox for one test; the suite closes it. `root` is a fresh host folder usable as a workspace. */
 export type SandboxFactory = (policy: SandboxPolicy) => Sandbox;
@@ -8,7 +8,7 @@ export type SandboxFactory = (policy: SandboxPolicy) => Sandbox;
  * The behaviour every backend shares (the Sandbox port's contract): results, environment overlay, the timeout that
  * kills the whole tree, bounded output, cancellation and close. Run against real processes, bwrap or Docker.
  */
-export function commonBehaviour(make: SandboxFactory, options: { floodBytes: number }): void {
+export function commonBehaviour(make: SandboxFactory, options: { floodBytes: number; keepBackground: boolean }): void {
   let dir: ReturnType<typeof tempDir>;
   const opened: Sandbox[] = [];
   const open = (policy: SandboxPolicy): Sandbox => {
@@ -68,6 +68,23 @@ export function commonBehaviour(make: SandboxFactory, options: { floodBytes: num
     expect(result.stdout.startsWith('y\ny\n')).toBe(true);
   });
 
+  it.each([
+    ['a 3-byte character', 10, String.raw`printf 'aaaaaaaaa\342\202\254tail'`],
+    ['a 4-byte character', 11, String.raw`printf 'aaaaaaaaa\360\237\216\211tail'`],
+    ['a 2-byte character on stderr', 10, String.raw`printf 'aaaaaaaaa\303\251tail' >&2`],
+  ])('cuts output at a character boundary when the cap splits %s', async (_name, maxOutputBytes, command) => {
+    const sandbox = open(SandboxPolicy.forWorkspace(dir.path, { limits: { maxOutputBytes } }));
+    const result = await sandbox.execute(command);
+    expect(result.truncated).toBe(true);
+    expect(result.stdout + result.stderr).toBe('aaaaaaaaa');
+  });
+
+  it('keeps a multi-byte character that ends exactly at the cap', async () => {
+    const sandbox = open(SandboxPolicy.forWorkspace(dir.path, { limits: { maxOutputBytes: 12 } }));
+    const result = await sandbox.execute(String.raw`printf 'aaaaaaaaa\342\202\254tail'`);
+    expect(result).toMatchObject({ stdout: 'aaaaaaaaa€', truncated: true });
+  });
+
   it('keeps memory bounded while draining one endless line of output', async () => {
     const sandbox = open(SandboxPolicy.forWorkspace(dir.path, { limits: { timeoutMs: 60_000 } }));
     const before = process.memoryUsage().rss;
@@ -106,6 +123,102 @@ export function commonBehaviour(make: SandboxFactory, options: { floodBytes: num
     await sandbox.close();
   });
 
+  describe('no process outlives its call', () => {
+    const starts: [string, (marker: string) => string][] = [
+      ['setsid', (m) => `setsid sleep ${m} &`],
+      ['nohup', (m) => `nohup sleep ${m} >/dev/null 2>&1 &`],
+      ['double-forked', (m) => `(sleep ${m} &) &`],
+      ['plain background', (m) => `sleep ${m} &`],
+      ['signal-ignoring setsid', (m) => `setsid sh -c "trap '' HUP INT TERM; sleep ${m}" >/dev/null 2>&1 &`],
+    ];
+    const endings = ['exits normally', 'times out', 'is cancelled'] as const;
+    const cases = starts.flatMap(([name, start]) => endings.map((ending) => [name, ending, start] as const));
+
+    it.each(cases)('kills a %s process when the command %s', async (_name, ending, start) => {
+      const sandbox = open(SandboxPolicy.forWorkspace(dir.path, { limits: { timeoutMs: 2_000 } }));
+      const marker = uniqueSleep();
+      const controller = new AbortController();
+      const command = ending === 'exits normally' ? `${start(marker)}\nsleep 0.6\nexit 0` : `${start(marker)}\nsleep 30`;
+      const cancel = ending === 'is cancelled' ? () => setTimeout(() => controller.abort(), 200) : undefined;
+      const { seen, outcome } = await watchSleepers(marker, sandbox.execute(command, { signal: controller.signal }), cancel);
+      // The background process really ran (seen by pid on the host) before the call ended...
+      expect(seen.length).toBeGreaterThan(0);
+      if (ending === 'is cancelled') expect(outcome).toMatchObject({ status: 'rejected', reason: { name: 'AbortError' } });
+      else expect(outcome).toMatchObject({ status: 'fulfilled', value: ending === 'times out' ? { timedOut: true, exitCode: null } : { timedOut: false, exitCode: 0 } });
+      // ...and none of those pids runs once the call has returned.
+      expect(seen.filter((pid) => !isDead(pid))).toEqual([]);
+      expect(sleepers(marker)).toEqual([]);
+    });
+
+    if (options.keepBackground) {
+      it('keeps background processes only when asked, until close', async () => {
+        const sandbox = open(SandboxPolicy.forWorkspace(dir.path));
+        const marker = uniqueSleep();
+        const result = await sandbox.execute(`setsid sleep ${marker} >/dev/null 2>&1 &`, { keepBackground: true });
+        expect(result.exitCode).toBe(0);
+        let kept = sleepers(marker);
+        for (let i = 0; i < 100 && kept.length === 0; i++) {
+          await new Promise((r) => setTimeout(r, 20));
+          kept = sleepers(marker);
+        }
+        expect(kept).toHaveLength(1);
+        await new Promise((r) => setTimeout(r, 300));
+        expect(isDead(kept[0]!)).toBe(false);
+        await sandbox.close();
+        expect(isDead(kept[0]!)).toBe(true);
+      });
+    } else {
+      it('refuses keepBackground, which it cannot honour', async () => {
+        const sandbox = open(SandboxPolicy.forWorkspace(dir.path));
+        await expect(sandbox.execute('true', { keepBackground: true })).rejects.toMatchObject({ code: 'OPTIONS_INVALID' });
+      });
+    }
+  });
+
+  describe('many concurrent calls', () => {
+    const shared = new AbortController();
+    it.each([
+      ['without a caller signal', () => undefined],
+      ['sharing one caller signal', () => shared.signal],
+    ])('runs 20 calls at once without a MaxListenersExceededWarning, %s', async (_name, signal) => {
+      const sandbox = open(SandboxPolicy.forWorkspace(dir.path));
+      const stop = collectListenerWarnings();
+      const results = await Promise.all(Array.from({ length: 20 }, (_, i) => sandbox.execute(`sleep 0.3; echo ${i}`, { signal: signal() })));
+      await new Promise((r) => setImmediate(r));
+      expect(stop()).toEqual([]);
+      expect(results.map((r) => r.stdout)).toEqual(Array.from({ length: 20 }, (_, i) => `${i}\n`));
+    });
+
+    it('close() still aborts all 20 running calls and kills their processes', async () => {
+      const sandbox = open(SandboxPolicy.forWorkspace(dir.path));
+      const stop = collectListenerWarnings();
+      const marker = uniqueSleep();
+      const calls = Array.from({ length: 20 }, () => sandbox.execute(`sleep ${marker}`));
+      const watched = watchSleepers(marker, Promise.allSettled(calls));
+      await new Promise((r) => setTimeout(r, 1_500));
+      await sandbox.close();
+      const { seen, outcome } = await watched;
+      await new Promise((r) => setImmediate(r));
+      expect(stop()).toEqual([]);
+      expect(seen.length).toBeGreaterThan(0);
+      const settled = (outcome as PromiseFulfilledResult<PromiseSettledResult<unknown>[]>).value;
+      expect(settled.map((s) => s.status)).toEqual(Array.from({ length: 20 }, () => 'rejected'));
+      expect(settled.map((s) => (s as PromiseRejectedResult).reason.code)).toEqual(Array.from({ length: 20 }, () => 'SANDBOX_CLOSED'));
+      expect(sleepers(marker)).toEqual([]);
+    });
+
+    it('cancelling the shared caller signal cancels every call that uses it, and only those', async () => {
+      const sandbox = open(SandboxPolicy.forWorkspace(dir.path));
+      const shared = new AbortController();
+      const cancelled = Array.from({ length: 12 }, () => sandbox.execute('sleep 30', { signal: shared.signal }));
+      const other = sandbox.execute('sleep 1.5; echo other');
+      setTimeout(() => shared.abort(), 700);
+      const settled = await Promise.allSettled(cancelled);
+      expect(settled.every((s) => s.status === 'rejected' && (s.reason as Error).name === 'AbortError')).toBe(true);
+      expect((await other).stdout).toBe('other\n');
+    });
+  });
+
   it('rejects a bad working directory, command or option before running anything', async () => {
     const sandbox = open(SandboxPolicy.forWorkspace(dir.path));
     await expect(sandbox.execute('true', { cwd: 'missing' })).rejects.toMatchObject({ code: 'CWD_INVALID' });
@@ -113,5 +226,6 @@ export function commonBehaviour(make: SandboxFactory, options: { floodBytes: num
     await expect(sandbox.execute('')).rejects.toBeInstanceOf(SandboxError);
     await expect(sandbox.execute('true', { timeoutMs: 0 })).rejects.toMatchObject({ code: 'OPTIONS_INVALID' });
     await expect(sandbox.execute('true', { env: { 'A=B': 'x' } })).rejects.toMatchObject({ code: 'OPTIONS_INVALID' });
+    await expect(sandbox.execute('true', { keepBackground: 'yes' as unknown as boolean })).rejects.toMatchObject({ code: 'OPTIONS_INVALID' });
   });
 }

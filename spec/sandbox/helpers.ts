@@ -2,6 +2,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { runInThisContext } from 'node:vm';
 import { isCI } from '../../scripts/ci-flag';
 
 /** Pids of host processes whose command line contains `marker`. */
@@ -66,4 +67,65 @@ export function describeWithEngine(kind: 'docker' | 'bwrap', name: string, body:
     process.stderr.write(`\nSkipping "${name}": ${missing}\n`);
     describe.skip(name, body);
   }
+}
+
+/**
+ * Pids of host processes whose command line ends with `sleep <marker>`: the background processes a test started
+ * (busybox runs some applets without exec, so `nohup sleep 5` may keep `nohup` in front).
+ */
+export function sleepers(marker: string): number[] {
+  const pids: number[] = [];
+  for (const name of readdirSync('/proc')) {
+    if (!/^\d+$/.test(name)) continue;
+    try {
+      if (readFileSync(`/proc/${name}/cmdline`, 'latin1').endsWith(`sleep\0${marker}\0`)) pids.push(Number(name));
+    } catch {
+      // Gone meanwhile.
+    }
+  }
+  return pids;
+}
+
+/** True when `pid` no longer runs (gone, or a zombie waiting to be reaped). */
+export function isDead(pid: number): boolean {
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'latin1');
+    return /\) [ZX] /.test(stat);
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Polls the host's processes every 20 ms for `sleep <marker>` while `run` is pending, and returns every pid seen
+ * with `run`'s outcome, so a test can prove the background process existed and then check that it died.
+ * `onFirstSeen` runs once, when the first one appears (to cancel a call at a known point).
+ */
+export async function watchSleepers<T>(marker: string, run: Promise<T>, onFirstSeen?: () => void): Promise<{ seen: number[]; outcome: PromiseSettledResult<T> }> {
+  const seen = new Set<number>();
+  const timer = setInterval(() => {
+    const first = seen.size === 0;
+    sleepers(marker).forEach((pid) => seen.add(pid));
+    if (first && seen.size > 0) onFirstSeen?.();
+  }, 20);
+  const [outcome] = await Promise.allSettled([run]);
+  clearInterval(timer);
+  return { seen: [...seen], outcome };
+}
+
+/**
+ * Collects the `MaxListenersExceededWarning`s the process emits until the returned function is called. Node emits
+ * warnings on the real `process`, which Jest's sandboxed `process` does not relay: listen on the main context's.
+ */
+export function collectListenerWarnings(): () => Error[] {
+  const realProcess = runInThisContext('process') as NodeJS.Process;
+  const warnings: Error[] = [];
+  const listener = (warning: Error): void => {
+    if (warning.name === 'MaxListenersExceededWarning') warnings.push(warning);
+  };
+  realProcess.on('warning', listener);
+  return () => {
+    realProcess.off('warning', listener);
+    return warnings;
+  };
 }

@@ -2,7 +2,7 @@ import { resolve } from 'node:path';
 import { DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS, SandboxError, SandboxPolicy } from '../../lib/sandbox';
 
 describe('SandboxPolicy', () => {
-  it('has the seed defaults: no paths, no network, empty environment, 60 s timeout, 1 MiB output, no resource limits', () => {
+  it('has the documented defaults: no paths, no network, empty environment, 60 s timeout, 1 MiB output, no resource limits', () => {
     const policy = new SandboxPolicy();
     expect(policy).toMatchObject({ workingDirectory: undefined, readablePaths: [], writablePaths: [], enableNetworkAccess: false, environment: {} });
     expect(policy.limits).toEqual({ timeoutMs: DEFAULT_TIMEOUT_MS, maxOutputBytes: DEFAULT_MAX_OUTPUT_BYTES });

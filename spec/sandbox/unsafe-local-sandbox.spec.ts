@@ -5,7 +5,7 @@ import { commonBehaviour } from './common-behaviour';
 import { processesMatching, tempDir, uniqueSleep } from './helpers';
 
 describe('UnsafeLocalSandbox', () => {
-  commonBehaviour((policy) => new UnsafeLocalSandbox(policy), { floodBytes: 1024 ** 3 });
+  commonBehaviour((policy) => new UnsafeLocalSandbox(policy), { floodBytes: 1024 ** 3, keepBackground: true });
 
   let dir: ReturnType<typeof tempDir>;
   beforeEach(() => {

@@ -2,7 +2,8 @@ import { posix, relative, sep } from 'node:path';
 import type { BindMount } from '../bind-mount';
 import { SandboxError } from '../errors';
 import { checkMountTargets, type PlannedMount } from '../mount-plan';
-import { isInside, type SandboxPolicy } from '../policy';
+import { isWithin } from '../../fs/path-within';
+import type { SandboxPolicy } from '../policy';
 
 /** Where the policy's working directory appears inside the container. */
 export const WORKSPACE_TARGET = '/workspace';
@@ -10,7 +11,7 @@ export const WORKSPACE_TARGET = '/workspace';
 export const POLICY_PATHS_TARGET = '/mnt';
 
 /**
- * Plans the container's binds (the reference DockerSandbox layout): the working directory at `/workspace`, other
+ * Plans the container's binds: the working directory at `/workspace`, other
  * readable paths read-only and writable paths read-write under `/mnt/<host path>` (or below `/workspace` when inside
  * it), then the explicit mounts. A path already covered by a mount with the same or a stronger mode is skipped.
  *
@@ -18,8 +19,8 @@ export const POLICY_PATHS_TARGET = '/mnt';
  */
 export function planContainerMounts(policy: SandboxPolicy, explicit: readonly BindMount[]): PlannedMount[] {
   const wd = policy.workingDirectory;
-  const writable = (path: string): boolean => policy.writablePaths.some((w) => isInside(path, w));
-  const targetOf = (path: string): string => (wd !== undefined && isInside(path, wd) ? posix.join(WORKSPACE_TARGET, toPosix(relative(wd, path))) : posix.join(POLICY_PATHS_TARGET, toPosix(path)));
+  const writable = (path: string): boolean => policy.writablePaths.some((w) => isWithin(w, path));
+  const targetOf = (path: string): string => (wd !== undefined && isWithin(wd, path) ? posix.join(WORKSPACE_TARGET, toPosix(relative(wd, path))) : posix.join(POLICY_PATHS_TARGET, toPosix(path)));
   const candidates: PlannedMount[] = [];
   if (wd !== undefined) candidates.push({ source: wd, target: WORKSPACE_TARGET, readOnly: !writable(wd) });
   for (const path of policy.readablePaths) candidates.push({ source: path, target: targetOf(path), readOnly: true });
@@ -36,7 +37,7 @@ export function planContainerMounts(policy: SandboxPolicy, explicit: readonly Bi
  * @throws SandboxError `CWD_INVALID` when no mount contains it.
  */
 export function containerPathOf(hostPath: string, mounts: readonly PlannedMount[]): string {
-  const matches = mounts.filter((m) => isInside(hostPath, m.source)).sort((a, b) => b.source.length - a.source.length);
+  const matches = mounts.filter((m) => isWithin(m.source, hostPath)).sort((a, b) => b.source.length - a.source.length);
   const best = matches[0];
   if (best === undefined) {
     throw new SandboxError('CWD_INVALID', `Working directory ${hostPath} is not mounted in the container; add it (or a parent) to the policy's paths or to mounts.`);
@@ -46,7 +47,7 @@ export function containerPathOf(hostPath: string, mounts: readonly PlannedMount[
 
 /** True when `outer` contains `inner` and maps it to the same target. */
 function covers(outer: PlannedMount, inner: PlannedMount): boolean {
-  return isInside(inner.source, outer.source) && posix.join(outer.target, toPosix(relative(outer.source, inner.source))) === inner.target;
+  return isWithin(outer.source, inner.source) && posix.join(outer.target, toPosix(relative(outer.source, inner.source))) === inner.target;
 }
 
 function sameMount(a: PlannedMount, b: PlannedMount): boolean {

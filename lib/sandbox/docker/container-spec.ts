@@ -10,12 +10,12 @@ export const DEFAULT_DOCKER_PIDS = 256;
 export const SANDBOX_LABEL = 'io.agenttoolkit.sandbox';
 
 /**
- * The long-lived container of one DockerSandbox (the reference layout): an init process as pid 1, a read-only root,
+ * The long-lived container of one DockerSandbox: an init process as pid 1, a read-only root,
  * every capability dropped, no-new-privileges, a tmpfs `/tmp`, network `none` unless the policy enables it, memory
  * (without extra swap), pids and CPU limits from the policy with safe defaults for memory and pids, and the planned
  * binds. Its entrypoint only keeps it alive; commands run through exec. No environment value is placed in it.
  */
-export function containerSpec(options: { image: string; policy: SandboxPolicy; mounts: readonly PlannedMount[]; user: string | undefined; network: string }): Docker.ContainerCreateOptions {
+export function containerSpec(options: { image: string; policy: SandboxPolicy; mounts: readonly PlannedMount[]; user: string | undefined; network: string; labels: Readonly<Record<string, string>> }): Docker.ContainerCreateOptions {
   const { limits } = options.policy;
   const memory = limits.memoryBytes ?? DEFAULT_DOCKER_MEMORY_BYTES;
   const hostConfig: Docker.HostConfig = {
@@ -37,7 +37,7 @@ export function containerSpec(options: { image: string; policy: SandboxPolicy; m
     Cmd: [],
     Env: [],
     WorkingDir: '/',
-    Labels: { [SANDBOX_LABEL]: 'true' },
+    Labels: { ...options.labels, [SANDBOX_LABEL]: 'true' },
     ...(options.user === undefined ? {} : { User: options.user }),
     HostConfig: hostConfig,
   };

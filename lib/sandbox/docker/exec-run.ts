@@ -3,6 +3,7 @@ import type Docker from 'dockerode';
 import { OutputCapture } from '../output-capture';
 import { KILL_GRACE_MS } from '../process-tree';
 import type { SandboxResult } from '../sandbox';
+import { CALL_WRAPPER_SCRIPT } from './container-script';
 
 /** What {@link runExec} needs to run one command in a running container. */
 export interface ExecRun {
@@ -22,17 +23,23 @@ export interface ExecRun {
   timeoutMs: number;
   /** Budget for stdout + stderr, in bytes. */
   maxOutputBytes: number;
-  /** Aborting kills the container and rejects with the signal's reason. */
+  /** Aborting sweeps the call's processes and rejects with the signal's reason. */
   signal: AbortSignal;
-  /** Kills every process of the container (the container itself); used on timeout and cancellation. */
+  /** Leave background processes alive when the command exits normally. */
+  keepBackground: boolean;
+  /** Kills the call's processes inside the container; resolves false when that failed. */
+  sweep: () => Promise<boolean>;
+  /** Kills every process of the container (the container itself): the fallback when a sweep fails. */
   killContainer: () => Promise<void>;
 }
 
 /**
- * Runs `/bin/sh -c command` through a Docker exec, demultiplexing its output into the capped capture while reading.
- * Docker has no "kill this exec" call and a command's descendants can leave its process group, so the timeout and
- * cancellation kill the container: its init dies and the kernel kills everything in its pid namespace. The
- * DockerSandbox starts it again for the next command.
+ * Runs `/bin/sh -c command` through a Docker exec (inside a wrapper that sweeps the call's processes when the command
+ * exits, see {@link CALL_WRAPPER_SCRIPT}), demultiplexing its output into the capped capture while reading.
+ * Docker has no "kill this exec" call and a command's descendants can leave its process group, so when the command
+ * exits (unless `keepBackground`), times out or is cancelled, `sweep` kills its processes from inside the container.
+ * When the sweep fails, or the command's output does not end after it, the container is killed instead: its init
+ * dies and the kernel kills everything in its pid namespace; the DockerSandbox starts it again for the next command.
  *
  * `oomKilled` is true when the exec ended with SIGKILL (137) and the engine recorded an `oom` event for the container
  * while it ran.
@@ -44,7 +51,7 @@ export async function runExec(run: ExecRun): Promise<SandboxResult> {
   const started = performance.now();
   const startedAt = Date.now();
   const exec = await run.container.exec({
-    Cmd: ['/bin/sh', '-c', run.command],
+    Cmd: ['/bin/sh', '-c', CALL_WRAPPER_SCRIPT, 'sh', run.command, run.keepBackground ? 'keep' : 'sweep'],
     Env: Object.entries(run.env).map(([k, v]) => `${k}=${v}`),
     AttachStdout: true,
     AttachStderr: true,
@@ -65,19 +72,26 @@ export async function runExec(run: ExecRun): Promise<SandboxResult> {
   const stopped = new Promise<'timeout' | 'abort'>((resolve) => {
     timer = setTimeout(() => resolve('timeout'), run.timeoutMs);
     onAbort = () => resolve('abort');
-    run.signal.addEventListener('abort', onAbort, { once: true });
+    // The signal may have fired while the exec was being created.
+    if (run.signal.aborted) onAbort();
+    else run.signal.addEventListener('abort', onAbort, { once: true });
   });
   const outcome = await Promise.race([ended.then(() => 'ended' as const), stopped]);
   clearTimeout(timer);
   run.signal.removeEventListener('abort', onAbort!);
   if (outcome !== 'ended') {
-    await run.killContainer();
-    await Promise.race([ended, delay(KILL_GRACE_MS)]);
+    const swept = await run.sweep();
+    const gone = swept && (await Promise.race([ended.then(() => true), delay(KILL_GRACE_MS).then(() => false)]));
+    if (!gone) {
+      await run.killContainer();
+      await Promise.race([ended, delay(KILL_GRACE_MS)]);
+    }
     stream.destroy();
     if (outcome === 'abort') throw run.signal.reason;
   }
 
   const exitCode = outcome === 'timeout' ? null : await exitCodeOf(exec);
+  if (outcome === 'ended' && !run.keepBackground && !(await run.sweep())) await run.killContainer();
   return {
     exitCode,
     stdout: output.text('stdout'),

@@ -9,7 +9,8 @@ describe('Docker connection', () => {
     expect(dockerOptionsFromUrl('tcp://engine.example:2375')).toEqual({ protocol: 'http', host: 'engine.example', port: 2375 });
     expect(dockerOptionsFromUrl('tcp://engine.example')).toEqual({ protocol: 'http', host: 'engine.example', port: 2375 });
     expect(dockerOptionsFromUrl('https://engine.example')).toEqual({ protocol: 'https', host: 'engine.example', port: 2376 });
-    expect(() => dockerOptionsFromUrl('ftp://x')).toThrow(TypeError);
+    expect(() => dockerOptionsFromUrl('ftp://x')).toThrow(expect.objectContaining({ code: 'OPTIONS_INVALID' }));
+    expect(() => dockerOptionsFromUrl('not a url')).toThrow(expect.objectContaining({ code: 'OPTIONS_INVALID' }));
   });
 
   it('accepts a client, options, a URL, or nothing', () => {

@@ -1,11 +1,12 @@
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdirSync, readFileSync, statSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { chmodSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { Readable } from 'node:stream';
 import Docker from 'dockerode';
 import { BindMount, SandboxPolicy } from '../../../lib/sandbox';
 import { DockerSandbox, SANDBOX_LABEL, dockerOptionsFromUrl } from '../../../lib/sandbox/docker';
 import { commonBehaviour } from '../common-behaviour';
-import { describeWithEngine, dockerEngine, tempDir } from '../helpers';
+import { describeWithEngine, dockerEngine, isDead, sleepers, tempDir, uniqueSleep, watchSleepers } from '../helpers';
 
 const MiB = 1024 * 1024;
 
@@ -14,8 +15,10 @@ describeWithEngine('docker', 'DockerSandbox (real Docker engine)', () => {
   const { host, image } = dockerEngine() ?? { host: 'unix:///engine-not-configured.sock', image: 'not-configured' };
   const docker = new Docker(dockerOptionsFromUrl(host));
   const sandboxes: DockerSandbox[] = [];
+  // Other runs may share the engine: this run's containers carry a label of their own.
+  const RUN_LABEL = `io.agenttoolkit.spec-run=${process.pid}-${Date.now()}`;
   const make = (policy: SandboxPolicy, options: ConstructorParameters<typeof DockerSandbox>[2] = {}): DockerSandbox => {
-    const sandbox = new DockerSandbox(image, policy, { connection: host, ...options });
+    const sandbox = new DockerSandbox(image, policy, { connection: host, labels: { 'io.agenttoolkit.spec-run': RUN_LABEL.split('=')[1]! }, ...options });
     sandboxes.push(sandbox);
     return sandbox;
   };
@@ -29,12 +32,12 @@ describeWithEngine('docker', 'DockerSandbox (real Docker engine)', () => {
   });
   afterAll(async () => {
     // Every test closed its sandbox: no container of ours may be left on the engine.
-    const left = await docker.listContainers({ all: true, filters: { label: [SANDBOX_LABEL] } });
+    const left = await docker.listContainers({ all: true, filters: { label: [SANDBOX_LABEL, RUN_LABEL] } });
     expect(left).toEqual([]);
   });
 
   describe('shared behaviour', () => {
-    commonBehaviour((policy) => make(policy), { floodBytes: 256 * MiB });
+    commonBehaviour((policy) => make(policy), { floodBytes: 256 * MiB, keepBackground: true });
   });
 
   it('creates a hardened container: init, read-only root, no capabilities, no-new-privileges, tmpfs /tmp, no network, default limits', async () => {
@@ -43,6 +46,7 @@ describeWithEngine('docker', 'DockerSandbox (real Docker engine)', () => {
     const info = await docker.getContainer(id).inspect();
     expect(info.HostConfig).toMatchObject({ Init: true, ReadonlyRootfs: true, CapDrop: ['ALL'], SecurityOpt: ['no-new-privileges'], NetworkMode: 'none', Memory: 512 * MiB, MemorySwap: 512 * MiB, PidsLimit: 256 });
     expect(info.HostConfig.Tmpfs).toHaveProperty('/tmp');
+    expect(info.Config.Labels).toMatchObject({ [SANDBOX_LABEL]: 'true', 'io.agenttoolkit.spec-run': RUN_LABEL.split('=')[1] });
     const result = await sandbox.execute("grep -E '^(CapEff|NoNewPrivs)' /proc/self/status; touch /root-file; touch /tmp/ok && echo tmp-ok; cat /proc/net/dev");
     expect(result.stdout).toMatch(/CapEff:\s+0000000000000000/);
     expect(result.stdout).toMatch(/NoNewPrivs:\s+1/);
@@ -122,7 +126,7 @@ describeWithEngine('docker', 'DockerSandbox (real Docker engine)', () => {
       const sandbox = make(SandboxPolicy.forWorkspace(dir.path, { environment: { FROM_POLICY: '1' } }), { inheritEnvironment: ['AGENTTOOLKIT_SECRET_TOKEN'] });
       const result = await sandbox.execute('env', { env: { FROM_CALL: '2' } });
       const names = result.stdout.split('\n').map((l) => l.split('=')[0]!).filter(Boolean).sort();
-      expect(names.filter((n) => !['PWD', 'SHLVL', 'HOSTNAME', 'HOME'].includes(n))).toEqual(['AGENTTOOLKIT_SECRET_TOKEN', 'FROM_CALL', 'FROM_POLICY', 'PATH']);
+      expect(names.filter((n) => !['PWD', 'SHLVL', 'HOSTNAME', 'HOME'].includes(n))).toEqual(['AGENTTOOLKIT_SANDBOX_RUN', 'AGENTTOOLKIT_SECRET_TOKEN', 'FROM_CALL', 'FROM_POLICY', 'PATH']);
       expect(result.stdout).toContain(`AGENTTOOLKIT_SECRET_TOKEN=${secret}`);
       // Inspect while an exec that carries the secret runs: the engine lists only running execs.
       const running = sandbox.execute('sleep 2');
@@ -131,7 +135,7 @@ describeWithEngine('docker', 'DockerSandbox (real Docker engine)', () => {
       expect(JSON.stringify(info)).not.toContain(secret);
       expect(info.ExecIDs).toHaveLength(1);
       const exec = await docker.getExec(info.ExecIDs![0]!).inspect();
-      expect(exec.ProcessConfig).toMatchObject({ entrypoint: '/bin/sh', arguments: ['-c', 'sleep 2'] });
+      expect(exec.ProcessConfig).toMatchObject({ entrypoint: '/bin/sh', arguments: expect.arrayContaining(['-c', 'sleep 2', 'sweep']) });
       expect(JSON.stringify(exec)).not.toContain(secret);
       expect((await running).exitCode).toBe(0);
     } finally {
@@ -149,6 +153,134 @@ describeWithEngine('docker', 'DockerSandbox (real Docker engine)', () => {
     const other = make(policy, { user: '4321:4321' });
     await other.execute('touch by-other');
     expect(statSync(join(dir.path, 'by-other'))).toMatchObject({ uid: 4321, gid: 4321 });
+  });
+
+  describe('process lifetime across concurrent calls', () => {
+    /** Waits until `sleep <marker>` runs on the host, and returns its pids. */
+    const running = async (marker: string): Promise<number[]> => {
+      for (let i = 0; i < 250; i++) {
+        const pids = sleepers(marker);
+        if (pids.length > 0) return pids;
+        await new Promise((r) => setTimeout(r, 20));
+      }
+      throw new Error(`sleep ${marker} never started`);
+    };
+
+    it("one call's sweep leaves a concurrent call and its background processes alone", async () => {
+      const sandbox = make(SandboxPolicy.forWorkspace(dir.path));
+      const [markerA, markerB] = [uniqueSleep(), uniqueSleep()];
+      const callA = sandbox.execute(`sleep ${markerA} >/dev/null 2>&1 & sleep 3; echo alive-a`);
+      const pidsA = await running(markerA);
+      const { seen, outcome } = await watchSleepers(markerB, sandbox.execute(`setsid sleep ${markerB} & (sleep ${markerB} &) & echo b; sleep 0.5`));
+      expect(outcome).toMatchObject({ status: 'fulfilled', value: { exitCode: 0, stdout: 'b\n' } });
+      expect(seen.length).toBeGreaterThanOrEqual(2);
+      expect(seen.filter((pid) => !isDead(pid))).toEqual([]);
+      // B's sweep ran while A was running: A's background process is still alive, and A completes normally.
+      expect(pidsA.filter((pid) => isDead(pid))).toEqual([]);
+      expect(await callA).toMatchObject({ exitCode: 0, stdout: 'alive-a\n', timedOut: false });
+      expect(pidsA.filter((pid) => !isDead(pid))).toEqual([]);
+    });
+
+    it('catches a process that cleared its environment: at once when alone, at the next lone sweep otherwise (documented limit)', async () => {
+      const sandbox = make(SandboxPolicy.forWorkspace(dir.path));
+      const alone = uniqueSleep();
+      const { seen, outcome } = await watchSleepers(alone, sandbox.execute(`env -i sleep ${alone} >/dev/null 2>&1 & sleep 0.5`));
+      expect(outcome.status).toBe('fulfilled');
+      expect(seen.length).toBeGreaterThan(0);
+      expect(seen.filter((pid) => !isDead(pid))).toEqual([]);
+
+      const [markerA, hidden] = [uniqueSleep(), uniqueSleep()];
+      const callA = sandbox.execute(`sleep ${markerA}`, { timeoutMs: 2_500 });
+      await running(markerA);
+      await sandbox.execute(`env -i sleep ${hidden} >/dev/null 2>&1 &`);
+      const escaped = await running(hidden);
+      expect(escaped.filter((pid) => isDead(pid))).toEqual([]);
+      expect((await callA).timedOut).toBe(true);
+      expect(escaped.filter((pid) => !isDead(pid))).toEqual([]);
+    });
+
+    it('still sweeps when the command kills its wrapper or overrides the tag variable', async () => {
+      const sandbox = make(SandboxPolicy.forWorkspace(dir.path));
+      const marker = uniqueSleep();
+      const command = `sleep ${marker} & sleep 0.3; kill -9 $PPID`;
+      const { seen, outcome } = await watchSleepers(marker, sandbox.execute(command, { env: { AGENTTOOLKIT_SANDBOX_RUN: 'forged' } }));
+      expect(outcome).toMatchObject({ status: 'fulfilled', value: { exitCode: 137 } });
+      expect(seen.length).toBeGreaterThan(0);
+      expect(seen.filter((pid) => !isDead(pid))).toEqual([]);
+    });
+
+    it('keeps kept background processes through later calls until close', async () => {
+      const sandbox = make(SandboxPolicy.forWorkspace(dir.path));
+      const marker = uniqueSleep();
+      await sandbox.execute(`sleep ${marker} >/dev/null 2>&1 &`, { keepBackground: true });
+      const kept = await running(marker);
+      expect((await sandbox.execute('echo next')).stdout).toBe('next\n');
+      expect(kept.filter((pid) => isDead(pid))).toEqual([]);
+      await sandbox.close();
+      expect(kept.filter((pid) => !isDead(pid))).toEqual([]);
+    });
+  });
+
+  describe('when the image cannot run the per-call sweep (no tr or grep)', () => {
+    const minimal = 'agenttoolkit-test:no-tr';
+    beforeAll(async () => {
+      // A real image without tr and grep, built offline from the host's own dash, sleep and setsid and their libraries
+      // (busybox would not do: its shell finds every applet even without a link).
+      const root = tempDir('agenttoolkit-minimal-');
+      try {
+        chmodSync(root.path, 0o755);
+        const programs = ['/bin/dash', '/bin/sleep', '/usr/bin/setsid', '/bin/cat', '/bin/echo'];
+        const ldd = spawnSync('ldd', programs, { encoding: 'utf8' }).stdout;
+        const libraries = [...new Set(ldd.split('\n').map((line) => /(\/\S+\.so[.\d]*)/.exec(line)?.[1]).filter((lib): lib is string => lib !== undefined))];
+        for (const file of [...programs, ...libraries]) {
+          mkdirSync(join(root.path, dirname(file)), { recursive: true });
+          spawnSync('cp', ['-L', file, join(root.path, file)]);
+        }
+        mkdirSync(join(root.path, 'tmp'));
+        symlinkSync('dash', join(root.path, 'bin', 'sh'));
+        const tar = spawnSync('tar', ['-C', root.path, '-cf', '-', '.'], { maxBuffer: 64 * MiB });
+        const stream = await docker.importImage(Readable.from([tar.stdout]), { repo: 'agenttoolkit-test', tag: 'no-tr', changes: ['ENV PATH=/bin:/usr/bin'] } as object);
+        await new Promise((resolve, reject) => docker.modem.followProgress(stream, (error) => (error ? reject(error) : resolve(undefined))));
+      } finally {
+        root.remove();
+      }
+    });
+
+    it('sweeps alone without them, and falls back to killing the container when another call runs (documented limit)', async () => {
+      const sandbox = new DockerSandbox(minimal, SandboxPolicy.forWorkspace(dir.path), { connection: host, labels: { 'io.agenttoolkit.spec-run': RUN_LABEL.split('=')[1]! } });
+      sandboxes.push(sandbox);
+      const alone = uniqueSleep();
+      const first = await watchSleepers(alone, sandbox.execute(`setsid sleep ${alone} & sleep 0.5; echo done`));
+      expect(first.outcome).toMatchObject({ status: 'fulfilled', value: { exitCode: 0, stdout: 'done\n' } });
+      expect(first.seen.length).toBeGreaterThan(0);
+      expect(first.seen.filter((pid) => !isDead(pid))).toEqual([]);
+      const id = await sandbox.start();
+
+      const [markerA, markerB] = [uniqueSleep(), uniqueSleep()];
+      const callA = sandbox.execute(`sleep ${markerA}; echo a`);
+      await new Promise((r) => setTimeout(r, 1_000));
+      const second = await watchSleepers(markerB, sandbox.execute(`setsid sleep ${markerB} & sleep 0.5`, { timeoutMs: 1_500 }));
+      expect(second.seen.length).toBeGreaterThan(0);
+      expect(second.seen.filter((pid) => !isDead(pid))).toEqual([]);
+      // The fallback killed the container, and the concurrent call with it.
+      expect((await callA).stdout).not.toContain('a');
+      expect(sleepers(markerA)).toEqual([]);
+      expect((await sandbox.execute('echo back')).stdout).toBe('back\n');
+      expect(await sandbox.start()).toBe(id);
+
+      const [markerC, markerD] = [uniqueSleep(), uniqueSleep()];
+      const callC = sandbox.execute(`sleep ${markerC}`);
+      await new Promise((r) => setTimeout(r, 1_000));
+      const timedOut = await watchSleepers(markerD, sandbox.execute(`setsid sleep ${markerD} & sleep 30`, { timeoutMs: 1_500 }));
+      expect(timedOut.outcome).toMatchObject({ status: 'fulfilled', value: { timedOut: true } });
+      expect(timedOut.seen.filter((pid) => !isDead(pid))).toEqual([]);
+      await callC;
+      expect(sleepers(markerC)).toEqual([]);
+    });
+  });
+
+  it('refuses a label that is not a string', () => {
+    expect(() => make(new SandboxPolicy(), { labels: { a: 1 as unknown as string } })).toThrow(expect.objectContaining({ code: 'OPTIONS_INVALID' }));
   });
 
   it('starts the container again after a timeout killed it', async () => {

@@ -1,0 +1,115 @@
+import { Writable } from 'node:stream';
+import type Docker from 'dockerode';
+import { RUN_TAG_VARIABLE } from '../process-tree';
+
+/**
+ * A shell function `sweep MODE VALUE` that kills processes inside the container, from inside it (POSIX `sh`; the
+ * `tag` mode also needs `tr` and `grep`):
+ *
+ * - `tag VAR=VALUE`: every process whose environment holds exactly that entry (one call's processes).
+ * - `all KEEP`: every process but pid 1, the keep-alive process `KEEP` and its children (used when no other call
+ *   runs, so that a process that cleared its environment cannot hide).
+ *
+ * The shell running it and its own children are spared. It repeats until a round finds nothing (a forking process
+ * can add children between rounds) and returns 0 when the container is clean; any other status (a missing tool, a
+ * failed fork at the pids limit, a process that keeps coming back) means the sweep failed.
+ */
+const SWEEP_FUNCTION = `sweep() {
+  mode=$1; arg=$2; self=$$
+  if [ "$mode" = tag ]; then command -v tr >/dev/null 2>&1 && command -v grep >/dev/null 2>&1 || return 4; fi
+  round=0
+  while [ "$round" -lt 20 ]; do
+    round=$((round + 1)); found=0; failed=0
+    for d in /proc/[0-9]*; do
+      p=\${d#/proc/}
+      case $p in 1|"$self"|"$arg") continue;; esac
+      read -r stat <"$d/stat" 2>/dev/null || continue
+      rest=\${stat##*) }
+      case $rest in Z*|X*) continue;; esac
+      ppid=\${rest#* }; ppid=\${ppid%% *}
+      [ "$ppid" = "$self" ] && continue
+      if [ "$mode" = tag ]; then
+        tr '\\0' '\\n' <"$d/environ" 2>/dev/null | grep -qxF "$arg"
+        case $? in 0) ;; 1) continue;; *) failed=1; continue;; esac
+      else
+        [ "$ppid" = "$arg" ] && continue
+      fi
+      kill -9 "$p" 2>/dev/null && found=1
+    done
+    [ "$found" = 0 ] && [ "$failed" = 0 ] && return 0
+  done
+  return 3
+}
+`;
+
+/** Runs {@link SWEEP_FUNCTION} with the script's two arguments; its status is the sweep's. */
+export const SWEEP_SCRIPT = `${SWEEP_FUNCTION}sweep "$1" "$2"`;
+
+/**
+ * Wraps one call's command: runs it with `/bin/sh -c`, then (unless the second argument is `keep`) sweeps the
+ * processes carrying the call's tag before exiting with the command's status. Without this, a background process
+ * holding the exec's output would keep the exec open after the command exited. The sweep from the host follows
+ * anyway: a command can kill this wrapper.
+ */
+export const CALL_WRAPPER_SCRIPT = `${SWEEP_FUNCTION}/bin/sh -c "$1"
+status=$?
+[ "$2" = keep ] || sweep tag "${RUN_TAG_VARIABLE}=$${RUN_TAG_VARIABLE}" >/dev/null 2>&1
+exit "$status"`;
+
+/** Prints the pids of pid 1's children: right after the container starts, only its keep-alive process. */
+export const CHILDREN_OF_INIT_SCRIPT = `for d in /proc/[0-9]*; do
+  read -r stat <"$d/stat" 2>/dev/null || continue
+  rest=\${stat##*) }; ppid=\${rest#* }; ppid=\${ppid%% *}
+  [ "$ppid" = 1 ] && echo "\${d#/proc/}"
+done; exit 0`;
+
+/** How long a helper script may run before it counts as failed, in ms. */
+const SCRIPT_TIMEOUT_MS = 10_000;
+
+/**
+ * Runs one of this module's scripts through an exec as `user`, with no environment of the call (so the script's
+ * own processes carry no call's tag), and returns its status and output; `null` status when it could not run or did
+ * not finish in time.
+ */
+export async function runContainerScript(docker: Docker, container: Docker.Container, user: string | undefined, script: string, args: readonly string[]): Promise<{ exitCode: number | null; stdout: string }> {
+  try {
+    const exec = await container.exec({
+      Cmd: ['/bin/sh', '-c', script, 'agenttoolkit', ...args],
+      AttachStdout: true,
+      AttachStderr: true,
+      ...(user === undefined ? {} : { User: user }),
+    });
+    const stream = (await exec.start({ hijack: true, stdin: false })) as NodeJS.ReadableStream & { destroy(): void };
+    let stdout = '';
+    const sink = (keep: boolean): Writable =>
+      new Writable({
+        write(chunk: Buffer, _encoding, done) {
+          if (keep && stdout.length < 65_536) stdout += chunk.toString('utf8');
+          done();
+        },
+      });
+    docker.modem.demuxStream(stream, sink(true), sink(false));
+    let timer: NodeJS.Timeout | undefined;
+    const ended = await Promise.race([
+      new Promise<boolean>((resolve) => {
+        stream.once('end', () => resolve(true));
+        stream.once('close', () => resolve(true));
+        stream.once('error', () => resolve(false));
+      }),
+      new Promise<boolean>((resolve) => {
+        timer = setTimeout(() => resolve(false), SCRIPT_TIMEOUT_MS);
+      }),
+    ]);
+    clearTimeout(timer);
+    stream.destroy();
+    if (!ended) return { exitCode: null, stdout };
+    for (let attempt = 0; attempt < 50; attempt++) {
+      const info = await exec.inspect();
+      if (!info.Running) return { exitCode: info.ExitCode, stdout };
+      await new Promise((resolve) => setTimeout(resolve, 20));
+    }
+    return { exitCode: null, stdout };
+  } catch {
+    return { exitCode: null, stdout: '' };
+  }
+}
