@@ -6,6 +6,9 @@ import type { ActionResult } from '../../result';
 import { ToolBase } from '../../tool/tool-base';
 import { ToolEffect } from '../../tool/tool-effect';
 import type { Entry } from '../../workspace/entry';
+import { relative } from 'node:path';
+import { isWithin } from '../../fs/path-within';
+import { resolveRealPath } from '../../fs/resolve-real-path';
 import { CREDENTIAL_DIRECTORIES, CREDENTIAL_FILES } from './credential-paths';
 import { failedFrom } from './failure';
 import type { FileToolOptions } from './file-tool-options';
@@ -110,13 +113,26 @@ function credentialNames(options: FileToolOptions): string[] {
 }
 
 /**
- * Whether a Glob call looks for credentials: its folder is a credential path (links resolved), or its pattern names
- * a credential file or folder (`**\/.env*`, `.ssh/*`, `**\/.aws/**`). Glob lists names, never contents; this
- * check keeps a search aimed at secrets from running unasked.
+ * Whether a Glob call looks for credentials: its folder is a credential path, or its folder and pattern together
+ * name a credential file or folder (`**\/.env*`, `.ssh/*`, `**\/credentials` in `.aws`), the folder taken both as
+ * written and with its links resolved. Glob lists names, never contents; this check keeps a search aimed at secrets
+ * from running unasked.
  */
 function touchesCredentials(input: Record<string, unknown>, permissions: PathPermissions, names: readonly string[]): boolean {
   if (typeof input.pattern !== 'string') return false;
-  if (permissions.isCredential(searchFolder(input))) return true;
+  const folder = searchFolder(input);
+  if (permissions.isCredential(folder)) return true;
+  const absolute = permissions.paths.absolute(folder);
+  let real: string;
+  try {
+    real = resolveRealPath(absolute);
+  } catch {
+    return true;
+  }
   const pattern = input.pattern.toLowerCase().replace(/\\/g, '');
-  return names.some((name) => pattern.includes(name));
+  // Judged relative to the root when inside it, so a project that itself lives under such a name still globs freely.
+  return [absolute, real].map((where) => (isWithin(permissions.paths.root, where) ? relative(permissions.paths.root, where) : where)).some((where) => {
+    const text = `${where.toLowerCase()}/${pattern}`;
+    return names.some((name) => text.includes(name));
+  });
 }
