@@ -3,11 +3,20 @@ import { PermissionDecision } from '../../permissions/permission-decision';
 import { ActionResult } from '../../result';
 import type { ToolInvocation } from '../../tool/agent-state';
 import { ToolBase } from '../../tool/tool-base';
-import { TaskStore, type Task } from './task-store';
+import { TaskStore, type Task, type TaskMetadataValue } from './task-store';
 
-const Metadata = Type.Record(Type.String(), Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]), {
-  description: 'Key-value notes on the task; on update a null value removes its key.',
-});
+// A list of pairs rather than a free-keyed map: strict provider modes (OpenAI) need every object key declared.
+const Metadata = Type.Array(Type.Object({
+  key: Type.String({ minLength: 1 }),
+  value: Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]),
+}, { additionalProperties: false }), { description: 'Key-value notes on the task, as {key, value} pairs; on update a null value removes its key.' });
+
+function toRecord(pairs: ReadonlyArray<{ key: string; value: TaskMetadataValue | null }> | undefined): Record<string, TaskMetadataValue | null> | undefined {
+  if (pairs === undefined) return undefined;
+  const out: Record<string, TaskMetadataValue | null> = Object.create(null) as Record<string, TaskMetadataValue | null>;
+  for (const { key, value } of pairs) out[key] = value;
+  return out;
+}
 const TaskId = Type.String({ description: 'The task id, as TaskCreate or TaskList gave it (for example "3").' });
 
 export const TaskCreateInput = Type.Object({
@@ -70,7 +79,7 @@ export class TaskCreateTool extends TaskTool<typeof TaskCreateInput> {
   }
 
   override call(input: TaskCreateParams, invocation: ToolInvocation): string {
-    const task = this.store(invocation).create(input.subject, input.description, input.metadata);
+    const task = this.store(invocation).create(input.subject, input.description, toRecord(input.metadata));
     return `Task #${task.id} created: ${task.subject}`;
   }
 }
@@ -116,11 +125,11 @@ export class TaskUpdateTool extends TaskTool<typeof TaskUpdateInput> {
 
   override call(input: TaskUpdateParams, invocation: ToolInvocation): string | ActionResult {
     const store = this.store(invocation);
-    const { taskId, status, ...rest } = input;
+    const { taskId, status, metadata, ...rest } = input;
     if (status === 'deleted') {
       return store.delete(taskId) ? `Task #${taskId} deleted.` : ActionResult.fail(`Task #${taskId} does not exist. Call TaskList to see the tasks.`);
     }
-    const updated = store.update(taskId, { ...rest, status });
+    const updated = store.update(taskId, { ...rest, status, metadata: toRecord(metadata) });
     return typeof updated === 'string' ? ActionResult.fail(updated) : `Task #${updated.id} updated.\n${renderTask(updated)}`;
   }
 }
