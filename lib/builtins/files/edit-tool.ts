@@ -79,7 +79,7 @@ export class EditTool extends ToolBase<typeof EditInput> {
       recordWritten(workspace, state, absolute, replaceLiteral(before, oldText, newText, replaceAll));
       return `Edited '${shown}': ${count} replacement${count === 1 ? '' : 's'}.`;
     } catch (error) {
-      return failedFrom(error, `edit '${shown}'`);
+      return failedFrom(error, `edit '${shown}'`, shown);
     }
   }
 }

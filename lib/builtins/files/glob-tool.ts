@@ -85,7 +85,7 @@ export class GlobTool extends ToolBase<typeof GlobInput> {
     try {
       entries = await this.#paths.workspace.glob(pattern, { dot: true });
     } catch (error) {
-      return failedFrom(error, `search for '${input.pattern}'${where}`);
+      return failedFrom(error, `search for '${input.pattern}'${where}`, input.pattern);
     }
     const files = entries.filter((e) => !e.isDirectory && !e.isSymlink)
       .sort((a, b) => b.modifiedMs - a.modifiedMs || (a.path < b.path ? -1 : 1));

@@ -78,7 +78,7 @@ export class ReadTool extends ToolBase<typeof ReadInput> {
     try {
       bytes = await workspace.readBytes(path);
     } catch (error) {
-      return failedFrom(error, `read '${shown}'`);
+      return failedFrom(error, `read '${shown}'`, shown);
     }
     if (!isUtf8(bytes)) return failed(`'${shown}' is not UTF-8 text (it may be binary); Read shows text files only.`);
     const entry = await workspace.stat(path).catch(() => null);

@@ -76,7 +76,7 @@ export class WriteTool extends ToolBase<typeof WriteInput> {
       if ((error as { code?: unknown }).code === 'ALREADY_EXISTS') {
         return failed(`'${shown}' was created by someone else while it was being written. Read it first, then change it.`);
       }
-      return failedFrom(error, `write '${shown}'`);
+      return failedFrom(error, `write '${shown}'`, shown);
     }
   }
 }
