@@ -38,7 +38,7 @@ describe('failures from the backend', () => {
       expect([name, result.ok, result.error]).toEqual([name, false, expect.stringMatching(/^Could not (read|write|edit|search for) '.*': disk on fire/)]);
     }
     const odd = new Proxy(new LocalWorkspace(root), {
-      get: (target, key) => (key === 'root' ? target.root : () => Promise.reject('a string')), // eslint-disable-line prefer-promise-reject-errors
+      get: (target, key) => (key === 'root' ? target.root : () => Promise.reject('a string')),
     });
     expect((await registry(odd).tools.execute('Read', { file_path: 'a' })).error).toBe("Could not read 'a': a string");
   });
