@@ -1,0 +1,92 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { PermissionContext } from '../../permissions/permission-context';
+import type { PermissionDecision } from '../../permissions/permission-decision';
+import type { PermissionRule, RuleBehavior } from '../../permissions/permission-rule';
+import type { ActionResult } from '../../result';
+import type { ToolInvocation } from '../../tool/agent-state';
+import { ToolBase } from '../../tool/tool-base';
+import { ToolEffect } from '../../tool/tool-effect';
+import { failed, failedFrom } from './failure';
+import type { FileToolOptions } from './file-tool-options';
+import { freshness, recordWritten } from './freshness';
+import { PathPermissions } from './path-permissions';
+import { WorkspacePaths } from './workspace-paths';
+
+export const EditInput = Type.Object({
+  file_path: Type.String({ description: 'The file to edit: relative to the workspace root, or absolute inside it.' }),
+  old_string: Type.String({ description: 'The exact text to replace, whitespace included; it must occur once unless replace_all.' }),
+  new_string: Type.String({ description: 'The text to put in its place (must differ from old_string).' }),
+  replace_all: Type.Optional(Type.Boolean({ description: 'Replace every occurrence (default false).' })),
+}, { additionalProperties: false });
+
+export type EditParams = Static<typeof EditInput>;
+
+const DESCRIPTION =
+  'Replaces exact text in a file of the workspace. old_string must match the file exactly (copy it from Read ' +
+  'output without the line number prefix) and occur once, unless replace_all is true. Read the file first.';
+
+/**
+ * The built-in `Edit` tool over a {@link Workspace}: literal replacement written back atomically, read before
+ * write enforced from the agent state. Refuses an empty or missing old text, several occurrences without
+ * `replace_all`, and identical old and new text. Same permission verdict as `Write`.
+ */
+export class EditTool extends ToolBase<typeof EditInput> {
+  readonly #paths: WorkspacePaths;
+  readonly #permissions: PathPermissions;
+
+  constructor(options: FileToolOptions) {
+    const paths = new WorkspacePaths(options.workspace, options.root);
+    super({
+      name: options.name ?? 'Edit',
+      description: DESCRIPTION,
+      inputSchema: EditInput,
+      effects: [ToolEffect.WRITES_WORKSPACE],
+      isStateInjected: true,
+    });
+    this.#paths = paths;
+    this.#permissions = new PathPermissions(paths, options.credentialPaths);
+  }
+
+  override checkPermissions(input: EditParams, context: PermissionContext): PermissionDecision {
+    return this.#permissions.writeDecision(this.name, input.file_path, context);
+  }
+
+  override matchRule(content: string, input: Record<string, unknown>, context: PermissionContext, behavior: RuleBehavior): boolean {
+    return typeof input.file_path === 'string' && this.#permissions.matchRule(content, input.file_path, context, behavior);
+  }
+
+  override generateSuggestions(input: Record<string, unknown>, context?: PermissionContext): PermissionRule[] {
+    return typeof input.file_path === 'string' ? this.#permissions.suggestions(input.file_path, this.name, context) : [];
+  }
+
+  override async call(input: EditParams, invocation: ToolInvocation): Promise<string | ActionResult> {
+    const { workspace } = this.#paths;
+    const state = invocation.state!;
+    const { old_string: oldText, new_string: newText } = input;
+    const replaceAll = input.replace_all === true;
+    const path = this.#paths.forWorkspace(input.file_path);
+    const shown = this.#paths.display(input.file_path);
+    const absolute = this.#paths.absolute(input.file_path);
+    if (oldText === '') return failed('old_string is empty. Give the exact text to replace; to create a file use Write.');
+    if (oldText === newText) return failed('old_string and new_string are identical, so the edit would change nothing.');
+    try {
+      const found = await freshness(workspace, state, absolute, path, shown);
+      if (found.kind === 'refused') return failed(found.message);
+      if (found.kind === 'missing') return failed(`'${shown}' does not exist. Use Write to create a file.`);
+      if (found.kind === 'directory') return failed(`'${shown}' is a directory, not a file.`);
+      const count = await workspace.editFile(path, oldText, newText, { replaceAll });
+      const before = Buffer.from(found.text).toString('utf8');
+      recordWritten(workspace, state, absolute, replaceLiteral(before, oldText, newText, replaceAll));
+      return `Edited '${shown}': ${count} replacement${count === 1 ? '' : 's'}.`;
+    } catch (error) {
+      return failedFrom(error, `edit '${shown}'`, shown);
+    }
+  }
+}
+
+/** The literal replacement the workspace made, computed on the content that was checked. */
+function replaceLiteral(text: string, oldText: string, newText: string, all: boolean): string {
+  if (all) return text.split(oldText).join(newText);
+  const at = text.indexOf(oldText);
+  return text.slice(0, at) + newText + text.slice(at + oldText.length);
+}

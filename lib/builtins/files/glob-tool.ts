@@ -1,0 +1,138 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { PermissionDecision } from '../../permissions/permission-decision';
+import type { PermissionContext } from '../../permissions/permission-context';
+import type { PermissionRule, RuleBehavior } from '../../permissions/permission-rule';
+import type { ActionResult } from '../../result';
+import { ToolBase } from '../../tool/tool-base';
+import { ToolEffect } from '../../tool/tool-effect';
+import type { Entry } from '../../workspace/entry';
+import { relative } from 'node:path';
+import { isWithin } from '../../fs/path-within';
+import { resolveRealPath } from '../../fs/resolve-real-path';
+import { CREDENTIAL_DIRECTORIES, CREDENTIAL_FILES } from './credential-paths';
+import { failedFrom } from './failure';
+import type { FileToolOptions } from './file-tool-options';
+import { PathPermissions } from './path-permissions';
+import { WorkspacePaths } from './workspace-paths';
+
+/** Default and largest `head_limit` of Glob. */
+export const GLOB_DEFAULT_LIMIT = 100;
+export const GLOB_MAX_LIMIT = 1000;
+
+export const GlobInput = Type.Object({
+  pattern: Type.String({ description: 'Glob pattern relative to the search folder: *, **, ?, [abc], {a,b} (for example "src/**/*.ts").' }),
+  path: Type.Optional(Type.String({ description: 'The folder to search in, relative to the workspace root (default the root).' })),
+  head_limit: Type.Optional(Type.Integer({ minimum: 1, maximum: GLOB_MAX_LIMIT, description: `Most paths to return (default ${GLOB_DEFAULT_LIMIT}).` })),
+}, { additionalProperties: false });
+
+export type GlobParams = Static<typeof GlobInput>;
+
+const DESCRIPTION =
+  'Finds files of the workspace whose path matches a glob pattern (hidden files included, folders and links left ' +
+  'out), newest first, one root-relative path per line.';
+
+/**
+ * The built-in `Glob` tool over a {@link Workspace}: files only, newest first (modification time), at most
+ * `head_limit` paths with a note when more matched. Read-only and concurrency-safe, except that a search in a
+ * credential folder, or a pattern that names credential files, is not read-only and asks (see docs/builtins.md).
+ */
+export class GlobTool extends ToolBase<typeof GlobInput> {
+  readonly #paths: WorkspacePaths;
+  readonly #permissions: PathPermissions;
+  readonly #credentialNames: readonly string[];
+
+  constructor(options: FileToolOptions) {
+    const paths = new WorkspacePaths(options.workspace, options.root);
+    const permissions = new PathPermissions(paths, options.credentialPaths);
+    const names = credentialNames(options);
+    super({
+      name: options.name ?? 'Glob',
+      description: DESCRIPTION,
+      inputSchema: GlobInput,
+      effects: [ToolEffect.READS_WORKSPACE],
+      isReadOnly: true,
+      isConcurrencySafe: true,
+      readOnlyWhen: (input) => !touchesCredentials(input, permissions, names),
+    });
+    this.#paths = paths;
+    this.#permissions = permissions;
+    this.#credentialNames = names;
+  }
+
+  override checkPermissions(input: GlobParams, context: PermissionContext): PermissionDecision {
+    if (touchesCredentials(input, this.#permissions, this.#credentialNames)) {
+      return PermissionDecision.ask(`${this.name} '${input.pattern}' searches for credential files; the user must confirm.`,
+        { suggestions: this.generateSuggestions(input, context) });
+    }
+    return PermissionDecision.allow(`${this.name} only lists file names.`);
+  }
+
+  /** A path rule covers a Glob call when it covers the folder searched (default the root). */
+  override matchRule(content: string, input: Record<string, unknown>, context: PermissionContext, behavior: RuleBehavior): boolean {
+    return this.#permissions.matchRule(content, searchFolder(input), context, behavior);
+  }
+
+  override generateSuggestions(input: Record<string, unknown>, context?: PermissionContext): PermissionRule[] {
+    return this.#permissions.suggestions(`${searchFolder(input)}/x`, this.name, context);
+  }
+
+  override async call(input: GlobParams): Promise<string | ActionResult> {
+    const folder = input.path === undefined ? '.' : this.#paths.forWorkspace(input.path);
+    const pattern = folder === '.' ? input.pattern : `${escapeGlob(folder)}/${input.pattern}`;
+    const limit = input.head_limit ?? GLOB_DEFAULT_LIMIT;
+    const where = input.path === undefined ? '' : ` in '${this.#paths.display(input.path)}'`;
+    let entries: Entry[];
+    try {
+      entries = await this.#paths.workspace.glob(pattern, { dot: true });
+    } catch (error) {
+      return failedFrom(error, `search for '${input.pattern}'${where}`, input.pattern);
+    }
+    const files = entries.filter((e) => !e.isDirectory && !e.isSymlink)
+      .sort((a, b) => b.modifiedMs - a.modifiedMs || (a.path < b.path ? -1 : 1));
+    if (files.length === 0) return `No files match '${input.pattern}'${where}.`;
+    const lines = files.slice(0, limit).map((e) => e.path);
+    if (files.length > limit) lines.push('', `(Showing ${limit} of ${files.length} files, newest first. Narrow the pattern or raise head_limit.)`);
+    return lines.join('\n');
+  }
+}
+
+function searchFolder(input: Record<string, unknown>): string {
+  return typeof input.path === 'string' && input.path !== '' ? input.path : '.';
+}
+
+/** Escapes glob syntax in a literal folder name, so `app/[id]` searches that folder. */
+function escapeGlob(path: string): string {
+  return path.replace(/[*?[\]{}()!@+\\]/g, '\\$&');
+}
+
+/** The names (lower case) whose mention in a pattern makes a Glob a credential search. */
+function credentialNames(options: FileToolOptions): string[] {
+  const entries = [...CREDENTIAL_FILES, ...CREDENTIAL_DIRECTORIES, ...(options.credentialPaths?.files ?? []), ...(options.credentialPaths?.directories ?? [])];
+  const names = entries.map((entry) => entry.toLowerCase().split('/').filter((s) => s !== '' && s !== '.config').join('/').split('/')[0]!);
+  return [...new Set(names.filter((name) => name !== ''))];
+}
+
+/**
+ * Whether a Glob call looks for credentials: its folder is a credential path, or its folder and pattern together
+ * name a credential file or folder (`**\/.env*`, `.ssh/*`, `**\/credentials` in `.aws`), the folder taken both as
+ * written and with its links resolved. Glob lists names, never contents; this check keeps a search aimed at secrets
+ * from running unasked.
+ */
+function touchesCredentials(input: Record<string, unknown>, permissions: PathPermissions, names: readonly string[]): boolean {
+  if (typeof input.pattern !== 'string') return false;
+  const folder = searchFolder(input);
+  if (permissions.isCredential(folder)) return true;
+  const absolute = permissions.paths.absolute(folder);
+  let real: string;
+  try {
+    real = resolveRealPath(absolute);
+  } catch {
+    return true;
+  }
+  const pattern = input.pattern.toLowerCase().replace(/\\/g, '');
+  // Judged relative to the root when inside it, so a project that itself lives under such a name still globs freely.
+  return [absolute, real].map((where) => (isWithin(permissions.paths.root, where) ? relative(permissions.paths.root, where) : where)).some((where) => {
+    const text = `${where.toLowerCase()}/${pattern}`;
+    return names.some((name) => text.includes(name));
+  });
+}

@@ -1,0 +1,113 @@
+import { isUtf8 } from 'node:buffer';
+import { Type, type Static } from '@sinclair/typebox';
+import type { PermissionContext } from '../../permissions/permission-context';
+import type { PermissionDecision } from '../../permissions/permission-decision';
+import type { PermissionRule, RuleBehavior } from '../../permissions/permission-rule';
+import type { ActionResult } from '../../result';
+import type { ToolInvocation } from '../../tool/agent-state';
+import { ToolBase } from '../../tool/tool-base';
+import { ToolEffect } from '../../tool/tool-effect';
+import { cutText } from '../../text/cut-text';
+import { failed, failedFrom } from './failure';
+import type { FileToolOptions } from './file-tool-options';
+import { PathPermissions } from './path-permissions';
+import { contentHash, readsOf } from './read-records';
+import { WorkspacePaths } from './workspace-paths';
+
+/** Most lines one Read returns, and its default `limit`. */
+export const READ_MAX_LINES = 2000;
+/** Longest line, in UTF-16 code units, a Read shows before cutting it with a marker. */
+export const READ_MAX_LINE_LENGTH = 2000;
+
+export const ReadInput = Type.Object({
+  file_path: Type.String({ description: 'The file to read: relative to the workspace root, or absolute inside it.' }),
+  offset: Type.Optional(Type.Integer({ minimum: 1, description: 'The first line to show, 1-based (default 1).' })),
+  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: READ_MAX_LINES, description: `How many lines to show (default and most ${READ_MAX_LINES}).` })),
+}, { additionalProperties: false });
+
+export type ReadParams = Static<typeof ReadInput>;
+
+const DESCRIPTION =
+  'Reads a text file of the workspace. The output numbers each line (line number, a tab, the line) as `cat -n` does; ' +
+  `it shows at most ${READ_MAX_LINES} lines (use offset and limit for more) and cuts lines longer than ` +
+  `${READ_MAX_LINE_LENGTH} characters. Read a file before you Edit or overwrite it.`;
+
+/**
+ * The built-in `Read` tool: a text file of a {@link Workspace} with numbered lines, offset and limit. It records
+ * the content's hash in the agent state, which `Write` and `Edit` require (read before write). Read-only and
+ * concurrency-safe, except that a read of a credential path is not read-only and asks (see docs/builtins.md).
+ */
+export class ReadTool extends ToolBase<typeof ReadInput> {
+  readonly #paths: WorkspacePaths;
+  readonly #permissions: PathPermissions;
+
+  constructor(options: FileToolOptions) {
+    const paths = new WorkspacePaths(options.workspace, options.root);
+    const permissions = new PathPermissions(paths, options.credentialPaths);
+    super({
+      name: options.name ?? 'Read',
+      description: DESCRIPTION,
+      inputSchema: ReadInput,
+      effects: [ToolEffect.READS_WORKSPACE],
+      isReadOnly: true,
+      isConcurrencySafe: true,
+      isStateInjected: true,
+      readOnlyWhen: (input) => typeof input.file_path === 'string' && !permissions.isCredential(input.file_path),
+    });
+    this.#paths = paths;
+    this.#permissions = permissions;
+  }
+
+  override checkPermissions(input: ReadParams, context: PermissionContext): PermissionDecision {
+    return this.#permissions.readDecision(this.name, input.file_path, context);
+  }
+
+  override matchRule(content: string, input: Record<string, unknown>, context: PermissionContext, behavior: RuleBehavior): boolean {
+    return typeof input.file_path === 'string' && this.#permissions.matchRule(content, input.file_path, context, behavior);
+  }
+
+  override generateSuggestions(input: Record<string, unknown>, context?: PermissionContext): PermissionRule[] {
+    return typeof input.file_path === 'string' ? this.#permissions.suggestions(input.file_path, this.name, context) : [];
+  }
+
+  override async call(input: ReadParams, invocation: ToolInvocation): Promise<string | ActionResult> {
+    const { workspace } = this.#paths;
+    const path = this.#paths.forWorkspace(input.file_path);
+    const shown = this.#paths.display(input.file_path);
+    let bytes: Uint8Array;
+    try {
+      bytes = await workspace.readBytes(path);
+    } catch (error) {
+      return failedFrom(error, `read '${shown}'`, shown);
+    }
+    if (!isUtf8(bytes)) return failed(`'${shown}' is not UTF-8 text (it may be binary); Read shows text files only.`);
+    const entry = await workspace.stat(path).catch(() => null);
+    readsOf(invocation.state!, workspace).set(this.#paths.absolute(input.file_path), {
+      sha256: contentHash(bytes), size: bytes.length, modifiedMs: entry?.modifiedMs ?? 0,
+    });
+    return numberedLines(Buffer.from(bytes).toString('utf8'), shown, input.offset ?? 1, input.limit ?? READ_MAX_LINES);
+  }
+}
+
+/**
+ * The text Read returns: lines `offset` to `offset + limit - 1`, each as a right-aligned number, a tab and the line
+ * (cut at {@link READ_MAX_LINE_LENGTH}), then a note when more lines follow.
+ */
+export function numberedLines(text: string, shown: string, offset: number, limit: number): string {
+  if (text === '') return `(The file '${shown}' is empty.)`;
+  const lines = text.split('\n');
+  if (text.endsWith('\n')) lines.pop();
+  const total = lines.length;
+  if (offset > total) return `(The file '${shown}' has ${total} line${total === 1 ? '' : 's'}; offset ${offset} is past its end.)`;
+  const last = Math.min(total, offset + limit - 1);
+  const out: string[] = [];
+  for (let n = offset; n <= last; n++) {
+    const line = lines[n - 1]!.replace(/\r$/, '');
+    const cut = line.length > READ_MAX_LINE_LENGTH
+      ? cutText(line, READ_MAX_LINE_LENGTH, ` ... [line cut: ${line.length} characters]`)
+      : line;
+    out.push(`${String(n).padStart(6)}\t${cut}`);
+  }
+  if (last < total) out.push('', `(Showing lines ${offset}-${last} of ${total}. Read again with offset ${last + 1} for more.)`);
+  return out.join('\n');
+}

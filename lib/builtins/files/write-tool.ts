@@ -1,0 +1,82 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { PermissionContext } from '../../permissions/permission-context';
+import type { PermissionDecision } from '../../permissions/permission-decision';
+import type { PermissionRule, RuleBehavior } from '../../permissions/permission-rule';
+import type { ActionResult } from '../../result';
+import type { ToolInvocation } from '../../tool/agent-state';
+import { ToolBase } from '../../tool/tool-base';
+import { ToolEffect } from '../../tool/tool-effect';
+import { failed, failedFrom } from './failure';
+import type { FileToolOptions } from './file-tool-options';
+import { freshness, lineCount, recordWritten } from './freshness';
+import { PathPermissions } from './path-permissions';
+import { WorkspacePaths } from './workspace-paths';
+
+export const WriteInput = Type.Object({
+  file_path: Type.String({ description: 'The file to write: relative to the workspace root, or absolute inside it.' }),
+  content: Type.String({ description: 'The whole new content of the file.' }),
+}, { additionalProperties: false });
+
+export type WriteParams = Static<typeof WriteInput>;
+
+const DESCRIPTION =
+  'Writes a whole text file of the workspace, creating it (and its folders) or replacing its content. An existing ' +
+  'file must have been read with Read first and not changed since. Prefer Edit to change part of a file.';
+
+/**
+ * The built-in `Write` tool over a {@link Workspace}: atomic, parents created, read before write enforced from the
+ * agent state. Its own verdict: a dangerous or credential path asks, bypass-immune; ACCEPT_EDITS allows a path
+ * inside a working directory; otherwise the rules and mode decide. Not concurrency-safe.
+ */
+export class WriteTool extends ToolBase<typeof WriteInput> {
+  readonly #paths: WorkspacePaths;
+  readonly #permissions: PathPermissions;
+
+  constructor(options: FileToolOptions) {
+    const paths = new WorkspacePaths(options.workspace, options.root);
+    super({
+      name: options.name ?? 'Write',
+      description: DESCRIPTION,
+      inputSchema: WriteInput,
+      effects: [ToolEffect.WRITES_WORKSPACE],
+      isStateInjected: true,
+    });
+    this.#paths = paths;
+    this.#permissions = new PathPermissions(paths, options.credentialPaths);
+  }
+
+  override checkPermissions(input: WriteParams, context: PermissionContext): PermissionDecision {
+    return this.#permissions.writeDecision(this.name, input.file_path, context);
+  }
+
+  override matchRule(content: string, input: Record<string, unknown>, context: PermissionContext, behavior: RuleBehavior): boolean {
+    return typeof input.file_path === 'string' && this.#permissions.matchRule(content, input.file_path, context, behavior);
+  }
+
+  override generateSuggestions(input: Record<string, unknown>, context?: PermissionContext): PermissionRule[] {
+    return typeof input.file_path === 'string' ? this.#permissions.suggestions(input.file_path, this.name, context) : [];
+  }
+
+  override async call(input: WriteParams, invocation: ToolInvocation): Promise<string | ActionResult> {
+    const { workspace } = this.#paths;
+    const state = invocation.state!;
+    const path = this.#paths.forWorkspace(input.file_path);
+    const shown = this.#paths.display(input.file_path);
+    const absolute = this.#paths.absolute(input.file_path);
+    try {
+      const found = await freshness(workspace, state, absolute, path, shown);
+      if (found.kind === 'refused') return failed(found.message);
+      // A new file is created exclusively: one that appeared since the check is refused, never overwritten.
+      await workspace.writeFile(path, input.content, { overwrite: found.kind !== 'missing' });
+      recordWritten(workspace, state, absolute, input.content);
+      return found.kind === 'missing'
+        ? `Created '${shown}' (${lineCount(input.content)}).`
+        : `Wrote '${shown}' (${lineCount(input.content)}), replacing its previous content.`;
+    } catch (error) {
+      if ((error as { code?: unknown }).code === 'ALREADY_EXISTS') {
+        return failed(`'${shown}' was created by someone else while it was being written. Read it first, then change it.`);
+      }
+      return failedFrom(error, `write '${shown}'`, shown);
+    }
+  }
+}
