@@ -20,7 +20,7 @@ export interface PermissionSubject {
    * Whether a rule's content pattern covers this call; `context` gives the cwd relative paths resolve against,
    * `behavior` the rule's behaviour (a path matcher asks more of an allow rule than of a deny rule).
    */
-  matchRule(ruleContent: string, input: Record<string, unknown>, context: PermissionContext, behavior: RuleBehavior): boolean;
+  matchRule(ruleContent: string, input: Record<string, unknown>, context: PermissionContext, behavior: RuleBehavior): boolean | Promise<boolean>;
   /** Rules that would allow this call, offered with an ASK. */
   generateSuggestions(input: Record<string, unknown>, context?: PermissionContext): readonly PermissionRule[];
 }

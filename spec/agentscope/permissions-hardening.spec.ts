@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
+import { commandMatchesRule } from '../../lib/builtins';
 import {
-  commandMatchesRule,
   formatPermissionRule,
   formatPermissionSettings,
   isDangerousPath,
@@ -70,7 +70,7 @@ class ReadTool extends ToolBase<typeof PathInput> {
   override checkPermissions(input: Static<typeof PathInput>): PermissionDecision {
     return this.verdict ? this.verdict() : PermissionDecision.passthrough(`no opinion on ${input.path}`);
   }
-  override matchRule(content: string, input: Static<typeof PathInput>, context: PermissionContext, behavior: RuleBehavior): boolean {
+  override matchRule(content: string, input: Static<typeof PathInput>, context: PermissionContext, behavior: RuleBehavior): boolean | Promise<boolean> {
     return this.rules.matchRule(content, input, context, behavior);
   }
   override call(): string {
@@ -186,13 +186,14 @@ describe('review: command rules and whitespace', () => {
   it.each([
     ['rm:*', 'rm\t-rf /', true],
     ['rm:*', 'rm  -rf /', true],
-    ['rm:*', '  rm\n-rf /', true],
+    // A newline ends a command: `-rf /` is a second command that `rm:*` does not cover.
+    ['rm:*', '  rm\n-rf /', false],
     ['rm:*', 'rmdir x', false],
     ['git push', 'git\tpush', true],
     ['git push', 'git  push  ', true],
     ['git  push:*', 'git push origin', true],
     ['git push *', 'git\tpush\torigin', true],
-  ])('command rule %j covers %j: %s', (pattern, command, expected) => expect(commandMatchesRule(pattern, command)).toBe(expected));
+  ])('command rule %j covers %j: %s', async (pattern, command, expected) => expect(await commandMatchesRule(pattern, command)).toBe(expected));
 
   it('a deny rule cannot be dodged with a tab', async () => {
     const engine = new PermissionEngine({ settings: { deny: ['Bash(rm:*)'], allow: ['Bash'] } });
