@@ -51,6 +51,8 @@ export interface SimpleCommand {
   readonly views: readonly (readonly ShellWord[])[];
   /** How many leading views an allow rule may judge (wrappers up to the first one that changes user or root, or writes). */
   readonly allowViews: number;
+  /** Per view, the index of the program actually run among its words (the view's length when it is not among them). */
+  readonly programAt: readonly number[];
   /** The program actually run (as written, a path kept), undefined when only known at run time. */
   readonly program: string | undefined;
   /** It runs code the analysis cannot see (a shell reading its input, `eval "$x"`, `bash -c "$x"`, a dynamic wrapper word). */
@@ -359,6 +361,7 @@ class Walker {
     let allowViews = transparent ? 1 : 0;
     let opaque = false;
     let current = words;
+    const starts: number[] = [];
     for (let steps = 0; steps < 16; steps++) {
       const head = current[0];
       if (head === undefined || !head.literal || !isWrapper(head.text)) break;
@@ -367,10 +370,20 @@ class Walker {
       if (!step.transparent || step.assignments.some(unsafeAssignment)) transparent = false;
       if (step.opaque) opaque = true;
       if (step.inner === undefined) break;
+      starts.push(step.start);
       current = step.inner;
       views.push(current);
       if (transparent) allowViews = views.length;
     }
+    // Where the program actually run sits in each view: the sum of the wrappers' offsets after it.
+    const programAt = views.map((view, k) => {
+      let at = 0;
+      for (let m = k; m < starts.length; m++) {
+        if (starts[m]! >= views[m]!.length) return view.length;
+        at += starts[m]!;
+      }
+      return at;
+    });
     const run = views[views.length - 1]!;
     const head = run[0];
     const program = head?.literal ? head.text : undefined;
@@ -391,6 +404,7 @@ class Walker {
       redirects: init.redirects,
       views: Object.freeze(views.map((v) => Object.freeze(v))),
       allowViews,
+      programAt: Object.freeze(programAt),
       program,
       opaque,
       runsShellCode,
@@ -427,12 +441,14 @@ function inlineCode(program: string, words: readonly ShellWord[]): string | null
   }
   if (program === 'source' || program === '.') return null;
   let command = false;
+  let stdin = false;
   for (let i = 1; i < words.length; i++) {
     const w = words[i]!;
     if (!w.literal) return undefined;
     if (w.text === '--' || w.text === '-') {
       const next = words[i + 1];
-      return command ? (next?.literal ? next.text : undefined) : next === undefined ? undefined : null;
+      if (command) return next?.literal ? next.text : undefined;
+      return next === undefined || stdin ? undefined : null;
     }
     if (w.text.startsWith('--')) {
       if (w.text === '--command') command = true;
@@ -441,13 +457,15 @@ function inlineCode(program: string, words: readonly ShellWord[]): string | null
     }
     if (w.text.length > 1 && (w.text[0] === '-' || w.text[0] === '+')) {
       if (w.text.includes('c')) command = true;
+      // `-s`: the code comes from the input, the operands are its arguments.
+      if (w.text[0] === '-' && w.text.includes('s')) stdin = true;
       if (w.text.endsWith('o') || w.text.endsWith('O')) i++;
       continue;
     }
     // The first operand: the command string after -c, else a script file (su and runuser take a user name here).
     if (command) return w.text;
     if (program === 'su' || program === 'runuser') continue;
-    return null;
+    return stdin ? undefined : null;
   }
   return undefined;
 }

@@ -198,10 +198,27 @@ function couldMatch(rule: CompiledCommandRule, command: SimpleCommand): boolean 
   });
 }
 
-/** Whether an allow rule surely covers `command` (a view up to the first wrapper allow rules may not look through). */
+/**
+ * Whether an allow rule surely covers `command`: it matches one of the views allow rules may judge (up to the first
+ * wrapper they may not look through), and its leading literal words reach the program actually run, so a rule
+ * names that program: `sudo rm:*` covers `sudo rm x`, while `sudo:*`, `nohup:*` or `xargs:*` cover no wrapped
+ * command.
+ */
 function surelyCovers(rule: CompiledCommandRule, command: SimpleCommand): boolean {
   if (command.opaque || command.runsShellCode) return false;
-  return command.views.slice(0, command.allowViews).some((view) => matchWords(rule.tokens, view, true));
+  const fixed = leadingLiterals(rule);
+  return command.views.slice(0, command.allowViews).some((view, k) => command.programAt[k]! < fixed && matchWords(rule.tokens, view, true));
+}
+
+/** How many words at the start of a rule are plain literal words (no `*`). */
+function leadingLiterals(rule: CompiledCommandRule): number {
+  let n = 0;
+  while (n < rule.tokens.length) {
+    const token = rule.tokens[n]!;
+    if (token.any || token.parts.length !== 1) break;
+    n++;
+  }
+  return n;
 }
 
 /** Why no allow rule can cover this command whatever it names, or undefined. */

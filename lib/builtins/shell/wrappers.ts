@@ -24,6 +24,8 @@ interface WrapperSpec {
   readonly transparent: boolean;
   /** It runs a shell when no command is given (chroot, sudo -i). */
   readonly defaultsToShell?: boolean;
+  /** Words right after the positionals that make it run a shell string instead (`flock FILE -c CMD`). */
+  readonly shellAfterPositionals?: readonly string[];
   /** It appends words read from its input (xargs); `replace` options put them inside the command. */
   readonly appends?: { readonly replace: readonly string[] };
 }
@@ -43,7 +45,7 @@ const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, WrapperSpec>(
   ['coproc', { transparent: true }],
   ['taskset', { noCommand: ['-p', '--pid'], positionals: 1, transparent: true }],
   ['chrt', { valued: ['-T', '--sched-runtime', '-P', '--sched-period', '-D', '--sched-deadline'], noCommand: ['-p', '--pid'], positionals: 1, transparent: true }],
-  ['flock', { valued: ['-w', '--timeout', '-E', '--conflict-exit-code'], opaque: ['-c', '--command'], positionals: 1, transparent: true }],
+  ['flock', { valued: ['-w', '--timeout', '-E', '--conflict-exit-code'], opaque: ['-c', '--command'], shellAfterPositionals: ['-c', '--command'], positionals: 1, transparent: true }],
   ['unbuffer', { transparent: true }],
   ['busybox', { transparent: true }],
   ['toybox', { transparent: true }],
@@ -70,6 +72,8 @@ export const SHELLS: ReadonlySet<string> = new Set(['sh', 'bash', 'zsh', 'dash',
 export interface Unwrapped {
   /** The inner command's words, or undefined when the wrapper runs none. */
   readonly inner: ShellWord[] | undefined;
+  /** Where the inner command starts among the wrapper's words (their length when it is not among them: xargs's default echo). */
+  readonly start: number;
   /** `NAME=VALUE` words the wrapper puts in the environment. */
   readonly assignments: readonly string[];
   /** Allow rules may look through this wrapper. */
@@ -90,8 +94,8 @@ export function unwrap(words: readonly ShellWord[]): Unwrapped {
   const spec = WRAPPERS.get(words[0]!.text)!;
   const assignments: string[] = [];
   let transparent = spec.transparent;
-  const opaque = (): Unwrapped => ({ inner: undefined, assignments, transparent: false, opaque: true });
-  const none = (): Unwrapped => ({ inner: undefined, assignments, transparent, opaque: false });
+  const opaque = (): Unwrapped => ({ inner: undefined, start: words.length, assignments, transparent: false, opaque: true });
+  const none = (): Unwrapped => ({ inner: undefined, start: words.length, assignments, transparent, opaque: false });
   let replace: string | undefined;
   let i = 1;
   for (; i < words.length; i++) {
@@ -148,16 +152,18 @@ export function unwrap(words: readonly ShellWord[]): Unwrapped {
   }
   i += spec.positionals ?? 0;
   if (i > words.length) return none();
+  const after = words[i];
+  if (after !== undefined && spec.shellAfterPositionals !== undefined && (!after.literal || spec.shellAfterPositionals.includes(after.text))) return opaque();
   let inner = words.slice(i);
   if (inner.length === 0) {
     if (spec.defaultsToShell) return opaque();
-    return spec.appends ? { inner: [{ text: 'echo', literal: true, splits: false }, dynamicWord('<input>', true)], assignments, transparent, opaque: false } : none();
+    return spec.appends ? { inner: [{ text: 'echo', literal: true, splits: false }, dynamicWord('<input>', true)], start: words.length, assignments, transparent, opaque: false } : none();
   }
   if (spec.appends) {
     const marker = replace;
     inner = marker === undefined ? [...inner, dynamicWord('<input>', true)] : inner.map((w) => (w.text.includes(marker) ? dynamicWord(w.text, false) : w));
   }
-  return { inner, assignments, transparent, opaque: false };
+  return { inner, start: i, assignments, transparent, opaque: false };
 }
 
 /** Whether `text` is `NAME=VALUE` with a valid variable name. */
