@@ -158,7 +158,7 @@ class Walker {
     }
     if (type === 'comment') return;
     // `(( expr ))` is a compound statement of arithmetic.
-    if (type === 'compound_statement' && node.child(0)?.type === '((') this.features.add('arithmetic');
+    if ((type === 'compound_statement' && node.child(0)?.type === '((') || type === 'c_style_for_statement') this.features.add('arithmetic');
     if (CONTAINERS.has(type)) return this.children(node, nested, depth);
     if (CONTROL_FLOW.has(type)) {
       this.features.add('control_flow');
@@ -268,7 +268,7 @@ class Walker {
     // The redirections of a compound body apply to the commands inside it.
     for (let i = start; i < end; i++) {
       const c = this.commands[i]!;
-      this.commands[i] = { ...c, redirects: [...c.redirects, ...redirects] };
+      this.commands[i] = Object.freeze({ ...c, redirects: Object.freeze([...c.redirects, ...redirects]) });
       if (redirects.some((r) => r.kind === 'heredoc') && c.runsShellCode) this.features.add('heredoc_to_shell');
     }
     // Commands after a here-document's start on the same line (`cat <<EOF | sh`).
@@ -401,7 +401,7 @@ class Walker {
     this.commands.push(Object.freeze({
       words: Object.freeze(words),
       assignments: Object.freeze(assignments),
-      redirects: init.redirects,
+      redirects: Object.freeze(init.redirects),
       views: Object.freeze(views.map((v) => Object.freeze(v))),
       allowViews,
       programAt: Object.freeze(programAt),
