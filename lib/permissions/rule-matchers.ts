@@ -11,13 +11,16 @@ import { permissionRule, type PermissionRule, type RuleBehavior } from './permis
 
 type Input = Record<string, unknown>;
 
-/** The two rule hooks of a tool, as a pair: pass it as an `@Action`'s `permissions` option or spread it into a tool. */
-export interface RuleHooks {
+/**
+ * The two rule hooks of a tool, as a pair: pass it as an `@Action`'s `permissions` option or spread it into a tool.
+ * `M` is what `matchRule` answers: a boolean, or a promise of one (the permission engine awaits it).
+ */
+export interface RuleHooks<M extends boolean | Promise<boolean> = boolean | Promise<boolean>> {
   /**
    * Whether a rule's content covers the call. `context` gives the folder relative paths resolve against; `behavior`
    * is the rule's (an allow rule may need to cover more than a deny rule, see {@link pathRule}).
    */
-  matchRule(ruleContent: string, input: Input, context: PermissionContext, behavior: RuleBehavior): boolean | Promise<boolean>;
+  matchRule(ruleContent: string, input: Input, context: PermissionContext, behavior: RuleBehavior): M;
   /** Rules that would allow this call; `context` as for `matchRule`. */
   generateSuggestions(input: Input, toolName: string, context?: PermissionContext): PermissionRule[];
 }
@@ -80,7 +83,7 @@ function assertBehavior(behavior: unknown): asserts behavior is RuleBehavior {
  * the cwd or is a link leading out of its folder, with every glob character escaped, so that it allows the call it
  * was made for.
  */
-export function pathRule(field: string): RuleHooks {
+export function pathRule(field: string): RuleHooks<boolean> {
   return {
     matchRule: (content, input, context = DEFAULT_CONTEXT(), behavior) => {
       assertBehavior(behavior);

@@ -70,7 +70,7 @@ class ReadTool extends ToolBase<typeof PathInput> {
   override checkPermissions(input: Static<typeof PathInput>): PermissionDecision {
     return this.verdict ? this.verdict() : PermissionDecision.passthrough(`no opinion on ${input.path}`);
   }
-  override matchRule(content: string, input: Static<typeof PathInput>, context: PermissionContext, behavior: RuleBehavior): boolean | Promise<boolean> {
+  override matchRule(content: string, input: Static<typeof PathInput>, context: PermissionContext, behavior: RuleBehavior): boolean {
     return this.rules.matchRule(content, input, context, behavior);
   }
   override call(): string {

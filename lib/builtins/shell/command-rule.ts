@@ -274,7 +274,7 @@ export async function commandMatchesRule(pattern: string, command: string, behav
  * The suggestion is `<word1> <word2>:*` (or the one word) of the command when every simple command in it starts
  * with those words and an allow rule could cover it at all; otherwise none.
  */
-export function commandRule(field: string): RuleHooks {
+export function commandRule(field: string): RuleHooks<Promise<boolean>> {
   void loadBashParser().catch(() => undefined);
   return {
     matchRule: async (content: string, input: Record<string, unknown>, _context: PermissionContext, behavior: RuleBehavior): Promise<boolean> => {
