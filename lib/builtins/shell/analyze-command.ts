@@ -1,7 +1,7 @@
 import type { Parser } from 'web-tree-sitter';
 import { loadBashParser, loadedBashParser, parseBash, type SyntaxNode } from './bash-parser';
 import { dynamicWord, literalWord, wordOf, type ShellWord } from './shell-word';
-import { isAssignment, isSafeVariable, isWrapper, SHELLS, unwrap } from './wrappers';
+import { gitSubcommandView, isAssignment, isSafeVariable, isWrapper, SHELLS, unwrap } from './wrappers';
 
 /**
  * Risk features of a command. `command_substitution`, `process_substitution`, `arithmetic` (`$((...))`, `((...))`
@@ -76,6 +76,8 @@ export interface ShellAnalysis {
 }
 
 const MAX_DEPTH = 200;
+const MAX_WRAPPERS = 16;
+const MAX_LENGTH = 1_000_000;
 const MAX_INLINE_DEPTH = 4;
 const CACHE_SIZE = 64;
 const cache = new Map<string, ShellAnalysis>();
@@ -95,7 +97,8 @@ function analyzeWith(parser: Parser, command: string): ShellAnalysis {
   const cached = cache.get(command);
   if (cached !== undefined) return cached;
   const walker = new Walker(parser);
-  walker.source(command, false, 0);
+  if (command.length > MAX_LENGTH) walker.failure = `the command is longer than ${MAX_LENGTH} characters`;
+  else walker.source(command, false, 0);
   const analysis: ShellAnalysis = Object.freeze({
     command,
     commands: Object.freeze(walker.commands),
@@ -362,9 +365,13 @@ class Walker {
     let opaque = false;
     let current = words;
     const starts: number[] = [];
-    for (let steps = 0; steps < 16; steps++) {
+    for (let steps = 0; ; steps++) {
       const head = current[0];
       if (head === undefined || !head.literal || !isWrapper(head.text)) break;
+      if (steps === MAX_WRAPPERS) {
+        opaque = true;
+        break;
+      }
       const step = unwrap(current);
       assignments.push(...step.assignments);
       if (!step.transparent || step.assignments.some(unsafeAssignment)) transparent = false;
@@ -384,6 +391,13 @@ class Walker {
       }
       return at;
     });
+    const last = views[views.length - 1]!;
+    const git = last[0]?.literal && basename(last[0].text) === 'git' ? gitSubcommandView(last) : undefined;
+    if (git !== undefined) {
+      views.push(git.view);
+      programAt.push(0);
+      if (transparent && git.harmless && allowViews === views.length - 1) allowViews = views.length;
+    }
     const run = views[views.length - 1]!;
     const head = run[0];
     const program = head?.literal ? head.text : undefined;

@@ -32,7 +32,7 @@ interface WrapperSpec {
 
 const WRAPPERS: ReadonlyMap<string, WrapperSpec> = new Map<string, WrapperSpec>([
   ['env', { valued: ['-u', '--unset', '-C', '--chdir', '--block-signal', '--default-signal', '--ignore-signal'], opaque: ['-S', '--split-string'], assignments: true, transparent: true }],
-  ['command', { transparent: true }],
+  ['command', { noCommand: ['-v', '-V'], transparent: true }],
   ['builtin', { transparent: true }],
   ['exec', { valued: ['-a'], transparent: true }],
   ['nice', { valued: ['-n', '--adjustment'], numericOptions: true, transparent: true }],
@@ -204,4 +204,34 @@ export function isSafeVariable(name: string): boolean {
   if (!isName(name)) return false;
   if (SAFE_VARIABLES.has(name) || name.startsWith('LC_')) return true;
   return !LOWERCASE_ENVIRONMENT.has(name) && [...name].every((c) => (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c === '_');
+}
+
+/**
+ * git's global options before its subcommand (git(1), OPTIONS): those that take a value, and those after which an
+ * allow rule may still look through to the subcommand (they change no code git runs; `-c`, `--config-env`,
+ * `--exec-path`, `--git-dir`, `--work-tree` can).
+ */
+const GIT_VALUED: ReadonlySet<string> = new Set(['-C', '-c', '--config-env', '--git-dir', '--work-tree', '--namespace', '--exec-path', '--super-prefix', '--list-cmds', '--attr-source']);
+const GIT_HARMLESS: ReadonlySet<string> = new Set(['-C', '--no-pager', '-P', '--paginate', '-p', '--no-optional-locks', '--literal-pathspecs', '--glob-pathspecs', '--noglob-pathspecs', '--icase-pathspecs', '--no-replace-objects', '--no-lazy-fetch', '--no-advice']);
+
+/**
+ * `git <global options> <subcommand> ...` as `git <subcommand> ...`, so `Bash(git push:*)` sees `git -C repo push`;
+ * undefined when there is no global option (or a word known only at run time among them). `harmless`: allow rules
+ * may judge this view.
+ */
+export function gitSubcommandView(words: readonly ShellWord[]): { readonly view: ShellWord[]; readonly harmless: boolean } | undefined {
+  let harmless = true;
+  let i = 1;
+  for (; i < words.length; i++) {
+    const word = words[i]!;
+    if (!word.literal) return undefined;
+    const text = word.text;
+    if (text.length < 2 || text[0] !== '-') break;
+    const eq = text.indexOf('=');
+    const name = eq < 0 ? text : text.slice(0, eq);
+    if (!GIT_HARMLESS.has(name)) harmless = false;
+    if (eq < 0 && GIT_VALUED.has(name)) i++;
+  }
+  if (i === 1 || i >= words.length) return undefined;
+  return { view: [words[0]!, ...words.slice(i)], harmless };
 }

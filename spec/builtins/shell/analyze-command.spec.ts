@@ -160,6 +160,16 @@ describe('analyzeCommand', () => {
     }
   });
 
+  it('refuses a command longer than a million characters', async () => {
+    expect((await analyzeCommand(`echo ${'x'.repeat(1_000_000)}`)).unanalysable).toMatch(/longer than/);
+  });
+
+  it("adds git's subcommand view after its global options", async () => {
+    expect(views(await analyzeCommand('git -C a --no-pager push -f'))[0]).toEqual(['git -C a --no-pager push -f', 'git push -f']);
+    expect(views(await analyzeCommand('git $X push'))[0]).toEqual(['git <$X> push']);
+    expect(views(await analyzeCommand('git push'))[0]).toEqual(['git push']);
+  });
+
   it('evicts old analyses from its cache', async () => {
     const first = await analyzeCommand('echo first');
     for (let i = 0; i < 80; i++) await analyzeCommand(`echo ${i}`);
