@@ -7,3 +7,4 @@ export { allowBlocker, commandMatchesRule, commandRule, compileCommandRule, rule
 export { loadBashParser } from './shell/bash-parser';
 export { ShellAnalysisError, type ShellAnalysisErrorCode } from './shell/shell-error';
 export type { ShellWord } from './shell/shell-word';
+export { judgeRedirectWrites, type RedirectWriteOptions } from './shell/redirect-writes';
