@@ -404,7 +404,7 @@ class Walker {
     if (head !== undefined && !head.literal) opaque = true;
     const base = program === undefined ? undefined : basename(program);
     let runsShellCode = false;
-    if (base !== undefined && (SHELLS.has(base) || base === 'eval' || base === 'source' || base === '.' || base === 'su' || base === 'runuser' || base === 'watch')) {
+    if (base !== undefined && CODE_RUNNERS.has(base)) {
       runsShellCode = true;
       this.features.add('inline_code');
       const code = inlineCode(base, run);
@@ -412,6 +412,15 @@ class Walker {
       else if (code !== null) this.source(code, true, depth + 1);
     }
     if (base === 'find') this.findExec(run, depth);
+    if (base !== undefined && LOOSE_WRAPPERS.has(base)) {
+      // It runs a command among its arguments, behind options we do not model: a deny rule may match from any word
+      // on, and no allow rule looks through it.
+      for (let k = 1; k < run.length; k++) {
+        views.push(run.slice(k));
+        programAt.push(0);
+      }
+      runsShellCode = true;
+    }
     this.commands.push(Object.freeze({
       words: Object.freeze(words),
       assignments: Object.freeze(assignments),
@@ -453,7 +462,17 @@ function inlineCode(program: string, words: readonly ShellWord[]): string | null
     if (args === undefined || args.some((w) => !w.literal)) return undefined;
     return args.map((w) => w.text).join(' ');
   }
-  if (program === 'source' || program === '.') return null;
+  if (program === 'trap') {
+    // trap [-lp] [[action] signal...]: the action is shell code run later (bash(1), SHELL BUILTIN COMMANDS).
+    const args = words.slice(1).filter((w, k) => !(k === 0 && w.literal && (w.text === '--' || w.text === '-p' || w.text === '-l')));
+    const action = args[0];
+    if (action === undefined || args.length === 1) return null;
+    return action.literal ? action.text : undefined;
+  }
+  // An alias definition changes what later words run; `script` runs a shell or a `-c` string.
+  if (program === 'alias') return words.some((w, k) => k > 0 && (!w.literal || w.text.includes('='))) ? undefined : null;
+  if (program === 'script') return undefined;
+  if (program === 'source' || program === '.') return scriptFile(words[1]);
   let command = false;
   let stdin = false;
   for (let i = 1; i < words.length; i++) {
@@ -462,7 +481,7 @@ function inlineCode(program: string, words: readonly ShellWord[]): string | null
     if (w.text === '--' || w.text === '-') {
       const next = words[i + 1];
       if (command) return next?.literal ? next.text : undefined;
-      return next === undefined || stdin ? undefined : null;
+      return next === undefined || stdin ? undefined : scriptFile(next);
     }
     if (w.text.startsWith('--')) {
       if (w.text === '--command') command = true;
@@ -479,10 +498,33 @@ function inlineCode(program: string, words: readonly ShellWord[]): string | null
     // The first operand: the command string after -c, else a script file (su and runuser take a user name here).
     if (command) return w.text;
     if (program === 'su' || program === 'runuser') continue;
-    return stdin ? undefined : null;
+    return stdin ? undefined : scriptFile(w);
   }
   return undefined;
 }
+
+/**
+ * A script file run by a shell or `source`: null (a file, not read), or undefined when its code comes from the
+ * command itself or cannot be known: a dynamic word or process substitution, `/dev/stdin`, `/dev/fd/N`, `/proc/...`.
+ */
+function scriptFile(word: ShellWord | undefined): null | undefined {
+  if (word === undefined || !word.literal) return undefined;
+  return word.text.startsWith('/dev/') || word.text.startsWith('/proc/') ? undefined : null;
+}
+
+/** Programs that run shell code from a string, a file or their input. */
+const CODE_RUNNERS: ReadonlySet<string> = new Set([...SHELLS, 'eval', 'source', '.', 'su', 'runuser', 'watch', 'trap', 'alias', 'script']);
+
+/**
+ * Programs that run a command given among their arguments, behind options the analysis does not model (strace(1),
+ * ltrace(1), valgrind(1), fakeroot(1), firejail(1), unshare(1), nsenter(1), systemd-run(1), setpriv(1), prlimit(1),
+ * runcon(1), parallel(1), pkexec(1), faketime(1), proxychains(1), torsocks(1), ssh-agent(1), dbus-launch(1),
+ * catchsegv(1), arch(1)).
+ */
+const LOOSE_WRAPPERS: ReadonlySet<string> = new Set([
+  'strace', 'ltrace', 'valgrind', 'fakeroot', 'firejail', 'proot', 'unshare', 'nsenter', 'systemd-run', 'setpriv', 'prlimit', 'runcon',
+  'parallel', 'pkexec', 'faketime', 'proxychains', 'proxychains4', 'torsocks', 'tsocks', 'ssh-agent', 'dbus-launch', 'catchsegv', 'arch',
+]);
 
 function skipWatchOptions(words: readonly ShellWord[]): readonly ShellWord[] | undefined {
   let i = 1;
