@@ -8,3 +8,4 @@ export { loadBashParser } from './shell/bash-parser';
 export { ShellAnalysisError, type ShellAnalysisErrorCode } from './shell/shell-error';
 export type { ShellWord } from './shell/shell-word';
 export { judgeRedirectWrites, type RedirectWriteOptions } from './shell/redirect-writes';
+export { checkShellCommand } from './shell/bash-check';
