@@ -69,7 +69,7 @@ export interface ShellAnalysis {
   readonly commands: readonly SimpleCommand[];
   readonly features: ReadonlySet<ShellFeature>;
   readonly redirects: readonly ShellRedirect[];
-  /** Assignments made as statements of their own (`X=1; ...`), names only. */
+  /** Assignments made as statements of their own (`X=1; ...`), as written. */
   readonly assignments: readonly string[];
   /** The analysis is not sound for this command (a syntax error, an unknown construct, too deep): fail closed. */
   readonly unanalysable: string | undefined;
@@ -102,7 +102,7 @@ function analyzeWith(parser: Parser, command: string): ShellAnalysis {
   const analysis: ShellAnalysis = Object.freeze({
     command,
     commands: Object.freeze(walker.commands),
-    features: walker.features,
+    features: readOnlySet(walker.features),
     redirects: Object.freeze(walker.redirects),
     assignments: Object.freeze(walker.assignments),
     unanalysable: walker.failure,
@@ -110,6 +110,16 @@ function analyzeWith(parser: Parser, command: string): ShellAnalysis {
   if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
   cache.set(command, analysis);
   return analysis;
+}
+
+/** A set shared through the cache: changes are ignored, so no caller can alter another's analysis. */
+function readOnlySet<T>(set: Set<T>): ReadonlySet<T> {
+  Object.defineProperties(set, {
+    add: { value: () => set },
+    delete: { value: () => false },
+    clear: { value: () => undefined },
+  });
+  return Object.freeze(set);
 }
 
 /** Statement-level node types walked child by child. */

@@ -6,7 +6,7 @@ import type { RuleHooks } from '../../permissions/rule-matchers';
 import { analyzeCommand, analyzeCommandSync, basename, type ShellAnalysis, type ShellFeature, type SimpleCommand } from './analyze-command';
 import { loadBashParser, loadedBashParser, parseBash, type SyntaxNode } from './bash-parser';
 import { ShellAnalysisError } from './shell-error';
-import { wordOf, type ShellWord } from './shell-word';
+import { literalWord, wordOf, type ShellWord } from './shell-word';
 
 /** One word of a rule: `any` (a lone `*`, or the tail of `prefix:*`), or literal text with `*` wildcards between `parts`. */
 type RuleToken = { readonly any: true } | { readonly any: false; readonly parts: readonly string[] };
@@ -185,7 +185,7 @@ function globMatch(parts: readonly string[], text: string): boolean {
 function withBasename(words: readonly ShellWord[]): readonly ShellWord[] | undefined {
   const head = words[0];
   if (head === undefined || !head.literal || !head.text.includes('/')) return undefined;
-  return [{ ...head, text: basename(head.text) }, ...words.slice(1)];
+  return [literalWord(basename(head.text)), ...words.slice(1)];
 }
 
 /** Whether a deny or ask rule could apply to `command`: any of its views, its program also by its base name. */

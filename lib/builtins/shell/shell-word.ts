@@ -13,11 +13,11 @@ export interface ShellWord {
 }
 
 export function literalWord(text: string): ShellWord {
-  return { text, literal: true, splits: false };
+  return Object.freeze({ text, literal: true, splits: false });
 }
 
 export function dynamicWord(text: string, splits: boolean): ShellWord {
-  return { text, literal: false, splits };
+  return Object.freeze({ text, literal: false, splits });
 }
 
 /** The value of a word-like node (word, string, raw string, ANSI-C string, concatenation, expansion...). */

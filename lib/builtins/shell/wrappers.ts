@@ -1,4 +1,4 @@
-import { dynamicWord, type ShellWord } from './shell-word';
+import { dynamicWord, literalWord, type ShellWord } from './shell-word';
 
 /**
  * How a command that runs another command takes its own options, from each program's manual page (env(1),
@@ -157,7 +157,7 @@ export function unwrap(words: readonly ShellWord[]): Unwrapped {
   let inner = words.slice(i);
   if (inner.length === 0) {
     if (spec.defaultsToShell) return opaque();
-    return spec.appends ? { inner: [{ text: 'echo', literal: true, splits: false }, dynamicWord('<input>', true)], start: words.length, assignments, transparent, opaque: false } : none();
+    return spec.appends ? { inner: [literalWord('echo'), dynamicWord('<input>', true)], start: words.length, assignments, transparent, opaque: false } : none();
   }
   if (spec.appends) {
     const marker = replace;

@@ -178,3 +178,20 @@ describe('analyzeCommand', () => {
     expect(again).toEqual(first);
   });
 });
+
+describe('a shared analysis', () => {
+  it('cannot be changed by one caller for the next', async () => {
+    const a = await analyzeCommand('echo $(rm -rf /) > out');
+    const features = a.features as Set<string>;
+    features.delete('command_substitution');
+    features.clear();
+    features.add('glob');
+    expect(() => {
+      (a.commands[0]!.words[0] as { text: string }).text = 'ls';
+    }).toThrow();
+    const again = await analyzeCommand('echo $(rm -rf /) > out');
+    expect(again).toBe(a);
+    expect([...again.features]).toEqual(['command_substitution']);
+    expect(again.commands.map((c) => c.program)).toEqual(['rm', 'echo']);
+  });
+});
