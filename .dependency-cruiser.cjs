@@ -28,16 +28,16 @@ module.exports = {
     {
       name: 'core-independent',
       severity: 'error',
-      comment: 'The core never imports providers, ports and their adapters, skills or an entry point.',
+      comment: 'The core never imports providers, ports and their adapters, skills, the built-in tools or an entry point.',
       from: { path: CORE },
-      to: { path: ['^lib/(providers|workspace|sandbox|skills)/', ENTRY] },
+      to: { path: ['^lib/(providers|workspace|sandbox|skills|builtins)/', ENTRY] },
     },
     {
       name: 'providers-core-only',
       severity: 'error',
       comment: 'Provider formats depend on the core (and the low layer) only.',
       from: { path: '^lib/providers/' },
-      to: { path: ['^lib/(workspace|sandbox|skills)/', ENTRY] },
+      to: { path: ['^lib/(workspace|sandbox|skills|builtins)/', ENTRY] },
     },
     {
       name: 'workspace-port',
@@ -65,7 +65,14 @@ module.exports = {
       severity: 'error',
       comment: 'Skills depend on the core (and the low layer) only.',
       from: { path: '^lib/skills/' },
-      to: { path: ['^lib/(providers|workspace|sandbox)/', ENTRY] },
+      to: { path: ['^lib/(providers|workspace|sandbox|builtins)/', ENTRY] },
+    },
+    {
+      name: 'builtins-layer',
+      severity: 'error',
+      comment: 'The built-in tools depend on the core, the ports (lib/workspace, lib/sandbox) and the low layer; never on providers or skills.',
+      from: { path: '^lib/builtins/' },
+      to: { path: ['^lib/(providers|skills)/', ENTRY] },
     },
     {
       name: 'entry-points-unimported',

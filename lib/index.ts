@@ -59,7 +59,7 @@ export { ruleNamesTool, type PermissionSubject } from './permissions/permission-
 export { DANGEROUS_FILES, DANGEROUS_DIRECTORIES, isDangerousPath, type DangerousPathOptions } from './permissions/dangerous-paths';
 export { isInsideWorkingDirectories, realPathOf, type WorkingDirectoryOptions } from './permissions/working-directories';
 export { PathResolutionError, type PathResolutionErrorCode } from './fs/resolve-real-path';
-export { pathRule, pathMatchesRule, commandRule, commandMatchesRule, type PathMatchOptions, type RuleHooks } from './permissions/rule-matchers';
+export { pathRule, pathMatchesRule, type PathMatchOptions, type RuleHooks } from './permissions/rule-matchers';
 export { escapePathPattern } from './permissions/path-pattern';
 export { ToolChunk, ToolResultState, type ContentBlock, type DataBlock, type DataSource, type TextBlock, type ToolChunkInit } from './streaming/tool-chunk';
 export { ToolResponse, type FinalState } from './streaming/tool-response';

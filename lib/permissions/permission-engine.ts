@@ -79,13 +79,13 @@ export class PermissionEngine {
     const context = this.current;
     const parsed = tool.parseArgs(args);
     if (!parsed.ok) {
-      const deny = this.find(tool, PermissionBehavior.DENY, undefined);
+      const deny = await this.find(tool, PermissionBehavior.DENY, undefined);
       return deny ? denyByRule(tool, deny) : PermissionDecision.allow(`Arguments for ${tool.name} do not validate; the call will fail validation and run nothing.`, { reason: { type: 'invalid_input' } });
     }
     const input = parsed.params;
-    const deny = this.find(tool, PermissionBehavior.DENY, input);
+    const deny = await this.find(tool, PermissionBehavior.DENY, input);
     if (deny) return denyByRule(tool, deny);
-    const ask = this.find(tool, PermissionBehavior.ASK, input);
+    const ask = await this.find(tool, PermissionBehavior.ASK, input);
     if (ask) {
       return this.finish(tool, input, askByRule(tool, ask));
     }
@@ -105,9 +105,9 @@ export class PermissionEngine {
     }
     const effective = own.updatedInput ?? input;
     if (own.updatedInput !== undefined) {
-      const denyUpdated = this.find(tool, PermissionBehavior.DENY, effective);
+      const denyUpdated = await this.find(tool, PermissionBehavior.DENY, effective);
       if (denyUpdated) return denyByRule(tool, denyUpdated);
-      const askUpdated = own.behavior === PermissionBehavior.DENY ? undefined : this.find(tool, PermissionBehavior.ASK, effective);
+      const askUpdated = own.behavior === PermissionBehavior.DENY ? undefined : await this.find(tool, PermissionBehavior.ASK, effective);
       if (askUpdated) {
         return this.finish(tool, effective, askByRule(tool, askUpdated, own.updatedInput));
       }
@@ -117,7 +117,7 @@ export class PermissionEngine {
       return PermissionDecision.allow(`Bypass mode allows ${tool.name}.`, { reason: { type: 'mode', mode: context.mode }, updatedInput: own.updatedInput });
     }
     if (own.behavior === PermissionBehavior.ASK && own.bypassImmune) return this.finish(tool, effective, own);
-    const allow = this.find(tool, PermissionBehavior.ALLOW, effective);
+    const allow = await this.find(tool, PermissionBehavior.ALLOW, effective);
     if (allow) {
       return PermissionDecision.allow(`Allowed by rule ${formatPermissionRule(allow.rule)}.`, { reason: { type: 'rule', rule: allow.rule }, updatedInput: own.updatedInput });
     }
@@ -127,9 +127,10 @@ export class PermissionEngine {
 
   /**
    * The first rule of `behavior` about `tool` that covers `input` (undefined input: tool-wide rules only). A matcher
-   * that throws counts as covering for deny and ask rules (its error is kept for the message), never for allow rules.
+   * that throws or rejects counts as covering for deny and ask rules (its error is kept for the message), never for
+   * allow rules. A matcher may answer with a promise (a shell matcher loads its parser on first use): it is awaited.
    */
-  private find(tool: PermissionSubject, behavior: RuleBehavior, input: Input | undefined): Found | undefined {
+  private async find(tool: PermissionSubject, behavior: RuleBehavior, input: Input | undefined): Promise<Found | undefined> {
     const context = this.current;
     for (const rule of context.rules) {
       if (rule.behavior !== behavior || !ruleNamesTool(rule, tool)) continue;
@@ -137,7 +138,7 @@ export class PermissionEngine {
       if (input === undefined) continue;
       const content = rule.ruleContent;
       try {
-        if (tool.matchRule(content, input, context, behavior)) return { rule };
+        if (await tool.matchRule(content, input, context, behavior)) return { rule };
       } catch (error) {
         if (behavior !== PermissionBehavior.ALLOW) return { rule, error };
       }

@@ -17,10 +17,11 @@ export interface PermissionSubject {
   /** Whether this call only reads (used for read-only auto-allow and EXPLORE mode). */
   checkReadOnly(input: Record<string, unknown>): boolean;
   /**
-   * Whether a rule's content pattern covers this call; `context` gives the cwd relative paths resolve against,
-   * `behavior` the rule's behaviour (a path matcher asks more of an allow rule than of a deny rule).
+   * Whether a rule's content pattern covers this call, as a boolean or a promise of one (the engine awaits it);
+   * `context` gives the cwd relative paths resolve against, `behavior` the rule's behaviour (a path matcher asks more
+   * of an allow rule than of a deny rule).
    */
-  matchRule(ruleContent: string, input: Record<string, unknown>, context: PermissionContext, behavior: RuleBehavior): boolean;
+  matchRule(ruleContent: string, input: Record<string, unknown>, context: PermissionContext, behavior: RuleBehavior): boolean | Promise<boolean>;
   /** Rules that would allow this call, offered with an ASK. */
   generateSuggestions(input: Record<string, unknown>, context?: PermissionContext): readonly PermissionRule[];
 }

@@ -11,13 +11,16 @@ import { permissionRule, type PermissionRule, type RuleBehavior } from './permis
 
 type Input = Record<string, unknown>;
 
-/** The two rule hooks of a tool, as a pair: pass it as an `@Action`'s `permissions` option or spread it into a tool. */
-export interface RuleHooks {
+/**
+ * The two rule hooks of a tool, as a pair: pass it as an `@Action`'s `permissions` option or spread it into a tool.
+ * `M` is what `matchRule` answers: a boolean, or a promise of one (the permission engine awaits it).
+ */
+export interface RuleHooks<M extends boolean | Promise<boolean> = boolean | Promise<boolean>> {
   /**
    * Whether a rule's content covers the call. `context` gives the folder relative paths resolve against; `behavior`
    * is the rule's (an allow rule may need to cover more than a deny rule, see {@link pathRule}).
    */
-  matchRule(ruleContent: string, input: Input, context: PermissionContext, behavior: RuleBehavior): boolean;
+  matchRule(ruleContent: string, input: Input, context: PermissionContext, behavior: RuleBehavior): M;
   /** Rules that would allow this call; `context` as for `matchRule`. */
   generateSuggestions(input: Input, toolName: string, context?: PermissionContext): PermissionRule[];
 }
@@ -80,7 +83,7 @@ function assertBehavior(behavior: unknown): asserts behavior is RuleBehavior {
  * the cwd or is a link leading out of its folder, with every glob character escaped, so that it allows the call it
  * was made for.
  */
-export function pathRule(field: string): RuleHooks {
+export function pathRule(field: string): RuleHooks<boolean> {
   return {
     matchRule: (content, input, context = DEFAULT_CONTEXT(), behavior) => {
       assertBehavior(behavior);
@@ -132,45 +135,4 @@ function isTilde(path: string): boolean {
 
 function toSlashes(path: string): string {
   return sep === '\\' ? path.replace(/\\/g, '/') : path;
-}
-
-/**
- * Whether a command rule covers `command`: `prefix:*` covers the prefix alone or followed by a space
- * (`git commit:*` covers `git commit -m x`, not `git commit-tree`); a pattern with another `*` is a wildcard over
- * the whole command; any other pattern must equal the command (a substring match would let an allow rule
- * `git status` cover `rm -rf x; git status`). Blank runs compare as one space.
- * Meant for one simple command: a shell tool splits compound commands and checks each part.
- */
-export function commandMatchesRule(pattern: string, command: string): boolean {
-  // Runs of blanks (tabs, newlines, repeated spaces) compare as one space on both sides: the shell splits words on
-  // any of them, so `rm\t-rf /` must not slip past a deny rule `rm:*`.
-  const text = squeeze(command);
-  if (pattern.endsWith(':*')) {
-    const prefix = squeeze(pattern.slice(0, -2));
-    return text === prefix || text.startsWith(`${prefix} `);
-  }
-  if (!pattern.includes('*')) return text === squeeze(pattern);
-  const source = squeeze(pattern).split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
-  return new RegExp(`^${source}$`, 's').test(text);
-}
-
-function squeeze(text: string): string {
-  return text.trim().replace(/\s+/g, ' ');
-}
-
-/**
- * Rule hooks for a tool whose calls are one command in `input[field]`: {@link commandMatchesRule}; the suggestion
- * is the prefix rule of the first two words (`git commit -m "x"` suggests `git commit:*`), or the exact command
- * when it has one word.
- */
-export function commandRule(field: string): RuleHooks {
-  return {
-    matchRule: (content, input) => typeof input[field] === 'string' && commandMatchesRule(content, input[field] as string),
-    generateSuggestions: (input, toolName) => {
-      const command = input[field];
-      if (typeof command !== 'string' || command.trim() === '') return [];
-      const words = command.trim().split(/\s+/);
-      return [permissionRule(toolName, PermissionBehavior.ALLOW, words.length >= 2 ? `${words[0]} ${words[1]}:*` : words[0])];
-    },
-  };
 }

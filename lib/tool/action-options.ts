@@ -41,7 +41,7 @@ export interface ActionOptions<P extends ObjectSchema = ObjectSchema> {
   readOnly?: boolean | ((params: Static<P>) => boolean);
   /** Whether calls may run in parallel with other concurrency-safe calls (default: read-only). */
   concurrencySafe?: boolean;
-  /** Permission hooks for the `PermissionEngine` (for example `pathRule('path')` or `commandRule('command')`). */
+  /** Permission hooks for the `PermissionEngine` (for example `pathRule('path')`, or `commandRule('command')` from `agenttoolkit/builtins`). */
   permissions?: ToolPermissionHooks<Static<P>>;
   /** Per-tool onion middleware around this tool's own execution, first = outermost. */
   middlewares?: readonly ToolChunkMiddleware[];

@@ -17,7 +17,7 @@ export interface ToolPermissionHooks<P = Input> {
    * Whether a rule's content covers the call (default: no content rule covers it; tool-wide rules always do).
    * `context` gives the cwd relative paths resolve against; `behavior` is the rule's.
    */
-  matchRule?(ruleContent: string, input: P, context: PermissionContext, behavior: RuleBehavior): boolean;
+  matchRule?(ruleContent: string, input: P, context: PermissionContext, behavior: RuleBehavior): boolean | Promise<boolean>;
   /** Suggested rules for an ASK (default: one tool-wide allow rule). `toolName` is the tool's name. */
   generateSuggestions?(input: P, toolName: string, context?: PermissionContext): PermissionRule[];
 }

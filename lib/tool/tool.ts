@@ -275,7 +275,7 @@ export class Tool implements ToolInfo {
   }
 
   /** Whether a rule's content pattern covers this call (default: false, see docs/permissions.md). */
-  matchRule(ruleContent: string, input: Record<string, unknown>, context: PermissionContext, behavior: RuleBehavior): boolean {
+  matchRule(ruleContent: string, input: Record<string, unknown>, context: PermissionContext, behavior: RuleBehavior): boolean | Promise<boolean> {
     return this.traits.matchRule ? this.traits.matchRule(ruleContent, input, context, behavior) : false;
   }
 

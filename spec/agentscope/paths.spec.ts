@@ -1,7 +1,8 @@
 import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { commandMatchesRule, commandRule, formatPermissionRule, isDangerousPath, isInsideWorkingDirectories, PermissionBehavior, PermissionContext, pathMatchesRule, pathRule, realPathOf } from '../../lib';
+import { commandMatchesRule, commandRule, loadBashParser } from '../../lib/builtins';
+import { formatPermissionRule, isDangerousPath, isInsideWorkingDirectories, PermissionBehavior, PermissionContext, pathMatchesRule, pathRule, realPathOf } from '../../lib';
 
 describe('isDangerousPath', () => {
   it.each([
@@ -90,10 +91,15 @@ describe('rule matchers', () => {
     ['git status', 'rm -rf x; git status', false],
     ['docker * ps', 'docker compose ps', true],
     ['docker * ps', 'docker compose ps -a', false],
-    ['echo (a)*', 'echo (a) b', true],
-  ])('command rule %s covers %s: %s', (pattern, command, expected) => expect(commandMatchesRule(pattern, command)).toBe(expected));
+    ["echo '(a)'*", 'echo "(a)" b', false],
+    ["echo '(a)'*", 'echo "(a)b"', true],
+    ["echo '(a)' *", 'echo "(a)" b c', true],
+    ["echo '(a)*'", 'echo "(a)*"', true],
+    ["echo '(a)*'", 'echo "(a)b"', false],
+  ])('command rule %s covers %s: %s', async (pattern, command, expected) => expect(await commandMatchesRule(pattern, command)).toBe(expected));
 
-  it('suggests rules', () => {
+  it('suggests rules', async () => {
+    await loadBashParser();
     const path = pathRule('file_path');
     expect(path.generateSuggestions({ file_path: join(process.cwd(), 'src', 'main.py') }, 'Edit').map(formatPermissionRule)).toEqual(['Edit(src/**)']);
     expect(path.generateSuggestions({ file_path: 'README.md' }, 'Edit').map(formatPermissionRule)).toEqual(['Edit(./README.md)']);
@@ -104,6 +110,6 @@ describe('rule matchers', () => {
     expect(command.generateSuggestions({ command: 'git commit -m "fix bug"' }, 'Bash').map(formatPermissionRule)).toEqual(['Bash(git commit:*)']);
     expect(command.generateSuggestions({ command: 'make' }, 'Bash').map(formatPermissionRule)).toEqual(['Bash(make)']);
     expect(command.generateSuggestions({ command: '  ' }, 'Bash')).toEqual([]);
-    expect(command.matchRule('ls:*', {}, new PermissionContext(), PermissionBehavior.DENY)).toBe(false);
+    await expect(command.matchRule('ls:*', {}, new PermissionContext(), PermissionBehavior.DENY)).resolves.toBe(false);
   });
 });

@@ -13,6 +13,7 @@ import {
   permissionRule,
 } from '../../lib';
 import { Probe } from './probe-tool';
+import { loadBashParser } from '../../lib/builtins';
 
 const Path = Type.Object({ path: Type.String() });
 
@@ -108,6 +109,7 @@ describe('PermissionEngine', () => {
   });
 
   it('keeps the reason and suggestions when DONT_ASK turns an ask into a deny', async () => {
+    await loadBashParser(); // suggestions of a shell command need the parser, which commandRule starts loading
     const decision = await new PermissionEngine({ mode: PermissionMode.DONT_ASK }).check(new Probe('ask'), { command: 'git commit -m "fix bug"' });
     expect(decision.behavior).toBe(PermissionBehavior.DENY);
     expect(decision.reason.type).toBe('tool');

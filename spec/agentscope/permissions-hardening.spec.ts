@@ -2,8 +2,8 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Type, type Static } from '@sinclair/typebox';
+import { commandMatchesRule } from '../../lib/builtins';
 import {
-  commandMatchesRule,
   formatPermissionRule,
   formatPermissionSettings,
   isDangerousPath,
@@ -186,13 +186,14 @@ describe('review: command rules and whitespace', () => {
   it.each([
     ['rm:*', 'rm\t-rf /', true],
     ['rm:*', 'rm  -rf /', true],
-    ['rm:*', '  rm\n-rf /', true],
+    // A newline ends a command: `-rf /` is a second command that `rm:*` does not cover.
+    ['rm:*', '  rm\n-rf /', false],
     ['rm:*', 'rmdir x', false],
     ['git push', 'git\tpush', true],
     ['git push', 'git  push  ', true],
     ['git  push:*', 'git push origin', true],
     ['git push *', 'git\tpush\torigin', true],
-  ])('command rule %j covers %j: %s', (pattern, command, expected) => expect(commandMatchesRule(pattern, command)).toBe(expected));
+  ])('command rule %j covers %j: %s', async (pattern, command, expected) => expect(await commandMatchesRule(pattern, command)).toBe(expected));
 
   it('a deny rule cannot be dodged with a tab', async () => {
     const engine = new PermissionEngine({ settings: { deny: ['Bash(rm:*)'], allow: ['Bash'] } });

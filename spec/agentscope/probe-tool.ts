@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { commandRule, PermissionDecision, ToolBase, type PermissionContext, type RuleBehavior } from '../../lib';
+import { PermissionDecision, ToolBase, type PermissionContext, type RuleBehavior } from '../../lib';
+import { commandRule } from '../../lib/builtins';
 
 export const ProbeInput = Type.Object({ command: Type.String() });
 export type ProbeVerdict = 'allow' | 'deny' | 'ask' | 'immune' | 'passthrough';
@@ -34,7 +35,7 @@ export class Probe extends ToolBase<typeof ProbeInput> {
     return this.readOnly;
   }
 
-  override matchRule(content: string, input: Static<typeof ProbeInput>, context: PermissionContext, behavior: RuleBehavior): boolean {
+  override matchRule(content: string, input: Static<typeof ProbeInput>, context: PermissionContext, behavior: RuleBehavior): boolean | Promise<boolean> {
     return rules.matchRule(content, input, context, behavior);
   }
 

@@ -139,9 +139,30 @@ catch (error) { console.log(JSON.stringify({ code: error.code, message: error.me
 const loaded = Object.keys(require.cache);
 console.log(JSON.stringify({
   childProcess: process.moduleLoadList.some((m) => m === 'NativeModule child_process'),
-  heavy: loaded.filter((f) => /node_modules\\/(dockerode|chokidar|@modelcontextprotocol|@sinclair|gray-matter|tinyglobby)\\//.test(f)),
+  heavy: loaded.filter((f) => /node_modules\\/(dockerode|chokidar|@modelcontextprotocol|@sinclair|gray-matter|tinyglobby|web-tree-sitter|tree-sitter-bash)\\//.test(f)),
 }));`;
     writeFileSync(join(dir, 'probe.js'), probe);
     expect(JSON.parse(run(process.execPath, ['probe.js'], dir))).toEqual({ childProcess: false, heavy: [] });
+  });
+
+  it('loads the bash parser of agenttoolkit/builtins only when a command is analysed, from CommonJS and ES modules', () => {
+    const probe = `const { analyzeCommand, commandMatchesRule } = require('agenttoolkit/builtins');
+const parserLoaded = () => Object.keys(require.cache).some((f) => f.includes('web-tree-sitter'));
+const before = parserLoaded();
+(async () => {
+  const analysis = await analyzeCommand('git commit -m x && /bin/rm -rf /');
+  console.log(JSON.stringify({
+    before,
+    after: parserLoaded(),
+    programs: analysis.commands.map((c) => c.program),
+    smuggled: await commandMatchesRule('git commit:*', 'git commit -m x && rm -rf /'),
+    plain: await commandMatchesRule('git commit:*', 'git commit -m x'),
+  }));
+})();`;
+    writeFileSync(join(dir, 'builtins-probe.js'), probe);
+    expect(JSON.parse(run(process.execPath, ['builtins-probe.js'], dir))).toEqual({ before: false, after: true, programs: ['git', '/bin/rm'], smuggled: false, plain: true });
+    writeFileSync(join(dir, 'esm', 'builtins.mjs'), `import { commandMatchesRule } from 'agenttoolkit/builtins';
+console.log(JSON.stringify(await commandMatchesRule('rm:*', 'echo hi; r""m -rf /', 'deny')));`);
+    expect(JSON.parse(run(process.execPath, ['builtins.mjs'], join(dir, 'esm')))).toBe(true);
   });
 });

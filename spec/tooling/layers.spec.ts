@@ -15,6 +15,7 @@ const BASE: Record<string, string> = {
   'lib/tool/tool.ts': "export class Tool { name = 'x'; }\n",
   'lib/providers/openai.ts': "import type { Tool } from '../tool/tool';\nexport const render = (t: Tool) => t.name;\n",
   'lib/sandbox/policy.ts': "import { AgentToolkitError } from '../errors';\nimport { cut } from '../text/cut-text';\nexport const p = [AgentToolkitError, cut];\n",
+  'lib/builtins/shell/rule.ts': "import type { Tool } from '../../tool/tool';\nimport { p } from '../../sandbox/policy';\nimport { cut } from '../../text/cut-text';\nexport const r = (t: Tool) => [t, p, cut];\n",
   'lib/index.ts': "export { Tools } from './tools';\n",
 };
 
@@ -49,6 +50,8 @@ describe('npm run lint enforces the layers of docs/architecture.md and forbids c
     ['the core importing a provider, type only', 'core-independent', 'lib/tool/format.ts', { 'lib/tool/format.ts': "import type { render } from '../providers/openai';\nexport type R = typeof render;\n" }],
     ['the low layer importing the core', 'low-layer', 'lib/text/bad.ts', { 'lib/text/bad.ts': "import type { Tool } from '../tool/tool';\nexport type T = Tool;\n" }],
     ['a provider importing a port', 'providers-core-only', 'lib/providers/bad.ts', { 'lib/providers/bad.ts': "import { p } from '../sandbox/policy';\nexport const b = p;\n" }],
+    ['the core importing a built-in tool', 'core-independent', 'lib/tool/uses-builtin.ts', { 'lib/tool/uses-builtin.ts': "import { r } from '../builtins/shell/rule';\nexport const u = r;\n" }],
+    ['a built-in tool importing a provider', 'builtins-layer', 'lib/builtins/bad.ts', { 'lib/builtins/bad.ts': "import { render } from '../providers/openai';\nexport const b = render;\n" }],
     ['a module importing an entry point', 'entry-points-unimported', 'lib/tool/bad.ts', { 'lib/tool/bad.ts': "import { Tools } from '../index';\nexport const b = Tools;\n" }],
     [
       'a cycle closed by `import type` only',

@@ -1,0 +1,237 @@
+import { PermissionBehavior } from '../../permissions/permission-behavior';
+import type { PermissionContext } from '../../permissions/permission-context';
+import { PermissionDecision } from '../../permissions/permission-decision';
+import { PermissionMode } from '../../permissions/permission-mode';
+import type { ShellAnalysis, ShellFeature, SimpleCommand } from './analyze-command';
+import { judgeRedirectWrites, type RedirectWriteOptions } from './redirect-writes';
+import type { ShellWord } from './shell-word';
+
+/** Features that make a command's effect depend on what only runs at run time: always asked, bypass-immune. */
+const INJECTION: readonly ShellFeature[] = [
+  'parse_error',
+  'unknown_syntax',
+  'command_substitution',
+  'process_substitution',
+  'parameter_expansion',
+  'arithmetic',
+  'subshell',
+  'control_flow',
+  'function_definition',
+  'test_command',
+  'heredoc_to_shell',
+  'inline_code',
+];
+
+/**
+ * The layered check of a shell tool, in order: (1) injection risk -> bypass-immune ASK; (2) every simple command
+ * read-only and no write redirection -> ALLOW; (3) dangerous commands on parsed words -> bypass-immune ASK; (4) `sed
+ * -i` on a dangerous file and (5) dangerous paths among the arguments of file commands -> bypass-immune ASK, and
+ * output redirections judged as writes ({@link judgeRedirectWrites}); (6) removing `/`, `~`, `*`, `X/*` or a direct
+ * child of `/` -> bypass-immune ASK; (7) in ACCEPT_EDITS and DONT_ASK, file commands whose targets all lie inside the
+ * working directories -> ALLOW; else (8) PASSTHROUGH, so the command rules decide. See docs/shell-analysis.md for
+ * the read-only programs and their allowed options.
+ */
+export function checkShellCommand(analysis: ShellAnalysis, context: PermissionContext, options: RedirectWriteOptions = {}): PermissionDecision {
+  if (analysis.unanalysable !== undefined) return immune(`The command cannot be analysed safely (${analysis.unanalysable}).`);
+  const risk = INJECTION.find((f) => analysis.features.has(f));
+  if (risk !== undefined) return immune(`The command has ${risk.split('_').join(' ')}, whose effect is only known when it runs.`);
+  const opaque = analysis.commands.find((c) => c.opaque);
+  if (opaque !== undefined) return immune(`The command runs ${opaque.words.map((w) => w.text).join(' ')}, whose code is only known when it runs.`);
+  const writes = analysis.redirects.some((r) => r.kind === 'write' && !(r.target?.literal && HARMLESS.has(r.target.text)));
+  if (analysis.commands.length > 0 && !writes && analysis.commands.every(isReadOnly)) {
+    return PermissionDecision.allow('The command only reads.', { reason: { type: 'read_only' } });
+  }
+  for (const command of analysis.commands) {
+    const danger = dangerous(command);
+    if (danger !== undefined) return immune(danger);
+  }
+  for (const command of analysis.commands) {
+    const name = programName(command);
+    if (name === undefined || !FILE_COMMANDS.has(name)) continue;
+    const sensitive = pathArguments(command, name).find((w) => !w.literal || context.isDangerousPath(w.text));
+    if (sensitive !== undefined) return immune(`The command ${name} touches ${sensitive.text}, a sensitive path.`);
+    const removal = name === 'rm' || name === 'rmdir' ? pathArguments(command, name).find(isSweepingRemoval) : undefined;
+    if (removal !== undefined) return immune(`The command removes ${removal.text}.`);
+  }
+  const redirects = judgeRedirectWrites(analysis, context, options);
+  if (redirects.behavior !== PermissionBehavior.PASSTHROUGH) return redirects;
+  if ((context.mode === PermissionMode.ACCEPT_EDITS || context.mode === PermissionMode.DONT_ASK) && analysis.commands.length > 0 && !writes) {
+    const inside = analysis.commands.every((c) => {
+      const name = programName(c);
+      if (name === undefined || !EDIT_COMMANDS.has(name)) return false;
+      const paths = pathArguments(c, name);
+      return paths.length > 0 && paths.every((w) => w.literal && context.isInsideWorkingDirectory(w.text));
+    });
+    if (inside) return PermissionDecision.allow('Every file the command changes lies inside the working directories.', { reason: { type: 'mode', mode: context.mode } });
+  }
+  return PermissionDecision.passthrough();
+}
+
+const HARMLESS: ReadonlySet<string> = new Set(['/dev/null', '/dev/stdout', '/dev/stderr']);
+const FILE_COMMANDS: ReadonlySet<string> = new Set(['rm', 'mv', 'cp', 'chmod', 'chown', 'chgrp', 'touch', 'ln', 'sed', 'mkdir', 'rmdir']);
+const EDIT_COMMANDS: ReadonlySet<string> = new Set(['mkdir', 'touch', 'rm', 'rmdir', 'mv', 'cp', 'sed']);
+
+function immune(message: string): PermissionDecision {
+  return PermissionDecision.ask(message, { bypassImmune: true });
+}
+
+/** The program actually run, by name, when it is a bare name (`/tmp/x/ls` is not `ls`) and known. */
+function programName(command: SimpleCommand): string | undefined {
+  const program = command.program;
+  return program === undefined || program.includes('/') ? undefined : program;
+}
+
+function runWords(command: SimpleCommand): readonly ShellWord[] {
+  return command.views[command.views.length - 1]!;
+}
+
+/** The operands of a file command (its non-option words; sed's first one is its script unless -e or -f gave it). */
+function pathArguments(command: SimpleCommand, name: string): ShellWord[] {
+  const words = runWords(command).slice(1);
+  const operands: ShellWord[] = [];
+  let options = true;
+  let script = name === 'sed' && !words.some((w) => w.literal && (w.text === '-e' || w.text === '-f' || w.text.startsWith('--expression') || w.text.startsWith('--file')));
+  for (let i = 0; i < words.length; i++) {
+    const w = words[i]!;
+    if (options && w.literal && w.text === '--') {
+      options = false;
+      continue;
+    }
+    if (options && w.literal && w.text.length > 1 && w.text[0] === '-') {
+      if (name === 'sed' && (w.text === '-e' || w.text === '-f')) i++;
+      continue;
+    }
+    if (script) {
+      script = false;
+      continue;
+    }
+    operands.push(w);
+  }
+  // chmod and chown take their mode or owner first.
+  return name === 'chmod' || name === 'chown' || name === 'chgrp' ? operands.slice(1) : operands;
+}
+
+function isSweepingRemoval(w: ShellWord): boolean {
+  const t = w.text;
+  if (t === '/' || t === '~' || t === '~/' || t === '*' || t === './*' || t === '.' || t === '..' || t.endsWith('/*')) return true;
+  // A direct child of `/`: `/usr`, `/etc/`.
+  const trimmed = t.endsWith('/') ? t.slice(0, -1) : t;
+  return trimmed.startsWith('/') && trimmed.indexOf('/', 1) < 0 && trimmed.length > 1;
+}
+
+/** A dangerous command, judged on its parsed words (so `--format` is not `format`). */
+function dangerous(command: SimpleCommand): string | undefined {
+  const name = programName(command);
+  const words = runWords(command);
+  const flags = shortFlags(words);
+  const has = (...names: string[]) => words.some((w, k) => k > 0 && w.literal && names.includes(w.text));
+  if (command.views.some((v) => v[0]?.literal && (v[0].text === 'sudo' || v[0].text === 'doas')) && name === 'rm') return 'The command removes files as another user.';
+  switch (name) {
+    case 'rm':
+      if ((flags.has('r') || flags.has('R') || has('--recursive')) && (flags.has('f') || has('--force'))) return 'The command removes files recursively and by force.';
+      return undefined;
+    case 'dd':
+    case 'fdisk':
+    case 'sfdisk':
+    case 'parted':
+    case 'wipefs':
+    case 'shred':
+      return `The command ${name} writes to devices or destroys data.`;
+    case 'chmod':
+      if (words.some((w) => w.literal && (w.text === '777' || w.text === '0777' || w.text === 'a+rwx'))) return 'The command makes files writable by everyone.';
+      return undefined;
+    case 'chown':
+      if (flags.has('R') || has('--recursive')) return 'The command changes owners recursively.';
+      return undefined;
+    case 'kill':
+    case 'pkill':
+    case 'killall':
+      if (has('-9', '-KILL', '-SIGKILL') || words.some((w, k) => w.literal && (w.text === '-s' || w.text === '-n') && ['9', 'KILL', 'SIGKILL'].includes(words[k + 1]?.text ?? ''))) return 'The command kills processes without letting them clean up.';
+      return undefined;
+    default:
+      if (name !== undefined && (name === 'mkfs' || name.startsWith('mkfs.'))) return 'The command formats a file system.';
+      if (command.redirects.some((r) => r.kind === 'write' && r.target?.literal && r.target.text.startsWith('/dev/') && !HARMLESS.has(r.target.text))) return 'The command writes to a device.';
+      return undefined;
+  }
+}
+
+/** The letters of short option clusters (`-rf` -> r, f), up to `--`. */
+function shortFlags(words: readonly ShellWord[]): Set<string> {
+  const letters = new Set<string>();
+  for (const w of words.slice(1)) {
+    if (!w.literal) continue;
+    if (w.text === '--') break;
+    if (w.text.length > 1 && w.text[0] === '-' && w.text[1] !== '-') for (const c of w.text.slice(1)) letters.add(c);
+  }
+  return letters;
+}
+
+/**
+ * Read-only programs and what keeps them read-only, from their manual pages. `any`: every option reads (none runs a
+ * program or writes a file); otherwise the listed options are refused.
+ */
+const READ_ONLY: ReadonlyMap<string, { readonly refused?: readonly string[]; readonly maxOperands?: number }> = new Map([
+  ['ls', {}], ['cat', {}], ['head', {}], ['tail', {}], ['wc', {}], ['stat', {}], ['pwd', {}], ['which', {}], ['whereis', {}], ['type', {}],
+  ['echo', {}], ['true', {}], ['false', {}], [':', {}], ['whoami', {}], ['id', {}], ['uname', {}], ['basename', {}], ['dirname', {}],
+  ['realpath', {}], ['readlink', {}], ['du', {}], ['df', {}], ['cmp', {}], ['comm', {}], ['cut', {}], ['tr', {}], ['nl', {}], ['grep', {}], ['egrep', {}], ['fgrep', {}],
+  ['file', { refused: ['-C', '--compile'] }],
+  ['tree', { refused: ['-o'] }],
+  ['sort', { refused: ['-o', '--output', '--compress-program'] }],
+  ['uniq', { maxOperands: 1 }],
+  ['date', { refused: ['-s', '--set'] }],
+  ['diff', {}],
+  ['rg', { refused: ['--pre', '--pre-glob', '-z', '--search-zip'] }],
+  ['ag', { refused: ['--pager'] }],
+  ['find', { refused: ['-delete', '-exec', '-execdir', '-fls', '-fprint', '-fprint0', '-fprintf', '-ok', '-okdir'] }],
+]);
+
+/** git subcommands that only read, with the options that would make them write or run something refused. */
+const GIT_READ_ONLY: ReadonlySet<string> = new Set(['status', 'log', 'diff', 'show', 'ls-files', 'ls-tree', 'cat-file', 'rev-parse', 'rev-list', 'describe', 'shortlog', 'blame', 'grep']);
+const GIT_REFUSED: readonly string[] = ['--output', '-O', '--open-files-in-pager', '--ext-diff', '--textconv'];
+
+function isReadOnly(command: SimpleCommand): boolean {
+  if (command.runsShellCode || command.assignments.length > 0) return false;
+  const name = programName(command);
+  if (name === undefined) return false;
+  const words = runWords(command);
+  if (command.views.length > 1 && command.views[0]![0]?.text !== name && !(name === 'git')) return false;
+  if (words.length === 2 && words[1]!.literal && (words[1]!.text === '--version' || words[1]!.text === '-V' || words[1]!.text === 'version')) return true;
+  const known = words.every((w) => w.literal);
+  if (name === 'git') return known && gitReadOnly(command);
+  if (name === 'docker') return known && words.length >= 2 && ['ps', 'images', 'inspect', 'logs', 'version', 'info'].includes(words[1]!.text);
+  const spec = READ_ONLY.get(name);
+  if (spec === undefined) return false;
+  // A word known only at run time (`*.ts`, `$F`) may become any option: only programs none of whose options write
+  // or run anything may have one.
+  if (!known && (spec.refused !== undefined || spec.maxOperands !== undefined)) return false;
+  const args = words.slice(1);
+  if (spec.refused !== undefined && args.some((w) => w.literal && spec.refused!.some((o) => w.text === o || w.text.startsWith(`${o}=`) || (o.length === 2 && o[0] === '-' && w.text[0] === '-' && w.text[1] !== '-' && w.text.includes(o[1]!))))) return false;
+  if (spec.maxOperands !== undefined && args.filter((w) => !(w.literal && w.text.startsWith('-'))).length > spec.maxOperands) return false;
+  return true;
+}
+
+function gitReadOnly(command: SimpleCommand): boolean {
+  const view = command.views[command.views.length - 1]!;
+  // Global options: only the git view without them is read; `-c` and friends never reach here read-only.
+  if (command.views.length > 1 && command.allowViews < command.views.length) return false;
+  const sub = view[1];
+  if (sub === undefined || !sub.literal) return false;
+  const args = view.slice(2);
+  if (args.some((w) => w.literal && GIT_REFUSED.some((o) => w.text === o || w.text.startsWith(`${o}=`)))) return false;
+  if (GIT_READ_ONLY.has(sub.text)) return true;
+  const only = (allowed: readonly string[]) => args.every((w) => w.literal && allowed.some((a) => w.text === a || w.text.startsWith(`${a}=`)));
+  switch (sub.text) {
+    case 'branch':
+      return only(['--list', '-l', '-a', '--all', '-r', '--remotes', '-v', '-vv', '--verbose', '--show-current', '--contains', '--no-contains', '--merged', '--no-merged', '--sort', '--format', '--points-at', '--color', '--no-color', '--column', '--no-column']);
+    case 'tag':
+      return only(['--list', '-l', '-n', '--sort', '--format', '--contains', '--no-contains', '--merged', '--no-merged', '--points-at', '--column', '--no-column', '--color']);
+    case 'remote':
+      return args.length === 0 || only(['-v', '--verbose']) || (args[0]?.text === 'get-url' || args[0]?.text === 'show');
+    case 'reflog':
+      return args.length === 0 || args[0]?.text === 'show' || only(['-n', '--oneline', '--date', '--format']);
+    case 'config':
+      return args.some((w) => w.literal && ['--get', '--get-all', '--get-regexp', '--list', '-l', 'get', 'list'].includes(w.text)) && !args.some((w) => w.literal && ['--add', '--unset', '--unset-all', '--replace-all', '--edit', '-e', '--rename-section', '--remove-section', 'set', 'unset', 'edit'].includes(w.text));
+    default:
+      return false;
+  }
+}

@@ -1,0 +1,164 @@
+/**
+ * The layered check of a shell tool, on a real folder: injection risk, read-only commands and their refused
+ * options, dangerous commands on parsed words, sensitive paths, sweeping removals, redirections, ACCEPT_EDITS.
+ */
+import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { PermissionBehavior, PermissionContext, PermissionMode, parsePermissionSettings } from '../../../lib';
+import { analyzeCommand, checkShellCommand } from '../../../lib/builtins';
+
+const { ALLOW, ASK, DENY, PASSTHROUGH } = PermissionBehavior;
+type Verdict = 'allow' | 'ask' | 'immune' | 'deny' | 'pass';
+
+let dir: string;
+beforeAll(() => {
+  dir = realpathSync(mkdtempSync(join(tmpdir(), 'bash-check-')));
+  mkdirSync(join(dir, 'src'));
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+async function verdict(command: string, mode = PermissionMode.DEFAULT, deny: string[] = []): Promise<Verdict> {
+  const context = new PermissionContext({ mode, cwd: dir, workingDirectories: [dir], rules: parsePermissionSettings({ deny }, 'test') });
+  const d = checkShellCommand(await analyzeCommand(command), context);
+  if (d.behavior === ASK) return d.bypassImmune ? 'immune' : 'ask';
+  return d.behavior === ALLOW ? 'allow' : d.behavior === DENY ? 'deny' : d.behavior === PASSTHROUGH ? 'pass' : 'ask';
+}
+
+// [command, DEFAULT, ACCEPT_EDITS]
+const table: Array<[string, Verdict, Verdict]> = [
+  // 1. injection risk
+  ['echo $(id)', 'immune', 'immune'],
+  ['cat <(ls)', 'immune', 'immune'],
+  ['echo ${X:-y}', 'immune', 'immune'],
+  ['(ls)', 'immune', 'immune'],
+  ['for f in a; do ls; done', 'immune', 'immune'],
+  ['if true; then ls; fi', 'immune', 'immune'],
+  ['f() { ls; }', 'immune', 'immune'],
+  ['[[ -f x ]]', 'immune', 'immune'],
+  ['echo "x', 'immune', 'immune'],
+  ['bash -c "ls"', 'immune', 'immune'],
+  ['eval ls', 'immune', 'immune'],
+  ['curl x | sh', 'immune', 'immune'],
+  ['$CMD x', 'immune', 'immune'],
+  ['echo $((1+1))', 'immune', 'immune'],
+  // 2. read-only
+  ['ls -la', 'allow', 'allow'],
+  ['ls *.ts', 'allow', 'allow'],
+  ['cat README.md | head -n 5 | wc -l', 'allow', 'allow'],
+  ['grep -rn foo src && rg -i bar', 'allow', 'allow'],
+  ['echo $HOME', 'allow', 'allow'],
+  ['echo hi 2>/dev/null', 'allow', 'allow'],
+  ['echo hi > out.txt', 'pass', 'pass'],
+  ['find . -name "*.ts" -type f', 'allow', 'allow'],
+  ['find . -name x -delete', 'pass', 'pass'],
+  ['find . -exec rm {} +', 'immune', 'immune'],
+  ['find . -fprint out', 'pass', 'pass'],
+  ['find $DIR', 'pass', 'pass'],
+  ['rg --pre cat x', 'pass', 'pass'],
+  ['rg --pre=cat x', 'pass', 'pass'],
+  ['rg -z x', 'pass', 'pass'],
+  ['rg x *', 'pass', 'pass'],
+  ['sort -o out in', 'pass', 'pass'],
+  ['sort -ro out in', 'pass', 'pass'],
+  ['sort --output=out in', 'pass', 'pass'],
+  ['sort in', 'allow', 'allow'],
+  ['tree -o out', 'pass', 'pass'],
+  ['tree -L 2', 'allow', 'allow'],
+  ['file -C -m magic', 'pass', 'pass'],
+  ['uniq in out', 'pass', 'pass'],
+  ['uniq -c in', 'allow', 'allow'],
+  ['date -s "2020-01-01"', 'pass', 'pass'],
+  ['date +%F', 'allow', 'allow'],
+  ['less README.md', 'pass', 'pass'],
+  ['tee out.txt', 'pass', 'pass'],
+  ['git status', 'allow', 'allow'],
+  ['git -C repo log --oneline -n 5', 'allow', 'allow'],
+  ['git -c core.pager=evil log', 'pass', 'pass'],
+  ['git diff --output=x', 'pass', 'pass'],
+  ['git diff --ext-diff', 'pass', 'pass'],
+  ['git grep -O foo', 'pass', 'pass'],
+  ['git branch', 'allow', 'allow'],
+  ['git branch -a -v', 'allow', 'allow'],
+  ['git branch new-branch', 'pass', 'pass'],
+  ['git branch -D main', 'pass', 'pass'],
+  ['git tag -l', 'allow', 'allow'],
+  ['git tag v1', 'pass', 'pass'],
+  ['git remote -v', 'allow', 'allow'],
+  ['git remote add x y', 'pass', 'pass'],
+  ['git remote get-url origin', 'allow', 'allow'],
+  ['git reflog', 'allow', 'allow'],
+  ['git reflog expire --all', 'pass', 'pass'],
+  ['git config --get user.name', 'allow', 'allow'],
+  ['git config --list', 'allow', 'allow'],
+  ['git config user.name x', 'pass', 'pass'],
+  ['git config --get x --unset y', 'pass', 'pass'],
+  ['git push', 'pass', 'pass'],
+  ['git $SUB', 'pass', 'pass'],
+  ['docker ps -a', 'allow', 'allow'],
+  ['docker run x', 'pass', 'pass'],
+  ['node --version', 'allow', 'allow'],
+  ['/tmp/x/ls', 'pass', 'pass'],
+  ['nice ls', 'pass', 'pass'],
+  ['LANG=C ls', 'pass', 'pass'],
+  ['ls --format=long', 'allow', 'allow'],
+  // 3. dangerous commands, on parsed words
+  ['rm -rf build', 'immune', 'immune'],
+  ['rm -r -f build', 'immune', 'immune'],
+  ['rm --recursive --force build', 'immune', 'immune'],
+  ['rm -fR build', 'immune', 'immune'],
+  ['sudo rm x', 'immune', 'immune'],
+  ['dd if=/dev/zero of=x', 'immune', 'immune'],
+  ['mkfs.ext4 /dev/sdb1', 'immune', 'immune'],
+  ['fdisk /dev/sda', 'immune', 'immune'],
+  ['chmod 777 x', 'immune', 'immune'],
+  ['chmod -R 777 .', 'immune', 'immune'],
+  ['chmod 644 x', 'pass', 'pass'],
+  ['chown -R me .', 'immune', 'immune'],
+  ['kill -9 1', 'immune', 'immune'],
+  ['kill -s KILL 1', 'immune', 'immune'],
+  ['kill 1', 'pass', 'pass'],
+  ['echo x > /dev/sda', 'immune', 'immune'],
+  ['git log --format=%H', 'allow', 'allow'],
+  // 4-6. sensitive paths and sweeping removals
+  ['sed -i s/a/b/ .bashrc', 'immune', 'immune'],
+  ['sed -i s/a/b/ src/a.ts', 'pass', 'allow'],
+  ['cp x ~/.ssh/authorized_keys', 'immune', 'immune'],
+  ['mv x .git/config', 'immune', 'immune'],
+  ['touch .env.local', 'immune', 'immune'],
+  ['chmod 600 ~/.netrc', 'immune', 'immune'],
+  ['ln -s x .gitconfig', 'immune', 'immune'],
+  ['rm "$F"', 'immune', 'immune'],
+  ['rm /', 'immune', 'immune'],
+  ['rm ~', 'immune', 'immune'],
+  ['rm *', 'immune', 'immune'],
+  ['rm ./*', 'immune', 'immune'],
+  ['rm src/*', 'immune', 'immune'],
+  ['rmdir /usr', 'immune', 'immune'],
+  ['rm /etc/', 'immune', 'immune'],
+  ['rm src/a.ts', 'pass', 'allow'],
+  ['echo x >> ~/.zshrc', 'immune', 'immune'],
+  ['echo x > "$OUT"', 'immune', 'immune'],
+  // 7. ACCEPT_EDITS inside the working directories
+  ['mkdir -p src/new && touch src/new/a.ts', 'pass', 'allow'],
+  ['cp src/a.ts src/b.ts', 'pass', 'allow'],
+  ['mv src/a.ts /tmp/elsewhere.ts', 'pass', 'pass'],
+  ['touch ../outside.txt', 'pass', 'pass'],
+  ['mkdir', 'pass', 'pass'],
+  ['touch src/a.ts > log.txt', 'pass', 'pass'],
+  ['npm test', 'pass', 'pass'],
+];
+
+describe('checkShellCommand', () => {
+  it('has a row per layer', () => expect(table.length).toBeGreaterThanOrEqual(100));
+
+  it.each(table)('%j: %s in default mode, %s in accept-edits mode', async (command, normal, edits) => {
+    expect(await verdict(command)).toBe(normal);
+    expect(await verdict(command, PermissionMode.ACCEPT_EDITS)).toBe(edits);
+  });
+
+  it('allows in-folder edits in dont-ask mode too, and denies a redirection a write rule denies', async () => {
+    expect(await verdict('touch src/x.ts', PermissionMode.DONT_ASK)).toBe('allow');
+    expect(await verdict('echo x > src/x.ts', PermissionMode.DEFAULT, ['Write(src/**)'])).toBe('deny');
+  });
+});
