@@ -1,6 +1,8 @@
 /**
- * `agenttoolkit/builtins`: the built-in tools' building blocks. Shell analysis on tree-sitter's bash grammar (loaded
- * on first use) and the sound command rule matcher for any shell tool.
+ * `agenttoolkit/builtins`: the built-in tools and their building blocks. The file tools (`Read`, `Write`, `Edit`,
+ * `Glob`) over any `Workspace`, the task tools over the agent state, and shell analysis on tree-sitter's bash grammar
+ * (loaded on first use) with the sound command rule matcher for any shell tool. See docs/builtins.md and
+ * docs/shell-analysis.md.
  */
 export { analyzeCommand, analyzeCommandSync, type ShellAnalysis, type ShellFeature, type ShellRedirect, type SimpleCommand } from './shell/analyze-command';
 export { allowBlocker, commandMatchesRule, commandRule, compileCommandRule, ruleApplies, type CompiledCommandRule } from './shell/command-rule';
@@ -9,3 +11,18 @@ export { ShellAnalysisError, type ShellAnalysisErrorCode } from './shell/shell-e
 export type { ShellWord } from './shell/shell-word';
 export { judgeRedirectWrites, type RedirectWriteOptions } from './shell/redirect-writes';
 export { checkShellCommand } from './shell/bash-check';
+export { ReadTool, ReadInput, READ_MAX_LINES, READ_MAX_LINE_LENGTH, numberedLines, type ReadParams } from './files/read-tool';
+export { WriteTool, WriteInput, type WriteParams } from './files/write-tool';
+export { EditTool, EditInput, type EditParams } from './files/edit-tool';
+export { GlobTool, GlobInput, GLOB_DEFAULT_LIMIT, GLOB_MAX_LIMIT, type GlobParams } from './files/glob-tool';
+export { fileTools, type FileTools } from './files/file-tools';
+export type { FileToolOptions } from './files/file-tool-options';
+export { CREDENTIAL_DIRECTORIES, CREDENTIAL_FILES, isCredentialPath, isCredentialPathResolved, type CredentialPathOptions } from './files/credential-paths';
+export { FILE_READS_STATE_KEY, type ReadRecord } from './files/read-records';
+export { BuiltinToolError, type BuiltinToolErrorCode } from './files/errors';
+export {
+  TaskCreateTool, TaskGetTool, TaskListTool, TaskUpdateTool, taskTools, renderTask,
+  TaskCreateInput, TaskGetInput, TaskListInput, TaskUpdateInput,
+  type TaskCreateParams, type TaskGetParams, type TaskUpdateParams, type TaskToolOptions,
+} from './tasks/task-tools';
+export { TaskStore, TASKS_STATE_KEY, type Task, type TaskPatch, type TaskStatus, type TaskMetadataValue } from './tasks/task-store';

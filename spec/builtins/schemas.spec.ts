@@ -1,8 +1,8 @@
 // Every built-in tool of this folder is a Tool like any other: listed in every provider format.
 import { AGENT_STATE, ToolContext, ToolSchemaFormat, Tools } from '../../lib';
 import { LocalWorkspace } from '../../lib/workspace';
-import { fileTools } from '../../lib/builtins/files';
-import { taskTools } from '../../lib/builtins/tasks';
+import { fileTools } from '../../lib/builtins';
+import { taskTools } from '../../lib/builtins';
 import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';

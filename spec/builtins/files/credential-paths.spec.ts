@@ -1,7 +1,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { BuiltinToolError, ReadTool, CREDENTIAL_DIRECTORIES, CREDENTIAL_FILES, fileTools, isCredentialPath, isCredentialPathResolved } from '../../../lib/builtins/files';
+import { BuiltinToolError, ReadTool, CREDENTIAL_DIRECTORIES, CREDENTIAL_FILES, fileTools, isCredentialPath, isCredentialPathResolved } from '../../../lib/builtins';
 import { WorkspacePaths } from '../../../lib/builtins/files/workspace-paths';
 import { LocalWorkspace, type Workspace } from '../../../lib/workspace';
 

@@ -6,7 +6,7 @@ import { join } from 'node:path';
 import { AGENT_STATE, ToolContext, Tools, type ActionResult, type AgentState } from '../../../lib';
 import type { Workspace } from '../../../lib/workspace';
 import { LocalWorkspace } from '../../../lib/workspace';
-import { fileTools, type FileTools } from '../../../lib/builtins/files';
+import { fileTools, type FileTools } from '../../../lib/builtins';
 
 export interface Backend {
   readonly name: string;

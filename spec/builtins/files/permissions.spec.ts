@@ -7,7 +7,7 @@ import {
   type PermissionDecision, type Tool,
 } from '../../../lib';
 import { LocalWorkspace } from '../../../lib/workspace';
-import { fileTools, type FileTools } from '../../../lib/builtins/files';
+import { fileTools, type FileTools } from '../../../lib/builtins';
 
 let base: string;
 let root: string;

@@ -4,7 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { AGENT_STATE, PermissionContext, PermissionMode, ToolContext, Tools, mcpCallTool } from '../../../lib';
 import { LocalWorkspace, type Workspace } from '../../../lib/workspace';
-import { fileTools } from '../../../lib/builtins/files';
+import { fileTools } from '../../../lib/builtins';
 
 let base: string;
 let root: string;

@@ -1,7 +1,7 @@
 import {
   AGENT_STATE, PermissionEngine, PermissionMode, ToolContext, Tools, runToolCalls, type AgentState,
 } from '../../../lib';
-import { TASKS_STATE_KEY, TaskStore, taskTools } from '../../../lib/builtins/tasks';
+import { TASKS_STATE_KEY, TaskStore, taskTools } from '../../../lib/builtins';
 
 function setup(state: AgentState = {}) {
   const tools = new Tools({ context: new ToolContext().provide(AGENT_STATE, state) }).register(...taskTools());
