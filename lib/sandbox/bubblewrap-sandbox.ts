@@ -89,7 +89,7 @@ export class BubblewrapSandbox implements Sandbox {
    */
   async execute(command: string, options: SandboxExecuteOptions = {}): Promise<SandboxResult> {
     return this.lifecycle.run(options.signal, async (signal) => {
-      const call = checkCall(this.policy, command, options);
+      const call = checkCall(this.policy, command, options, this.#inherited);
       if (call.keepBackground) {
         throw new SandboxError('OPTIONS_INVALID', 'BubblewrapSandbox cannot keep background processes: its pid namespace ends with the command. Run the server and its clients in one command, or use UnsafeLocalSandbox or DockerSandbox.');
       }
@@ -102,7 +102,7 @@ export class BubblewrapSandbox implements Sandbox {
         args: bubblewrapArgs({ command, network: this.policy.enableNetworkAccess, mounts, cwd }),
         env: HOST_PROCESS_ENV,
         awaitGone: awaitNamespaceGone,
-        fd3Data: environmentArgs({ HOME: '/tmp', PATH: SANDBOX_PATH, ...this.policy.environment, ...this.#inherited, ...call.env }),
+        fd3Data: environmentArgs({ HOME: '/tmp', PATH: SANDBOX_PATH, ...call.env }),
         cwd: undefined,
         timeoutMs: call.timeoutMs,
         maxOutputBytes: call.maxOutputBytes,

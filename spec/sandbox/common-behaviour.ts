@@ -219,6 +219,37 @@ export function commonBehaviour(make: SandboxFactory, options: { floodBytes: num
     });
   });
 
+  describe('oversized commands and environments (what execve refuses with E2BIG)', () => {
+    const secret = 'sekrit-value-';
+    const big = secret.repeat(Math.ceil((200 * 1024) / secret.length));
+    const spread = (count: number): Record<string, string> => Object.fromEntries(Array.from({ length: count }, (_, i) => [`SPREAD_${i}`, secret.repeat(5_000)]));
+    it.each([
+      ['one 200 KiB variable in the call env', {}, { BIG: big }, 'true'],
+      ['one 200 KiB variable in the policy environment', { BIG: big }, {}, 'true'],
+      ['a 200 KiB command', {}, {}, `true ${big}`],
+      ['3 MiB of variables, each small enough on its own', {}, spread(48), 'true'],
+      ['1.1 MiB split between the policy and the call', spread(14), { EXTRA: secret.repeat(9_000), MORE: secret.repeat(9_000) }, 'true'],
+    ])('refuses %s with OPTIONS_INVALID, quoting no value', async (_name, environment, env, command) => {
+      const sandbox = open(SandboxPolicy.forWorkspace(dir.path, { environment }));
+      const error = await sandbox.execute(command, { env }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(SandboxError);
+      expect(error).toMatchObject({ code: 'OPTIONS_INVALID' });
+      expect((error as Error).message).not.toContain(secret);
+      expect((error as Error).message.length).toBeLessThan(400);
+    });
+
+    it('passes 900 KiB of variables through intact (no pipe or argument limit in between)', async () => {
+      const sandbox = open(SandboxPolicy.forWorkspace(dir.path));
+      const env = spread(13);
+      const result = await sandbox.execute(Object.keys(env).map((name) => `echo "${'$'}{#${name}}"`).join('; '), { env, timeoutMs: 20_000 });
+      expect(result.stderr).toBe('');
+      expect(result.stdout.trim().split(/\s+/).map(Number)).toEqual(Array.from({ length: 13 }, () => secret.length * 5_000));
+    });
+  });
+
   it('rejects a bad working directory, command or option before running anything', async () => {
     const sandbox = open(SandboxPolicy.forWorkspace(dir.path));
     await expect(sandbox.execute('true', { cwd: 'missing' })).rejects.toMatchObject({ code: 'CWD_INVALID' });

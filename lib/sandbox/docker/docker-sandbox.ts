@@ -115,11 +115,11 @@ export class DockerSandbox implements Sandbox {
   async execute(command: string, options: SandboxExecuteOptions = {}): Promise<SandboxResult> {
     return this.lifecycle.run(options.signal, async (signal) => {
       signal.throwIfAborted();
-      const call = checkCall(this.policy, command, options);
+      const call = checkCall(this.policy, command, options, this.#inherited);
       const cwd = await resolveWorkingDirectory(this.policy, options.cwd);
       const workingDir = cwd === undefined ? undefined : containerPathOf(cwd, this.mounts);
       const tag = randomUUID();
-      const env = { ...this.policy.environment, ...this.#inherited, ...call.env, [RUN_TAG_VARIABLE]: tag };
+      const env = { ...call.env, [RUN_TAG_VARIABLE]: tag };
       // No call may start while a sweep of the whole container runs; that sweep starts only when no call runs.
       while (this.exclusiveSweep) await this.exclusiveSweep;
       this.active++;
