@@ -1,3 +1,5 @@
+import { writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { SandboxError, SandboxPolicy, type Sandbox } from '../../lib/sandbox';
 import { collectListenerWarnings, isDead, processesMatching, sleepers, tempDir, uniqueSleep, watchSleepers } from './helpers';
 
@@ -148,6 +150,29 @@ export function commonBehaviour(make: SandboxFactory, options: { floodBytes: num
       // ...and none of those pids runs once the call has returned.
       expect(seen.filter((pid) => !isDead(pid))).toEqual([]);
       expect(sleepers(marker)).toEqual([]);
+    });
+
+    it('kills a process that keeps changing its pid (forks a copy of itself and exits, in a loop)', async () => {
+      const sandbox = open(SandboxPolicy.forWorkspace(dir.path, { writable: true, limits: { timeoutMs: 10_000 } }));
+      const marker = `hop-${uniqueSleep()}`;
+      // Each generation starts the next and exits at once; the file 'stop' in the workspace ends the chain.
+      const hop = '[ -e stop ] && exit 0; sh -c "$HOP" "$0" & exit 0';
+      let seen = 0;
+      const sample = setInterval(() => (seen += processesMatching(marker).length), 10);
+      try {
+        const result = await sandbox.execute(`sh -c "$HOP" ${marker} & sleep 0.5; echo started`, { env: { HOP: hop } });
+        expect(result.stdout).toBe('started\n');
+        expect(seen).toBeGreaterThan(0);
+        let after = 0;
+        for (let i = 0; i < 25; i++) {
+          after += processesMatching(marker).length;
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        expect(after).toBe(0);
+      } finally {
+        clearInterval(sample);
+        writeFileSync(join(dir.path, 'stop'), '');
+      }
     });
 
     if (options.keepBackground) {

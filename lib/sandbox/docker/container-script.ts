@@ -10,8 +10,8 @@ import { RUN_TAG_VARIABLE } from '../process-tree';
  * - `all KEEP`: every process but pid 1, the keep-alive process `KEEP` and its children (used when no other call
  *   runs, so that a process that cleared its environment cannot hide).
  *
- * The shell running it and its own children are spared. It repeats until a round finds nothing (a forking process
- * can add children between rounds) and returns 0 when the container is clean; any other status (a missing tool, a
+ * The shell running it and its own children are spared. It repeats until a round finds no matching process at all
+ * (a forking process can add children between rounds, and one that hops to a new pid escapes a kill) and returns 0 when the container is clean; any other status (a missing tool, a
  * failed fork at the pids limit, a process that keeps coming back) means the sweep failed.
  */
 const SWEEP_FUNCTION = `sweep() {
@@ -34,7 +34,9 @@ const SWEEP_FUNCTION = `sweep() {
       else
         [ "$ppid" = "$arg" ] && continue
       fi
-      kill -9 "$p" 2>/dev/null && found=1
+      # A match counts even when the kill misses: a process that forks and exits (pid hopping) is gone by the kill,
+      # and its child is only seen by the next round.
+      kill -9 "$p" 2>/dev/null; found=1
     done
     [ "$found" = 0 ] && [ "$failed" = 0 ] && return 0
   done

@@ -6,7 +6,7 @@ import Docker from 'dockerode';
 import { BindMount, SandboxPolicy } from '../../../lib/sandbox';
 import { DockerSandbox, SANDBOX_LABEL, dockerOptionsFromUrl } from '../../../lib/sandbox/docker';
 import { commonBehaviour } from '../common-behaviour';
-import { describeWithEngine, dockerEngine, isDead, sleepers, tempDir, uniqueSleep, watchSleepers } from '../helpers';
+import { describeWithEngine, dockerEngine, isDead, processesMatching, sleepers, tempDir, uniqueSleep, watchSleepers } from '../helpers';
 
 const MiB = 1024 * 1024;
 
@@ -197,6 +197,34 @@ describeWithEngine('docker', 'DockerSandbox (real Docker engine)', () => {
       expect(escaped.filter((pid) => isDead(pid))).toEqual([]);
       expect((await callA).timedOut).toBe(true);
       expect(escaped.filter((pid) => !isDead(pid))).toEqual([]);
+    });
+
+    it('catches a pid-hopping process at the next lone sweep when another call runs (documented limit)', async () => {
+      const sandbox = make(SandboxPolicy.forWorkspace(dir.path, { writable: true }));
+      const [markerA, hopper] = [uniqueSleep(), `hop-${uniqueSleep()}`];
+      const hop = '[ -e stop ] && exit 0; sh -c "$HOP" "$0" & exit 0';
+      const count = (): number => processesMatching(hopper).length;
+      try {
+        const callA = sandbox.execute(`sleep ${markerA}`, { timeoutMs: 8_000 });
+        await running(markerA);
+        let seen = 0;
+        const sample = setInterval(() => (seen += count()), 10);
+        const b = await sandbox.execute(`sh -c "$HOP" ${hopper} & sleep 0.5; echo b`, { env: { HOP: hop } });
+        clearInterval(sample);
+        expect(b.stdout).toBe('b\n');
+        expect(seen).toBeGreaterThan(0);
+        // B's sweep ran beside A, per tag: a process that is gone by the time it is killed can slip through it...
+        // ...but A's sweep, alone, kills every process of the container but its own.
+        expect((await callA).timedOut).toBe(true);
+        let after = 0;
+        for (let i = 0; i < 10; i++) {
+          after += count();
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        expect(after).toBe(0);
+      } finally {
+        writeFileSync(join(dir.path, 'stop'), '');
+      }
     });
 
     it('still sweeps when the command kills its wrapper or overrides the tag variable', async () => {
