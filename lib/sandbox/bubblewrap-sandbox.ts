@@ -7,7 +7,7 @@ import { readInheritedEnvironment } from './environment';
 import { SandboxError } from './errors';
 import { HOST_PROCESS_ENV, resolveHostBinary } from './host-binary';
 import { Lifecycle } from './lifecycle';
-import { byDepth, checkMountTargets, checkSourcesExist, explicitMounts, policyMounts } from './mount-plan';
+import { byDepth, checkMountTargets, checkSourcesExist, explicitMounts, pinMountSources, policyMounts, type PlannedMount } from './mount-plan';
 import type { SandboxPolicy } from './policy';
 import { KILL_GRACE_MS, runProcessTree } from './process-tree';
 import type { Sandbox, SandboxExecuteOptions, SandboxResult } from './sandbox';
@@ -55,6 +55,8 @@ export class BubblewrapSandbox implements Sandbox {
   private readonly bwrapName: string;
   private readonly bwrapPath: string | undefined;
   private versionCheck: Promise<void> | undefined;
+  /** The mounts with their sources pinned to real paths by the first call, before any command ran. */
+  private pinnedMounts: readonly PlannedMount[] | undefined;
 
   /**
    * @param policy - the sandbox policy.
@@ -95,7 +97,7 @@ export class BubblewrapSandbox implements Sandbox {
       }
       const bwrap = await this.checkedBwrap();
       const cwd = await resolveWorkingDirectory(this.policy, options.cwd);
-      const mounts = [...byDepth(policyMounts(this.policy)), ...explicitMounts(this.mounts)];
+      const mounts = (this.pinnedMounts ??= pinMountSources([...byDepth(policyMounts(this.policy)), ...explicitMounts(this.mounts)]));
       await checkSourcesExist(mounts);
       return runProcessTree({
         file: bwrap,

@@ -5,7 +5,7 @@ import { checkCall } from '../call-options';
 import { readInheritedEnvironment } from '../environment';
 import { SandboxError } from '../errors';
 import { Lifecycle } from '../lifecycle';
-import { checkSourcesExist, type PlannedMount } from '../mount-plan';
+import { checkSourcesExist, pinMountSources, type PlannedMount } from '../mount-plan';
 import type { SandboxPolicy } from '../policy';
 import { RUN_TAG_VARIABLE } from '../process-tree';
 import type { Sandbox, SandboxExecuteOptions, SandboxResult } from '../sandbox';
@@ -180,8 +180,9 @@ export class DockerSandbox implements Sandbox {
   private async startContainer(): Promise<Docker.Container> {
     try {
       if (!this.container) {
-        await checkSourcesExist(this.mounts);
-        const spec = containerSpec({ image: this.image, policy: this.policy, mounts: this.mounts, user: this.user, network: this.network, labels: this.labels });
+        const mounts = pinMountSources(this.mounts);
+        await checkSourcesExist(mounts);
+        const spec = containerSpec({ image: this.image, policy: this.policy, mounts, user: this.user, network: this.network, labels: this.labels });
         this.container = await this.docker.createContainer(spec);
       }
       await this.container.start().catch((error: unknown) => ignoreGone(error, 'start the container', this.image));

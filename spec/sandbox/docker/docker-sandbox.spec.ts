@@ -307,6 +307,23 @@ describeWithEngine('docker', 'DockerSandbox (real Docker engine)', () => {
     });
   });
 
+  it('refuses a BindMount from inside a writable path, which a command could swap for a link before the container restarts', async () => {
+    mkdirSync(join(dir.path, 'cfg'));
+    const secret = tempDir();
+    try {
+      writeFileSync(join(secret.path, 'key'), 'TOPSECRET');
+      const nested = make(SandboxPolicy.forWorkspace(dir.path, { writable: true }), { mounts: [BindMount.readOnly(join(dir.path, 'cfg'), '/config')] });
+      await expect(nested.execute(`rm -rf cfg && ln -s ${secret.path} cfg`)).rejects.toMatchObject({ code: 'MOUNT_INVALID' });
+      expect(statSync(join(dir.path, 'cfg')).isDirectory()).toBe(true);
+      // Spelled outside, but really inside the writable workspace.
+      symlinkSync(join(dir.path, 'cfg'), join(secret.path, 'alias'));
+      const aliased = make(SandboxPolicy.forWorkspace(dir.path, { writable: true }), { mounts: [BindMount.readOnly(join(secret.path, 'alias'), '/config')] });
+      await expect(aliased.start()).rejects.toMatchObject({ code: 'MOUNT_INVALID' });
+    } finally {
+      secret.remove();
+    }
+  });
+
   it('refuses a label that is not a string', () => {
     expect(() => make(new SandboxPolicy(), { labels: { a: 1 as unknown as string } })).toThrow(expect.objectContaining({ code: 'OPTIONS_INVALID' }));
   });
