@@ -4,7 +4,7 @@ import type { BindMount } from './bind-mount';
 import { bubblewrapArgs, environmentArgs } from './bubblewrap-args';
 import { checkCall } from './call-options';
 import { readInheritedEnvironment } from './environment';
-import { SandboxError } from './errors';
+import { quoted, SandboxError } from './errors';
 import { HOST_PROCESS_ENV, resolveHostBinary } from './host-binary';
 import { Lifecycle } from './lifecycle';
 import { byDepth, checkMountTargets, checkSourcesExist, explicitMounts, pinMountSources, policyMounts, type PlannedMount } from './mount-plan';
@@ -111,7 +111,7 @@ export class BubblewrapSandbox implements Sandbox {
         signal,
         tag: undefined,
         keepBackground: false,
-        spawnError: (cause) => this.unavailable(`could not start ${bwrap}: ${cause.message}`, cause),
+        spawnError: (cause) => this.unavailable(`could not start ${quoted(bwrap, 300)}: ${quoted(cause.message, 300)}`, cause),
       });
     });
   }
@@ -129,15 +129,15 @@ export class BubblewrapSandbox implements Sandbox {
   /** The resolved bwrap, checked once to be at least {@link MIN_BWRAP_VERSION}. */
   private async checkedBwrap(): Promise<string> {
     const bwrap = this.bwrapPath;
-    if (bwrap === undefined) throw this.unavailable(`no executable '${this.bwrapName}' on the host PATH`);
+    if (bwrap === undefined) throw this.unavailable(`no executable ${quoted(this.bwrapName, 300)} on the host PATH`);
     this.versionCheck ??= bwrapVersion(bwrap).then(
       (version) => {
         if (version !== undefined && compareVersions(version, MIN_BWRAP_VERSION) < 0) {
-          throw this.unavailable(`${bwrap} is bubblewrap ${version}; this sandbox needs ${MIN_BWRAP_VERSION} or later (--clearenv)`);
+          throw this.unavailable(`${quoted(bwrap, 300)} is bubblewrap ${version}; this sandbox needs ${MIN_BWRAP_VERSION} or later (--clearenv)`);
         }
       },
       (cause: Error) => {
-        throw this.unavailable(`could not start ${bwrap}: ${cause.message}`, cause);
+        throw this.unavailable(`could not start ${quoted(bwrap, 300)}: ${quoted(cause.message, 300)}`, cause);
       },
     );
     await this.versionCheck;

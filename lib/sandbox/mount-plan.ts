@@ -2,9 +2,8 @@ import { stat } from 'node:fs/promises';
 import { posix, relative, sep } from 'node:path';
 import { isWithin } from '../fs/path-within';
 import { resolveRealPath } from '../fs/resolve-real-path';
-import { cutText } from '../text/cut-text';
 import type { BindMount } from './bind-mount';
-import { SandboxError } from './errors';
+import { quoted, SandboxError } from './errors';
 import type { SandboxPolicy } from './policy';
 
 /** One bind of a host path into a sandbox. */
@@ -25,7 +24,7 @@ export function checkMountTargets(mounts: readonly PlannedMount[], reserved: rea
   const seen = new Set(reserved);
   for (const mount of mounts) {
     if (seen.has(mount.target)) {
-      throw new SandboxError('MOUNT_INVALID', `Mount target ${quote(mount.target)} is used twice; give each BindMount its own target.`);
+      throw new SandboxError('MOUNT_INVALID', `Mount target ${quoted(mount.target)} is used twice; give each BindMount its own target.`);
     }
     seen.add(mount.target);
   }
@@ -60,7 +59,7 @@ export function explicitMounts(mounts: readonly BindMount[]): PlannedMount[] {
 export async function checkSourcesExist(mounts: readonly PlannedMount[]): Promise<void> {
   for (const mount of mounts) {
     await stat(mount.source).catch((cause: unknown) => {
-      throw new SandboxError('MOUNT_INVALID', `Cannot mount ${quote(mount.source)} at ${quote(mount.target)}: the host path does not exist. Create it or remove it from the policy/mounts.`, { cause });
+      throw new SandboxError('MOUNT_INVALID', `Cannot mount ${quoted(mount.source)} at ${quoted(mount.target)}: the host path does not exist. Create it or remove it from the policy/mounts.`, { cause });
     });
   }
 }
@@ -92,7 +91,7 @@ export function pinMountSources(mounts: readonly PlannedMount[]): PlannedMount[]
     if (!mount.readOnly && isWithin(outer.mount.source, mount.source) && posix.join(outer.mount.target, toPosix(relative(outer.mount.source, mount.source))) === mount.target) continue;
     throw new SandboxError(
       'MOUNT_INVALID',
-      `Cannot mount ${quote(mount.source)} at ${quote(mount.target)}: it lies inside the writable path ${quote(outer.mount.source)}, where a command could replace it (or a folder on its way) with a link that the next launch would follow on the host. Mount it from outside every writable path, or drop it: the writable path already holds it.`,
+      `Cannot mount ${quoted(mount.source)} at ${quoted(mount.target)}: it lies inside the writable path ${quoted(outer.mount.source)}, where a command could replace it (or a folder on its way) with a link that the next launch would follow on the host. Mount it from outside every writable path, or drop it: the writable path already holds it.`,
     );
   }
   return pinned;
@@ -102,12 +101,8 @@ function realPathOf(mount: PlannedMount): string {
   try {
     return resolveRealPath(mount.source);
   } catch (cause) {
-    throw new SandboxError('MOUNT_INVALID', `Cannot mount ${quote(mount.source)} at ${quote(mount.target)}: its path cannot be resolved on the host.`, { cause });
+    throw new SandboxError('MOUNT_INVALID', `Cannot mount ${quoted(mount.source)} at ${quoted(mount.target)}: its path cannot be resolved on the host.`, { cause });
   }
-}
-
-function quote(path: string): string {
-  return cutText(path, 300);
 }
 
 function toPosix(path: string): string {

@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { isWithin } from '../fs/path-within';
 import { checkEnvironment } from './environment';
-import { SandboxError } from './errors';
+import { quoted, SandboxError } from './errors';
 
 /** Resource limits of a {@link SandboxPolicy}. Every value must be positive. */
 export interface SandboxLimits {
@@ -132,7 +132,7 @@ function limitsFrom(input: Partial<SandboxLimits>): SandboxLimits {
  */
 export function positive(value: number, name: string, integer: boolean, code: 'POLICY_INVALID' | 'OPTIONS_INVALID' = 'POLICY_INVALID'): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
-    throw new SandboxError(code, `${name} must be a positive ${integer ? 'integer' : 'number'}, got ${String(value)}.`);
+    throw new SandboxError(code, `${name} must be a positive ${integer ? 'integer' : 'number'}, got ${quoted(String(value), 40)}.`);
   }
   return value;
 }

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { checkCall } from './call-options';
-import { SandboxError } from './errors';
+import { quoted, SandboxError } from './errors';
 import { Lifecycle } from './lifecycle';
 import type { SandboxPolicy } from './policy';
 import { killTree, runProcessTree } from './process-tree';
@@ -49,7 +49,7 @@ export class UnsafeLocalSandbox implements Sandbox {
         signal,
         tag,
         keepBackground: call.keepBackground,
-        spawnError: (cause) => new SandboxError('ENGINE_UNAVAILABLE', `Could not start ${SHELL}: ${cause.message}`, { cause }),
+        spawnError: (cause) => new SandboxError('ENGINE_UNAVAILABLE', `Could not start ${SHELL}: ${quoted(cause.message, 300)}`, { cause }),
       });
     });
   }

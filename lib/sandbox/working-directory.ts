@@ -1,6 +1,6 @@
 import { stat } from 'node:fs/promises';
 import { resolve } from 'node:path';
-import { SandboxError } from './errors';
+import { quoted, SandboxError } from './errors';
 import type { SandboxPolicy } from './policy';
 
 /**
@@ -15,12 +15,12 @@ export async function resolveWorkingDirectory(policy: SandboxPolicy, cwd: string
   if (cwd === undefined && policy.workingDirectory === undefined) return undefined;
   const dir = resolve(policy.workingDirectory ?? process.cwd(), cwd ?? '.');
   const info = await stat(dir).catch((cause: unknown) => {
-    throw new SandboxError('CWD_INVALID', `Working directory ${dir} does not exist or cannot be read.`, { cause });
+    throw new SandboxError('CWD_INVALID', `Working directory ${quoted(dir, 300)} does not exist or cannot be read.`, { cause });
   });
-  if (!info.isDirectory()) throw new SandboxError('CWD_INVALID', `Working directory ${dir} is not a directory.`);
+  if (!info.isDirectory()) throw new SandboxError('CWD_INVALID', `Working directory ${quoted(dir, 300)} is not a directory.`);
   const configured = policy.readablePaths.length + policy.writablePaths.length > 0;
   if (configured && !policy.allows(dir)) {
-    throw new SandboxError('CWD_INVALID', `Working directory ${dir} is outside the policy's readable and writable paths; add it to readablePaths or pick a cwd inside them.`);
+    throw new SandboxError('CWD_INVALID', `Working directory ${quoted(dir, 300)} is outside the policy's readable and writable paths; add it to readablePaths or pick a cwd inside them.`);
   }
   return dir;
 }

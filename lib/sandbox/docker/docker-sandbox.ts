@@ -3,7 +3,7 @@ import type Docker from 'dockerode';
 import type { BindMount } from '../bind-mount';
 import { checkCall } from '../call-options';
 import { readInheritedEnvironment } from '../environment';
-import { SandboxError } from '../errors';
+import { quoted, SandboxError } from '../errors';
 import { Lifecycle } from '../lifecycle';
 import { checkSourcesExist, pinMountSources, type PlannedMount } from '../mount-plan';
 import type { SandboxPolicy } from '../policy';
@@ -245,7 +245,7 @@ async function findKeepAlive(docker: Docker, container: Docker.Container, user: 
 
 function checkLabels(labels: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
   for (const [key, value] of Object.entries(labels)) {
-    if (key === '' || typeof value !== 'string') throw new SandboxError('OPTIONS_INVALID', `DockerSandbox labels: ${JSON.stringify(key)} must be a non-empty name with a string value.`);
+    if (key === '' || typeof value !== 'string') throw new SandboxError('OPTIONS_INVALID', `DockerSandbox labels: ${quoted(key)} must be a non-empty name with a string value.`);
   }
   return Object.freeze({ ...labels });
 }
