@@ -1,4 +1,4 @@
-import { writeFileSync } from 'node:fs';
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SandboxError, SandboxPolicy, type Sandbox } from '../../lib/sandbox';
 import { collectListenerWarnings, isDead, processesMatching, sleepers, tempDir, uniqueSleep, watchSleepers } from './helpers';
@@ -273,6 +273,23 @@ export function commonBehaviour(make: SandboxFactory, options: { floodBytes: num
       expect(result.stderr).toBe('');
       expect(result.stdout.trim().split(/\s+/).map(Number)).toEqual(Array.from({ length: 13 }, () => secret.length * 5_000));
     });
+  });
+
+  it.each([
+    ['a link to a host folder', (root: string) => ({ link: join(root, 'etc-link'), to: '/etc', cwd: 'etc-link' })],
+    ['a folder below a link', (root: string) => ({ link: join(root, 'up'), to: '/usr', cwd: 'up/share' })],
+  ])('refuses a cwd spelled inside the policy that reaches outside it through %s', async (_name, layout) => {
+    const { link, to, cwd } = layout(dir.path);
+    symlinkSync(to, link);
+    const sandbox = open(SandboxPolicy.forWorkspace(dir.path));
+    await expect(sandbox.execute('pwd', { cwd })).rejects.toMatchObject({ code: 'CWD_INVALID' });
+  });
+
+  it('accepts a cwd reached through a link that stays inside the policy', async () => {
+    mkdirSync(join(dir.path, 'real'));
+    symlinkSync('real', join(dir.path, 'alias'));
+    const sandbox = open(SandboxPolicy.forWorkspace(dir.path));
+    expect((await sandbox.execute('ls -a', { cwd: 'alias' })).exitCode).toBe(0);
   });
 
   it('rejects a bad working directory, command or option before running anything', async () => {
