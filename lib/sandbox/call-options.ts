@@ -1,7 +1,7 @@
 import { cutText } from '../text/cut-text';
 import { checkEnvironment } from './environment';
 import { SandboxError } from './errors';
-import { positive, type SandboxPolicy } from './policy';
+import { timeout, type SandboxPolicy } from './policy';
 import type { SandboxExecuteOptions } from './sandbox';
 
 /**
@@ -36,14 +36,14 @@ export interface CheckedCall {
  *
  * @param inherited - the backend's inherited host variables (already checked).
  * @throws SandboxError `OPTIONS_INVALID` for an empty command, a bad `env` entry, a command or variable longer than
- * {@link MAX_ARGUMENT_BYTES}, a command and variables longer than {@link MAX_EXEC_BYTES} together, a non-positive
- * `timeoutMs` or a `keepBackground` that is not a boolean. Messages name variables, never their values.
+ * {@link MAX_ARGUMENT_BYTES}, a command and variables longer than {@link MAX_EXEC_BYTES} together, a `timeoutMs` that is
+ * not a positive integer up to 2^31 - 1 ms or a `keepBackground` that is not a boolean. Messages name variables, never their values.
  */
 export function checkCall(policy: SandboxPolicy, command: string, options: SandboxExecuteOptions, inherited: Readonly<Record<string, string>> = {}): CheckedCall {
   if (typeof command !== 'string' || command.trim() === '' || command.includes('\0')) {
     throw new SandboxError('OPTIONS_INVALID', 'execute: the command must be a non-empty string without NUL.');
   }
-  const timeoutMs = options.timeoutMs === undefined ? policy.limits.timeoutMs : positive(options.timeoutMs, 'execute timeoutMs', true, 'OPTIONS_INVALID');
+  const timeoutMs = options.timeoutMs === undefined ? policy.limits.timeoutMs : timeout(options.timeoutMs, 'execute timeoutMs', 'OPTIONS_INVALID');
   const env = { ...policy.environment, ...inherited, ...checkEnvironment(options.env ?? {}, 'OPTIONS_INVALID', 'execute env') };
   checkExecSize(command, env);
   const keepBackground = options.keepBackground ?? false;

@@ -33,6 +33,12 @@ export interface SandboxPolicyOptions {
   limits?: Partial<SandboxLimits>;
 }
 
+/**
+ * The longest timeout, in ms: the largest delay a Node.js timer accepts (2^31 - 1, about 24.8 days). A longer one
+ * would fire at once (Node sets such a delay to 1 ms).
+ */
+export const MAX_TIMEOUT_MS = 2_147_483_647;
+
 /** Default timeout of a command: 60 s, in ms. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
 /** Default cap on captured output: 1 MiB, in bytes. */
@@ -116,13 +122,24 @@ function unique(paths: string[]): string[] {
 
 function limitsFrom(input: Partial<SandboxLimits>): SandboxLimits {
   const limits: { -readonly [K in keyof SandboxLimits]: SandboxLimits[K] } = {
-    timeoutMs: positive(input.timeoutMs ?? DEFAULT_TIMEOUT_MS, 'timeoutMs', true),
+    timeoutMs: timeout(input.timeoutMs ?? DEFAULT_TIMEOUT_MS, 'timeoutMs'),
     maxOutputBytes: positive(input.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES, 'maxOutputBytes', true),
   };
   if (input.memoryBytes !== undefined) limits.memoryBytes = positive(input.memoryBytes, 'memoryBytes', true);
   if (input.pids !== undefined) limits.pids = positive(input.pids, 'pids', true);
   if (input.cpus !== undefined) limits.cpus = positive(input.cpus, 'cpus', false);
   return limits;
+}
+
+/**
+ * Checks a timeout: a positive integer of at most {@link MAX_TIMEOUT_MS}.
+ *
+ * @throws SandboxError `POLICY_INVALID` (or `code`) naming the field.
+ */
+export function timeout(value: number, name: string, code: 'POLICY_INVALID' | 'OPTIONS_INVALID' = 'POLICY_INVALID'): number {
+  positive(value, name, true, code);
+  if (value > MAX_TIMEOUT_MS) throw new SandboxError(code, `${name} must be at most ${MAX_TIMEOUT_MS} ms (about 24.8 days), got ${value}.`);
+  return value;
 }
 
 /**

@@ -298,6 +298,10 @@ export function commonBehaviour(make: SandboxFactory, options: { floodBytes: num
     await expect(sandbox.execute('true', { cwd: '/' })).rejects.toMatchObject({ code: 'CWD_INVALID' });
     await expect(sandbox.execute('')).rejects.toBeInstanceOf(SandboxError);
     await expect(sandbox.execute('true', { timeoutMs: 0 })).rejects.toMatchObject({ code: 'OPTIONS_INVALID' });
+    // Past 2^31 - 1 ms a Node timer fires at once: the call would time out immediately.
+    await expect(sandbox.execute('true', { timeoutMs: 2 ** 31 })).rejects.toMatchObject({ code: 'OPTIONS_INVALID' });
+    expect(() => new SandboxPolicy({ limits: { timeoutMs: 30 * 24 * 3600 * 1000 } })).toThrow(expect.objectContaining({ code: 'POLICY_INVALID' }));
+    expect((await sandbox.execute('echo ok', { timeoutMs: 2 ** 31 - 1 })).stdout).toBe('ok\n');
     await expect(sandbox.execute('true', { env: { 'A=B': 'x' } })).rejects.toMatchObject({ code: 'OPTIONS_INVALID' });
     await expect(sandbox.execute('true', { keepBackground: 'yes' as unknown as boolean })).rejects.toMatchObject({ code: 'OPTIONS_INVALID' });
   });
