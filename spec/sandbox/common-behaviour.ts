@@ -132,6 +132,8 @@ export function commonBehaviour(make: SandboxFactory, options: { floodBytes: num
       ['double-forked', (m) => `(sleep ${m} &) &`],
       ['plain background', (m) => `sleep ${m} &`],
       ['signal-ignoring setsid', (m) => `setsid sh -c "trap '' HUP INT TERM; sleep ${m}" >/dev/null 2>&1 &`],
+      ['stopped parent', (m) => `sh -c 'sleep ${m} & kill -STOP $$' >/dev/null 2>&1 &`],
+      ['nested setsid', (m) => `sh -c "setsid sh -c 'sleep ${m}' >/dev/null 2>&1 &" &`],
     ];
     const endings = ['exits normally', 'times out', 'is cancelled'] as const;
     const cases = starts.flatMap(([name, start]) => endings.map((ending) => [name, ending, start] as const));
