@@ -34,7 +34,8 @@ export const MIN_BWRAP_VERSION = '0.5.0';
 
 /**
  * Runs each command in a fresh Bubblewrap sandbox (Linux, `bwrap` 0.5.0 or later): new session, dies with its
- * parent, every namespace unshared (network shared back only when the policy allows it), an empty tmpfs root with
+ * parent, every namespace unshared (network shared back only when the policy allows it), every capability dropped
+ * (even when the host process is root), an empty tmpfs root with
  * the host's system folders (/usr /bin /sbin /lib /lib64) read-only, the policy's readable paths read-only and
  * writable paths read-write at their host locations, explicit mounts last, and an environment rebuilt from scratch:
  * `HOME=/tmp`, `PATH`, the policy's `environment`, the inherited variables, then the call's `env`.
@@ -42,6 +43,9 @@ export const MIN_BWRAP_VERSION = '0.5.0';
  * The host side never sees that environment: bwrap is resolved to an absolute path from the host's `PATH` when the
  * sandbox is built, and starts with an empty environment; the sandbox's variables reach the sandboxed shell only,
  * through `--clearenv` and `--setenv` words read from a file descriptor (`--args`), never from bwrap's command line.
+ *
+ * Mount sources are bound by their real paths, resolved by the first call; a mount from inside a writable path is
+ * refused (`MOUNT_INVALID`), since a command could replace it with a link that the next launch would follow.
  *
  * Every process of a command lives in the sandbox's pid namespace, which the kernel tears down when the command
  * exits, times out or is cancelled, so nothing it started (`setsid`, `nohup`, double forks) outlives the call; the

@@ -53,7 +53,9 @@ export interface DockerSandboxOptions {
  * When a command ends (normally unless `keepBackground`, by timeout or by cancellation) a sweep runs inside the
  * container: it kills every process that carries the call's `AGENTTOOLKIT_SANDBOX_RUN` value, leaving concurrent
  * calls alone; when no other call runs, it kills every process but the container's own, so a process that cleared
- * its environment is caught too. If the sweep cannot run (the image lacks `tr` or `grep`, the pids limit is
+ * its environment is caught too (while other calls run, such a process, or one that keeps changing its pid, survives
+ * until the next lone sweep). Mount sources are bound by their real paths; a mount from inside a writable path is
+ * refused (`MOUNT_INVALID`). If the sweep cannot run (the image lacks `tr` or `grep`, the pids limit is
  * reached) the container is killed instead (concurrent calls die too, `/tmp` is emptied) and started again for the
  * next command. `close()` removes the container. The image must provide `/bin/sh`.
  *
