@@ -62,6 +62,23 @@ describeWithEngine('bwrap', 'BubblewrapSandbox: no privilege to undo its own mou
     expect(result.stdout).toMatch(/^exit [1-9]\d*\nro,[^\n]*\n$/);
   });
 
+  it.each(['kernel/core_uses_pid', 'vm/overcommit_ratio'])('cannot write the global sysctl %s (root passes its permission check without capabilities)', async (name) => {
+    const file = `/proc/sys/${name}`;
+    const host = readFileSync(file, 'utf8');
+    await using box = sandbox();
+    // The attack writes the value already there, so even a success would change nothing on the host.
+    const result = await box.execute(`v=$(cat ${file}) && echo "$v" > ${file} && echo wrote; echo "exit $?"`);
+    expect(result.stdout).toMatch(/^exit [1-9]\d*\n$/);
+    expect(result.stderr).toMatch(/Read-only file system/);
+    expect(readFileSync(file, 'utf8')).toBe(host);
+  });
+
+  it('still reads /proc while it is read-only', async () => {
+    await using box = sandbox();
+    const result = await box.execute('head -n 1 /proc/self/status; ls /proc/self/fd | head -n 1; cat /proc/sys/kernel/ostype');
+    expect(result.stdout).toBe('Name:\thead\n0\nLinux\n');
+  });
+
   it('cannot create device nodes', async () => {
     await using box = sandbox();
     const result = await box.execute('mknod /tmp/disk b 8 0 2>/dev/null; echo "mknod $?"; [ -e /tmp/disk ] && echo exists');
