@@ -49,12 +49,16 @@ export const SWEEP_SCRIPT = `${SWEEP_FUNCTION}sweep "$1" "$2"`;
 
 /**
  * Wraps one call's command: runs it with `/bin/sh -c`, then (unless the second argument is `keep`) sweeps the
- * processes carrying the call's tag before exiting with the command's status. Without this, a background process
+ * processes carrying the call's tag before exiting with the command's status. It runs in the call's environment, so
+ * it resets `PATH` and the loader's variables for the sweep's own tools; the host's sweep, which decides, runs with
+ * the image's environment only. Without this, a background process
  * holding the exec's output would keep the exec open after the command exited. The sweep from the host follows
  * anyway: a command can kill this wrapper.
  */
 export const CALL_WRAPPER_SCRIPT = `${SWEEP_FUNCTION}/bin/sh -c "$1"
 status=$?
+PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+unset LD_PRELOAD LD_AUDIT LD_LIBRARY_PATH
 [ "$2" = keep ] || sweep tag "${RUN_TAG_VARIABLE}=$${RUN_TAG_VARIABLE}" >/dev/null 2>&1
 exit "$status"`;
 

@@ -227,6 +227,21 @@ describeWithEngine('docker', 'DockerSandbox (real Docker engine)', () => {
       }
     });
 
+    it('still sweeps when the call plants fake tr and grep on its PATH and preloads a missing library', async () => {
+      const sandbox = make(SandboxPolicy.forWorkspace(dir.path, { writable: true }));
+      mkdirSync(join(dir.path, 'bin'));
+      for (const tool of ['tr', 'grep', 'kill']) {
+        writeFileSync(join(dir.path, 'bin', tool), '#!/bin/sh\nexit 1\n');
+        chmodSync(join(dir.path, 'bin', tool), 0o755);
+      }
+      const marker = uniqueSleep();
+      const env = { PATH: '/workspace/bin:/bin', LD_PRELOAD: '/workspace/missing.so' };
+      const { seen, outcome } = await watchSleepers(marker, sandbox.execute(`setsid sleep ${marker} >/dev/null 2>&1 & sleep 0.3; echo done`, { env }));
+      expect(outcome).toMatchObject({ status: 'fulfilled', value: { exitCode: 0, stdout: 'done\n' } });
+      expect(seen.length).toBeGreaterThan(0);
+      expect(seen.filter((pid) => !isDead(pid))).toEqual([]);
+    });
+
     it('still sweeps when the command kills its wrapper or overrides the tag variable', async () => {
       const sandbox = make(SandboxPolicy.forWorkspace(dir.path));
       const marker = uniqueSleep();
