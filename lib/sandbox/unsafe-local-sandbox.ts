@@ -22,7 +22,8 @@ const SHELL = '/bin/sh';
  * NOT enforced, by design: readable/writable paths, network access, memory, pids and CPU limits. The command sees
  * the host's whole environment plus the policy's and the call's variables, and can read, write and reach anything
  * the Node process can. A command that clears or changes its own environment (`setsid env -i ...`), work handed to
- * a daemon that already runs, and a process that forks and exits faster than the sweep reads `/proc` escape it. Use
+ * a daemon that already runs, and a process that leaves the process group and forks and exits faster than the sweep
+ * reads `/proc` escape it. Use
  * `BubblewrapSandbox` or `DockerSandbox` for anything a model wrote.
  */
 export class UnsafeLocalSandbox implements Sandbox {

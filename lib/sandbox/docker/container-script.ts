@@ -8,15 +8,16 @@ import { RUN_TAG_VARIABLE } from '../process-tree';
  *
  * - `tag VAR=VALUE`: every process whose environment holds exactly that entry (one call's processes).
  * - `all KEEP`: every process but pid 1, the keep-alive process `KEEP` and its children (used when no other call
- *   runs, so that a process that cleared its environment cannot hide).
+ *   runs, so that a process that cleared its environment cannot hide). It first stops every process it may signal
+ *   (`kill -STOP -1`, which the kernel applies to all of them at once and which a process with a pending stop cannot
+ *   fork past), so a process that keeps forking copies of itself and exiting (pid hopping) holds still; then it
+ *   kills, and finally continues the survivors (the keep-alive).
  *
  * The shell running it and its own children are spared. It repeats until a round finds no matching process at all
- * (a forking process can add children between rounds, and one that hops to a new pid escapes a kill) and returns 0 when the container is clean; any other status (a missing tool, a
- * failed fork at the pids limit, a process that keeps coming back) means the sweep failed.
+ * (a forking process can add children between rounds) and returns 0 when the container is clean; any other status
+ * (a missing tool, a failed fork at the pids limit, a process that keeps coming back) means the sweep failed.
  */
-const SWEEP_FUNCTION = `sweep() {
-  mode=$1; arg=$2; self=$$
-  if [ "$mode" = tag ]; then command -v tr >/dev/null 2>&1 && command -v grep >/dev/null 2>&1 || return 4; fi
+const SWEEP_FUNCTION = `sweep_rounds() {
   round=0
   while [ "$round" -lt 20 ]; do
     round=$((round + 1)); found=0; failed=0
@@ -34,13 +35,26 @@ const SWEEP_FUNCTION = `sweep() {
       else
         [ "$ppid" = "$arg" ] && continue
       fi
-      # A match counts even when the kill misses: a process that forks and exits (pid hopping) is gone by the kill,
-      # and its child is only seen by the next round.
+      # A match counts even when the kill misses: a process that forks and exits is gone by the kill, and its
+      # child is only seen by the next round.
       kill -9 "$p" 2>/dev/null; found=1
     done
     [ "$found" = 0 ] && [ "$failed" = 0 ] && return 0
   done
   return 3
+}
+sweep() {
+  mode=$1; arg=$2; self=$$
+  if [ "$mode" = tag ]; then
+    command -v tr >/dev/null 2>&1 && command -v grep >/dev/null 2>&1 || return 4
+    sweep_rounds
+    return
+  fi
+  kill -STOP -1 2>/dev/null
+  sweep_rounds
+  status=$?
+  kill -CONT -1 2>/dev/null
+  return "$status"
 }
 `;
 

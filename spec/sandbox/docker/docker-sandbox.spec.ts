@@ -199,6 +199,33 @@ describeWithEngine('docker', 'DockerSandbox (real Docker engine)', () => {
       expect(escaped.filter((pid) => !isDead(pid))).toEqual([]);
     });
 
+    it('freezes and kills pid-hopping processes when alone, without falling back to a container kill', async () => {
+      const sandbox = make(SandboxPolicy.forWorkspace(dir.path, { writable: true }));
+      const hop = '[ -e stop ] && exit 0; sh -c "$HOP" "$0" & exit 0';
+      const started = async (): Promise<string> => (await docker.getContainer(await sandbox.start()).inspect()).State.StartedAt;
+      const before = await started();
+      let survivors = 0;
+      let seenRunning = 0;
+      try {
+        for (let attempt = 0; attempt < 5; attempt++) {
+          const marker = `hop-${uniqueSleep()}`;
+          const sample = setInterval(() => (seenRunning += processesMatching(marker).length), 10);
+          await sandbox.execute(`sh -c "$HOP" ${marker} & sh -c "$HOP" ${marker} & sh -c "$HOP" ${marker} & sleep 0.3`, { env: { HOP: hop } });
+          clearInterval(sample);
+          for (let i = 0; i < 5; i++) {
+            survivors += processesMatching(marker).length;
+            await new Promise((r) => setTimeout(r, 20));
+          }
+        }
+        // The chains really ran; the lone sweep ended each of them by itself (a container kill would restart it).
+        expect(seenRunning).toBeGreaterThan(0);
+        expect(survivors).toBe(0);
+        expect(await started()).toBe(before);
+      } finally {
+        writeFileSync(join(dir.path, 'stop'), '');
+      }
+    });
+
     it('catches a pid-hopping process at the next lone sweep when another call runs (documented limit)', async () => {
       const sandbox = make(SandboxPolicy.forWorkspace(dir.path, { writable: true }));
       const [markerA, hopper] = [uniqueSleep(), `hop-${uniqueSleep()}`];
