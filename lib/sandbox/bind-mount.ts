@@ -1,5 +1,5 @@
 import { isAbsolute, posix, resolve } from 'node:path';
-import { SandboxError } from './errors';
+import { quoted, SandboxError } from './errors';
 
 /**
  * A host folder or file bound into the sandbox at a fixed target, in addition to the policy's paths. Used by
@@ -40,10 +40,10 @@ export class BindMount {
 
 function checkTarget(target: string): string {
   if (typeof target !== 'string' || !isAbsolute(target) || !target.startsWith('/') || target.includes('\0')) {
-    throw new SandboxError('MOUNT_INVALID', `BindMount target ${JSON.stringify(target)} must be an absolute POSIX path.`);
+    throw new SandboxError('MOUNT_INVALID', `BindMount target ${quoted(target)} must be an absolute POSIX path.`);
   }
   if (target.split('/').includes('..')) {
-    throw new SandboxError('MOUNT_INVALID', `BindMount target ${JSON.stringify(target)} must not contain '..'.`);
+    throw new SandboxError('MOUNT_INVALID', `BindMount target ${quoted(target)} must not contain '..'.`);
   }
   const normal = posix.normalize(target).replace(/\/+$/, '');
   if (normal === '') throw new SandboxError('MOUNT_INVALID', 'BindMount target must not be "/": mount below it instead.');

@@ -11,7 +11,8 @@ export const INFO_FD = 4;
 
 /**
  * Builds bwrap's arguments: die with parent, new session, unshare everything (a new pid namespace included; the
- * network shared back only when allowed), a fresh tmpfs root with proc, dev and `/tmp`, the system folders
+ * network shared back only when allowed), every capability dropped, a fresh tmpfs root with a read-only proc, dev and
+ * `/tmp`, the system folders
  * read-only, then `mounts` in order, the working directory, an empty environment filled from
  * {@link ENVIRONMENT_FD}, the sandbox's pid reported on {@link INFO_FD}, and `/bin/sh -c command`.
  *
@@ -19,9 +20,13 @@ export const INFO_FD = 4;
  * so no value shows in any command line.
  */
 export function bubblewrapArgs(options: { command: string; network: boolean; mounts: readonly PlannedMount[]; cwd: string | undefined }): string[] {
-  const args = ['--die-with-parent', '--new-session', '--unshare-all', '--clearenv', '--args', String(ENVIRONMENT_FD), '--info-fd', String(INFO_FD)];
+  // bwrap keeps every capability when the host process runs as root (bwrap(1), --cap-drop): without this drop a
+  // command could remount any read-only bind read-write (`mount -o remount,bind,rw /usr`) and write to the host.
+  const args = ['--die-with-parent', '--new-session', '--unshare-all', '--cap-drop', 'ALL', '--clearenv', '--args', String(ENVIRONMENT_FD), '--info-fd', String(INFO_FD)];
   if (options.network) args.push('--share-net');
-  args.push('--tmpfs', '/', '--proc', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
+  // /proc read-only: its sysctl files (/proc/sys) are global, and a sandboxed root passes their permission check
+  // without any capability (kernel.core_pattern names a program the kernel runs as host root).
+  args.push('--tmpfs', '/', '--proc', '/proc', '--remount-ro', '/proc', '--dev', '/dev', '--tmpfs', '/tmp');
   for (const path of SYSTEM_PATHS) {
     const info = lstatOrUndefined(path);
     if (info?.isSymbolicLink()) args.push('--symlink', readlinkSync(path), path);

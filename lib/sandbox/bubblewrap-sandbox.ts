@@ -4,10 +4,10 @@ import type { BindMount } from './bind-mount';
 import { bubblewrapArgs, environmentArgs } from './bubblewrap-args';
 import { checkCall } from './call-options';
 import { readInheritedEnvironment } from './environment';
-import { SandboxError } from './errors';
+import { quoted, SandboxError } from './errors';
 import { HOST_PROCESS_ENV, resolveHostBinary } from './host-binary';
 import { Lifecycle } from './lifecycle';
-import { byDepth, checkMountTargets, checkSourcesExist, explicitMounts, policyMounts } from './mount-plan';
+import { byDepth, checkMountTargets, checkSourcesExist, explicitMounts, pinMountSources, policyMounts, type PlannedMount } from './mount-plan';
 import type { SandboxPolicy } from './policy';
 import { KILL_GRACE_MS, runProcessTree } from './process-tree';
 import type { Sandbox, SandboxExecuteOptions, SandboxResult } from './sandbox';
@@ -34,7 +34,8 @@ export const MIN_BWRAP_VERSION = '0.5.0';
 
 /**
  * Runs each command in a fresh Bubblewrap sandbox (Linux, `bwrap` 0.5.0 or later): new session, dies with its
- * parent, every namespace unshared (network shared back only when the policy allows it), an empty tmpfs root with
+ * parent, every namespace unshared (network shared back only when the policy allows it), every capability dropped
+ * (even when the host process is root), an empty tmpfs root with
  * the host's system folders (/usr /bin /sbin /lib /lib64) read-only, the policy's readable paths read-only and
  * writable paths read-write at their host locations, explicit mounts last, and an environment rebuilt from scratch:
  * `HOME=/tmp`, `PATH`, the policy's `environment`, the inherited variables, then the call's `env`.
@@ -42,6 +43,9 @@ export const MIN_BWRAP_VERSION = '0.5.0';
  * The host side never sees that environment: bwrap is resolved to an absolute path from the host's `PATH` when the
  * sandbox is built, and starts with an empty environment; the sandbox's variables reach the sandboxed shell only,
  * through `--clearenv` and `--setenv` words read from a file descriptor (`--args`), never from bwrap's command line.
+ *
+ * Mount sources are bound by their real paths, resolved by the first call; a mount from inside a writable path is
+ * refused (`MOUNT_INVALID`), since a command could replace it with a link that the next launch would follow.
  *
  * Every process of a command lives in the sandbox's pid namespace, which the kernel tears down when the command
  * exits, times out or is cancelled, so nothing it started (`setsid`, `nohup`, double forks) outlives the call; the
@@ -55,6 +59,8 @@ export class BubblewrapSandbox implements Sandbox {
   private readonly bwrapName: string;
   private readonly bwrapPath: string | undefined;
   private versionCheck: Promise<void> | undefined;
+  /** The mounts with their sources pinned to real paths by the first call, before any command ran. */
+  private pinnedMounts: readonly PlannedMount[] | undefined;
 
   /**
    * @param policy - the sandbox policy.
@@ -89,27 +95,27 @@ export class BubblewrapSandbox implements Sandbox {
    */
   async execute(command: string, options: SandboxExecuteOptions = {}): Promise<SandboxResult> {
     return this.lifecycle.run(options.signal, async (signal) => {
-      const call = checkCall(this.policy, command, options);
+      const call = checkCall(this.policy, command, options, this.#inherited);
       if (call.keepBackground) {
         throw new SandboxError('OPTIONS_INVALID', 'BubblewrapSandbox cannot keep background processes: its pid namespace ends with the command. Run the server and its clients in one command, or use UnsafeLocalSandbox or DockerSandbox.');
       }
       const bwrap = await this.checkedBwrap();
       const cwd = await resolveWorkingDirectory(this.policy, options.cwd);
-      const mounts = [...byDepth(policyMounts(this.policy)), ...explicitMounts(this.mounts)];
+      const mounts = (this.pinnedMounts ??= pinMountSources([...byDepth(policyMounts(this.policy)), ...explicitMounts(this.mounts)]));
       await checkSourcesExist(mounts);
       return runProcessTree({
         file: bwrap,
         args: bubblewrapArgs({ command, network: this.policy.enableNetworkAccess, mounts, cwd }),
         env: HOST_PROCESS_ENV,
         awaitGone: awaitNamespaceGone,
-        fd3Data: environmentArgs({ HOME: '/tmp', PATH: SANDBOX_PATH, ...this.policy.environment, ...this.#inherited, ...call.env }),
+        fd3Data: environmentArgs({ HOME: '/tmp', PATH: SANDBOX_PATH, ...call.env }),
         cwd: undefined,
         timeoutMs: call.timeoutMs,
         maxOutputBytes: call.maxOutputBytes,
         signal,
         tag: undefined,
         keepBackground: false,
-        spawnError: (cause) => this.unavailable(`could not start ${bwrap}: ${cause.message}`, cause),
+        spawnError: (cause) => this.unavailable(`could not start ${quoted(bwrap, 300)}: ${quoted(cause.message, 300)}`, cause),
       });
     });
   }
@@ -127,15 +133,15 @@ export class BubblewrapSandbox implements Sandbox {
   /** The resolved bwrap, checked once to be at least {@link MIN_BWRAP_VERSION}. */
   private async checkedBwrap(): Promise<string> {
     const bwrap = this.bwrapPath;
-    if (bwrap === undefined) throw this.unavailable(`no executable '${this.bwrapName}' on the host PATH`);
+    if (bwrap === undefined) throw this.unavailable(`no executable ${quoted(this.bwrapName, 300)} on the host PATH`);
     this.versionCheck ??= bwrapVersion(bwrap).then(
       (version) => {
         if (version !== undefined && compareVersions(version, MIN_BWRAP_VERSION) < 0) {
-          throw this.unavailable(`${bwrap} is bubblewrap ${version}; this sandbox needs ${MIN_BWRAP_VERSION} or later (--clearenv)`);
+          throw this.unavailable(`${quoted(bwrap, 300)} is bubblewrap ${version}; this sandbox needs ${MIN_BWRAP_VERSION} or later (--clearenv)`);
         }
       },
       (cause: Error) => {
-        throw this.unavailable(`could not start ${bwrap}: ${cause.message}`, cause);
+        throw this.unavailable(`could not start ${quoted(bwrap, 300)}: ${quoted(cause.message, 300)}`, cause);
       },
     );
     await this.versionCheck;

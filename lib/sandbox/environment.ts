@@ -1,4 +1,4 @@
-import { SandboxError, type SandboxErrorCode } from './errors';
+import { quoted, SandboxError, type SandboxErrorCode } from './errors';
 
 /**
  * Checks an environment map: keys non-empty, without `=` or NUL; values strings without NUL (the rules of
@@ -13,14 +13,20 @@ export function checkEnvironment(env: Readonly<Record<string, string>>, code: Sa
   const copy: Record<string, string> = {};
   for (const [key, value] of Object.entries(env)) {
     if (key === '' || key.includes('=') || key.includes('\0')) {
-      throw new SandboxError(code, `${where}: invalid variable name ${JSON.stringify(key)}; names must be non-empty and contain neither '=' nor NUL.`);
+      throw new SandboxError(code, `${where}: invalid variable name ${nameOnly(key)}; names must be non-empty and contain neither '=' nor NUL.`);
     }
     if (typeof value !== 'string' || value.includes('\0')) {
-      throw new SandboxError(code, `${where}: the value of ${key} must be a string without NUL characters.`);
+      throw new SandboxError(code, `${where}: the value of ${quoted(key)} must be a string without NUL characters.`);
     }
     copy[key] = value;
   }
   return Object.freeze(copy);
+}
+
+/** A malformed name as a message shows it: only what precedes an `=` (after it, the text is a value). */
+function nameOnly(key: string): string {
+  const cut = key.indexOf('=');
+  return cut < 0 ? quoted(key) : `${quoted(key.slice(0, cut))} followed by '=' and a value`;
 }
 
 /**
@@ -38,7 +44,7 @@ export function readInheritedEnvironment(names: readonly string[], source: NodeJ
     checkEnvironment({ [name]: '' }, 'OPTIONS_INVALID', 'inheritEnvironment');
     const value = source[name];
     if (value === undefined) {
-      throw new SandboxError('ENVIRONMENT_MISSING', `inheritEnvironment: ${name} is not set in the host environment. Set it before creating the sandbox, or remove it from inheritEnvironment.`);
+      throw new SandboxError('ENVIRONMENT_MISSING', `inheritEnvironment: ${quoted(name)} is not set in the host environment. Set it before creating the sandbox, or remove it from inheritEnvironment.`);
     }
     values[name] = value;
   }

@@ -1,4 +1,5 @@
 import { AgentToolkitError } from '../errors';
+import { cutText } from '../text/cut-text';
 
 /**
  * Stable codes of {@link SandboxError}. Match on these, never on the message.
@@ -36,3 +37,11 @@ export type SandboxErrorCode =
  * what was refused and how to fix it, and never contains an environment variable's value.
  */
 export class SandboxError extends AgentToolkitError<SandboxErrorCode> {}
+
+/**
+ * A caller's text (a path, a name, a URL) as a message quotes it: cut to `max` UTF-16 units at a character boundary,
+ * well-formed, in JSON quotes so control characters show.
+ */
+export function quoted(text: string, max = 200): string {
+  return JSON.stringify(cutText(String(text), max));
+}

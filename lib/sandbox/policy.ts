@@ -1,7 +1,7 @@
 import { resolve } from 'node:path';
 import { isWithin } from '../fs/path-within';
 import { checkEnvironment } from './environment';
-import { SandboxError } from './errors';
+import { quoted, SandboxError } from './errors';
 
 /** Resource limits of a {@link SandboxPolicy}. Every value must be positive. */
 export interface SandboxLimits {
@@ -32,6 +32,12 @@ export interface SandboxPolicyOptions {
   /** Limits; missing fields take the defaults of {@link SandboxLimits}. */
   limits?: Partial<SandboxLimits>;
 }
+
+/**
+ * The longest timeout, in ms: the largest delay a Node.js timer accepts (2^31 - 1, about 24.8 days). A longer one
+ * would fire at once (Node sets such a delay to 1 ms).
+ */
+export const MAX_TIMEOUT_MS = 2_147_483_647;
 
 /** Default timeout of a command: 60 s, in ms. */
 export const DEFAULT_TIMEOUT_MS = 60_000;
@@ -116,7 +122,7 @@ function unique(paths: string[]): string[] {
 
 function limitsFrom(input: Partial<SandboxLimits>): SandboxLimits {
   const limits: { -readonly [K in keyof SandboxLimits]: SandboxLimits[K] } = {
-    timeoutMs: positive(input.timeoutMs ?? DEFAULT_TIMEOUT_MS, 'timeoutMs', true),
+    timeoutMs: timeout(input.timeoutMs ?? DEFAULT_TIMEOUT_MS, 'timeoutMs'),
     maxOutputBytes: positive(input.maxOutputBytes ?? DEFAULT_MAX_OUTPUT_BYTES, 'maxOutputBytes', true),
   };
   if (input.memoryBytes !== undefined) limits.memoryBytes = positive(input.memoryBytes, 'memoryBytes', true);
@@ -126,13 +132,24 @@ function limitsFrom(input: Partial<SandboxLimits>): SandboxLimits {
 }
 
 /**
+ * Checks a timeout: a positive integer of at most {@link MAX_TIMEOUT_MS}.
+ *
+ * @throws SandboxError `POLICY_INVALID` (or `code`) naming the field.
+ */
+export function timeout(value: number, name: string, code: 'POLICY_INVALID' | 'OPTIONS_INVALID' = 'POLICY_INVALID'): number {
+  positive(value, name, true, code);
+  if (value > MAX_TIMEOUT_MS) throw new SandboxError(code, `${name} must be at most ${MAX_TIMEOUT_MS} ms (about 24.8 days), got ${value}.`);
+  return value;
+}
+
+/**
  * Checks that a limit is a finite positive number (an integer when `integer`), and returns it.
  *
  * @throws SandboxError `POLICY_INVALID` naming the limit.
  */
 export function positive(value: number, name: string, integer: boolean, code: 'POLICY_INVALID' | 'OPTIONS_INVALID' = 'POLICY_INVALID'): number {
   if (typeof value !== 'number' || !Number.isFinite(value) || value <= 0 || (integer && !Number.isInteger(value))) {
-    throw new SandboxError(code, `${name} must be a positive ${integer ? 'integer' : 'number'}, got ${String(value)}.`);
+    throw new SandboxError(code, `${name} must be a positive ${integer ? 'integer' : 'number'}, got ${quoted(String(value), 40)}.`);
   }
   return value;
 }

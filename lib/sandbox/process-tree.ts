@@ -1,7 +1,8 @@
-import { spawn } from 'node:child_process';
+import { spawn, type ChildProcess } from 'node:child_process';
 import { readdir, readFile } from 'node:fs/promises';
 import { constants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
+import { SandboxError } from './errors';
 import { OutputCapture } from './output-capture';
 import type { SandboxResult } from './sandbox';
 
@@ -60,7 +61,7 @@ export function runProcessTree(run: ProcessTreeRun): Promise<SandboxResult> {
   const started = performance.now();
   const env = run.tag === undefined ? run.env : { ...run.env, [RUN_TAG_VARIABLE]: run.tag };
   const stdio: ('ignore' | 'pipe')[] = ['ignore', 'pipe', 'pipe', run.fd3Data === undefined ? 'ignore' : 'pipe', run.awaitGone === undefined ? 'ignore' : 'pipe'];
-  const child = spawn(run.file, run.args, { cwd: run.cwd, env, detached: true, stdio });
+  const child = spawnOrThrow(run, env, stdio);
   let fd4Text = '';
   if (run.awaitGone !== undefined) {
     const info = child.stdio[4] as Readable;
@@ -129,6 +130,21 @@ export function runProcessTree(run: ProcessTreeRun): Promise<SandboxResult> {
     });
     child.once('close', () => finish());
   });
+}
+
+/**
+ * Spawns the run's process. Node reports most spawn failures as an `error` event, but throws others (`E2BIG`,
+ * `EINVAL`) at once: those become the run's coded error too.
+ */
+function spawnOrThrow(run: ProcessTreeRun, env: Readonly<Record<string, string>>, stdio: readonly ('ignore' | 'pipe')[]): ChildProcess {
+  try {
+    return spawn(run.file, run.args, { cwd: run.cwd, env, detached: true, stdio: [...stdio] });
+  } catch (cause) {
+    if ((cause as NodeJS.ErrnoException).code === 'E2BIG') {
+      throw new SandboxError('OPTIONS_INVALID', 'execute: the command and its environment exceed what the kernel accepts for one program (E2BIG). Pass large input through a file instead.', { cause });
+    }
+    throw run.spawnError(cause as Error);
+  }
 }
 
 /**

@@ -5,7 +5,7 @@ export interface SandboxExecuteOptions {
   /**
    * Working directory on the host. A relative path is resolved against the policy's `workingDirectory` (or the
    * process's cwd when the policy has none). It must exist, be a directory, and lie inside a readable or writable
-   * path when the policy lists any. Backends that run elsewhere (Docker) map it to the matching mount.
+   * path when the policy lists any, as spelled and once links are followed. Backends that run elsewhere (Docker) map it to the matching mount.
    */
   cwd?: string;
   /** Extra environment variables for this call only; they override the policy's `environment`. */

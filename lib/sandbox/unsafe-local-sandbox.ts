@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import { checkCall } from './call-options';
-import { SandboxError } from './errors';
+import { quoted, SandboxError } from './errors';
 import { Lifecycle } from './lifecycle';
 import type { SandboxPolicy } from './policy';
 import { killTree, runProcessTree } from './process-tree';
@@ -21,7 +21,9 @@ const SHELL = '/bin/sh';
  *
  * NOT enforced, by design: readable/writable paths, network access, memory, pids and CPU limits. The command sees
  * the host's whole environment plus the policy's and the call's variables, and can read, write and reach anything
- * the Node process can. A command that clears its own environment (`setsid env -i ...`) escapes the sweep. Use
+ * the Node process can. A command that clears or changes its own environment (`setsid env -i ...`), work handed to
+ * a daemon that already runs, and a process that leaves the process group and forks and exits faster than the sweep
+ * reads `/proc` escape it. Use
  * `BubblewrapSandbox` or `DockerSandbox` for anything a model wrote.
  */
 export class UnsafeLocalSandbox implements Sandbox {
@@ -49,7 +51,7 @@ export class UnsafeLocalSandbox implements Sandbox {
         signal,
         tag,
         keepBackground: call.keepBackground,
-        spawnError: (cause) => new SandboxError('ENGINE_UNAVAILABLE', `Could not start ${SHELL}: ${cause.message}`, { cause }),
+        spawnError: (cause) => new SandboxError('ENGINE_UNAVAILABLE', `Could not start ${SHELL}: ${quoted(cause.message, 300)}`, { cause }),
       });
     });
   }

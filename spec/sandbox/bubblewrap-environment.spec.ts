@@ -167,7 +167,7 @@ describe('BubblewrapSandbox binary checks', () => {
     process.env.PATH = dir.path;
     try {
       await using sandbox = new BubblewrapSandbox(new SandboxPolicy());
-      await expect(sandbox.execute('true')).rejects.toMatchObject({ code: 'ENGINE_UNAVAILABLE', message: expect.stringContaining("no executable 'bwrap'") });
+      await expect(sandbox.execute('true')).rejects.toMatchObject({ code: 'ENGINE_UNAVAILABLE', message: expect.stringContaining('no executable "bwrap"') });
     } finally {
       process.env.PATH = previous;
     }

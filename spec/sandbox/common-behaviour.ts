@@ -1,3 +1,5 @@
+import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { SandboxError, SandboxPolicy, type Sandbox } from '../../lib/sandbox';
 import { collectListenerWarnings, isDead, processesMatching, sleepers, tempDir, uniqueSleep, watchSleepers } from './helpers';
 
@@ -130,6 +132,8 @@ export function commonBehaviour(make: SandboxFactory, options: { floodBytes: num
       ['double-forked', (m) => `(sleep ${m} &) &`],
       ['plain background', (m) => `sleep ${m} &`],
       ['signal-ignoring setsid', (m) => `setsid sh -c "trap '' HUP INT TERM; sleep ${m}" >/dev/null 2>&1 &`],
+      ['stopped parent', (m) => `sh -c 'sleep ${m} & kill -STOP $$' >/dev/null 2>&1 &`],
+      ['nested setsid', (m) => `sh -c "setsid sh -c 'sleep ${m}' >/dev/null 2>&1 &" &`],
     ];
     const endings = ['exits normally', 'times out', 'is cancelled'] as const;
     const cases = starts.flatMap(([name, start]) => endings.map((ending) => [name, ending, start] as const));
@@ -148,6 +152,29 @@ export function commonBehaviour(make: SandboxFactory, options: { floodBytes: num
       // ...and none of those pids runs once the call has returned.
       expect(seen.filter((pid) => !isDead(pid))).toEqual([]);
       expect(sleepers(marker)).toEqual([]);
+    });
+
+    it('kills a process that keeps changing its pid (forks a copy of itself and exits, in a loop)', async () => {
+      const sandbox = open(SandboxPolicy.forWorkspace(dir.path, { writable: true, limits: { timeoutMs: 10_000 } }));
+      const marker = `hop-${uniqueSleep()}`;
+      // Each generation starts the next and exits at once; the file 'stop' in the workspace ends the chain.
+      const hop = '[ -e stop ] && exit 0; sh -c "$HOP" "$0" & exit 0';
+      let seen = 0;
+      const sample = setInterval(() => (seen += processesMatching(marker).length), 10);
+      try {
+        const result = await sandbox.execute(`sh -c "$HOP" ${marker} & sleep 0.5; echo started`, { env: { HOP: hop } });
+        expect(result.stdout).toBe('started\n');
+        expect(seen).toBeGreaterThan(0);
+        let after = 0;
+        for (let i = 0; i < 25; i++) {
+          after += processesMatching(marker).length;
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        expect(after).toBe(0);
+      } finally {
+        clearInterval(sample);
+        writeFileSync(join(dir.path, 'stop'), '');
+      }
     });
 
     if (options.keepBackground) {
@@ -219,12 +246,64 @@ export function commonBehaviour(make: SandboxFactory, options: { floodBytes: num
     });
   });
 
+  describe('oversized commands and environments (what execve refuses with E2BIG)', () => {
+    const secret = 'sekrit-value-';
+    const big = secret.repeat(Math.ceil((200 * 1024) / secret.length));
+    const spread = (count: number): Record<string, string> => Object.fromEntries(Array.from({ length: count }, (_, i) => [`SPREAD_${i}`, secret.repeat(5_000)]));
+    it.each([
+      ['one 200 KiB variable in the call env', {}, { BIG: big }, 'true'],
+      ['one 200 KiB variable in the policy environment', { BIG: big }, {}, 'true'],
+      ['a 200 KiB command', {}, {}, `true ${big}`],
+      ['3 MiB of variables, each small enough on its own', {}, spread(48), 'true'],
+      ['1.1 MiB split between the policy and the call', spread(14), { EXTRA: secret.repeat(9_000), MORE: secret.repeat(9_000) }, 'true'],
+    ])('refuses %s with OPTIONS_INVALID, quoting no value', async (_name, environment, env, command) => {
+      const sandbox = open(SandboxPolicy.forWorkspace(dir.path, { environment }));
+      const error = await sandbox.execute(command, { env }).then(
+        () => undefined,
+        (e: unknown) => e,
+      );
+      expect(error).toBeInstanceOf(SandboxError);
+      expect(error).toMatchObject({ code: 'OPTIONS_INVALID' });
+      expect((error as Error).message).not.toContain(secret);
+      expect((error as Error).message.length).toBeLessThan(400);
+    });
+
+    it('passes 900 KiB of variables through intact (no pipe or argument limit in between)', async () => {
+      const sandbox = open(SandboxPolicy.forWorkspace(dir.path));
+      const env = spread(13);
+      const result = await sandbox.execute(Object.keys(env).map((name) => `echo "${'$'}{#${name}}"`).join('; '), { env, timeoutMs: 20_000 });
+      expect(result.stderr).toBe('');
+      expect(result.stdout.trim().split(/\s+/).map(Number)).toEqual(Array.from({ length: 13 }, () => secret.length * 5_000));
+    });
+  });
+
+  it.each([
+    ['a link to a host folder', (root: string) => ({ link: join(root, 'etc-link'), to: '/etc', cwd: 'etc-link' })],
+    ['a folder below a link', (root: string) => ({ link: join(root, 'up'), to: '/usr', cwd: 'up/share' })],
+  ])('refuses a cwd spelled inside the policy that reaches outside it through %s', async (_name, layout) => {
+    const { link, to, cwd } = layout(dir.path);
+    symlinkSync(to, link);
+    const sandbox = open(SandboxPolicy.forWorkspace(dir.path));
+    await expect(sandbox.execute('pwd', { cwd })).rejects.toMatchObject({ code: 'CWD_INVALID' });
+  });
+
+  it('accepts a cwd reached through a link that stays inside the policy', async () => {
+    mkdirSync(join(dir.path, 'real'));
+    symlinkSync('real', join(dir.path, 'alias'));
+    const sandbox = open(SandboxPolicy.forWorkspace(dir.path));
+    expect((await sandbox.execute('ls -a', { cwd: 'alias' })).exitCode).toBe(0);
+  });
+
   it('rejects a bad working directory, command or option before running anything', async () => {
     const sandbox = open(SandboxPolicy.forWorkspace(dir.path));
     await expect(sandbox.execute('true', { cwd: 'missing' })).rejects.toMatchObject({ code: 'CWD_INVALID' });
     await expect(sandbox.execute('true', { cwd: '/' })).rejects.toMatchObject({ code: 'CWD_INVALID' });
     await expect(sandbox.execute('')).rejects.toBeInstanceOf(SandboxError);
     await expect(sandbox.execute('true', { timeoutMs: 0 })).rejects.toMatchObject({ code: 'OPTIONS_INVALID' });
+    // Past 2^31 - 1 ms a Node timer fires at once: the call would time out immediately.
+    await expect(sandbox.execute('true', { timeoutMs: 2 ** 31 })).rejects.toMatchObject({ code: 'OPTIONS_INVALID' });
+    expect(() => new SandboxPolicy({ limits: { timeoutMs: 30 * 24 * 3600 * 1000 } })).toThrow(expect.objectContaining({ code: 'POLICY_INVALID' }));
+    expect((await sandbox.execute('echo ok', { timeoutMs: 2 ** 31 - 1 })).stdout).toBe('ok\n');
     await expect(sandbox.execute('true', { env: { 'A=B': 'x' } })).rejects.toMatchObject({ code: 'OPTIONS_INVALID' });
     await expect(sandbox.execute('true', { keepBackground: 'yes' as unknown as boolean })).rejects.toMatchObject({ code: 'OPTIONS_INVALID' });
   });

@@ -47,7 +47,7 @@ describe('SandboxPolicy', () => {
     [{ '': 'x' }, 'invalid variable name'],
     [{ 'A=B': 'x' }, 'invalid variable name'],
     [{ 'A\0': 'x' }, 'invalid variable name'],
-    [{ A: 'x\0y' }, 'value of A'],
+    [{ A: 'x\0y' }, 'value of "A"'],
   ])('refuses environment %p', (environment, message) => {
     const error = captureError(() => new SandboxPolicy({ environment }));
     expect(error).toBeInstanceOf(SandboxError);

@@ -1,6 +1,7 @@
 import { mkdirSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { SandboxPolicy, UnsafeLocalSandbox } from '../../lib/sandbox';
+import { SandboxError, SandboxPolicy, UnsafeLocalSandbox } from '../../lib/sandbox';
+import { runProcessTree } from '../../lib/sandbox/process-tree';
 import { commonBehaviour } from './common-behaviour';
 import { processesMatching, tempDir, uniqueSleep } from './helpers';
 
@@ -32,6 +33,36 @@ describe('UnsafeLocalSandbox', () => {
     writeFileSync(join(dir.path, 'file'), 'x');
     await using sandbox = new UnsafeLocalSandbox(SandboxPolicy.forWorkspace(dir.path));
     await expect(sandbox.execute('true', { cwd: 'file' })).rejects.toMatchObject({ code: 'CWD_INVALID' });
+  });
+
+  it('turns the E2BIG of a host environment that leaves no room into OPTIONS_INVALID, not a raw error', async () => {
+    const names = Array.from({ length: 20 }, (_, i) => `AGENTTOOLKIT_HOST_FILL_${i}`);
+    names.forEach((name) => (process.env[name] = 'h'.repeat(100_000)));
+    try {
+      await using sandbox = new UnsafeLocalSandbox(SandboxPolicy.forWorkspace(dir.path));
+      const env = Object.fromEntries(Array.from({ length: 8 }, (_, i) => [`CALL_${i}`, 'c'.repeat(100_000)]));
+      const error = await sandbox.execute('true', { env }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(SandboxError);
+      expect(error).toMatchObject({ code: 'OPTIONS_INVALID', message: expect.stringContaining('E2BIG') });
+    } finally {
+      names.forEach((name) => delete process.env[name]);
+    }
+  });
+
+  it('reports a launcher that Node refuses at once as the backend error, not a raw one', async () => {
+    const error = await Promise.resolve().then(() => runProcessTree({
+      file: '/bin/sh',
+      args: ['-c', 'a\0b'],
+      env: {},
+      cwd: undefined,
+      timeoutMs: 1_000,
+      maxOutputBytes: 10,
+      signal: new AbortController().signal,
+      tag: undefined,
+      keepBackground: false,
+      spawnError: (cause) => new SandboxError('ENGINE_UNAVAILABLE', 'could not start', { cause }),
+    })).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'ENGINE_UNAVAILABLE' });
   });
 
   it('returns after the grace period when a process that cleared its environment keeps the pipes open (documented limit)', async () => {

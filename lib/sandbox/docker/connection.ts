@@ -1,5 +1,5 @@
 import type Docker from 'dockerode';
-import { SandboxError } from '../errors';
+import { quoted, SandboxError } from '../errors';
 
 /**
  * Loads dockerode on first use: it is an optional peer dependency, so importing `agenttoolkit/sandbox/docker` without
@@ -50,9 +50,9 @@ export function dockerOptionsFromUrl(url: string): Docker.DockerOptions {
   try {
     parsed = new URL(url);
   } catch (cause) {
-    throw new SandboxError('OPTIONS_INVALID', `Docker host ${JSON.stringify(url)} is not a URL: use unix:///path/docker.sock, tcp://host:port or https://host:port.`, { cause });
+    throw new SandboxError('OPTIONS_INVALID', `Docker host ${quoted(url)} is not a URL: use unix:///path/docker.sock, tcp://host:port or https://host:port.`, { cause });
   }
   const protocol = ({ 'tcp:': 'http', 'http:': 'http', 'https:': 'https' } as const)[parsed.protocol as 'tcp:' | 'http:' | 'https:'];
-  if (protocol === undefined) throw new SandboxError('OPTIONS_INVALID', `Unsupported Docker host ${JSON.stringify(url)}: use unix://, tcp://, http:// or https://.`);
+  if (protocol === undefined) throw new SandboxError('OPTIONS_INVALID', `Unsupported Docker host ${quoted(url)}: use unix://, tcp://, http:// or https://.`);
   return { protocol, host: parsed.hostname, port: parsed.port === '' ? (protocol === 'https' ? 2376 : 2375) : Number(parsed.port) };
 }

@@ -8,15 +8,16 @@ import { RUN_TAG_VARIABLE } from '../process-tree';
  *
  * - `tag VAR=VALUE`: every process whose environment holds exactly that entry (one call's processes).
  * - `all KEEP`: every process but pid 1, the keep-alive process `KEEP` and its children (used when no other call
- *   runs, so that a process that cleared its environment cannot hide).
+ *   runs, so that a process that cleared its environment cannot hide). It first stops every process it may signal
+ *   (`kill -STOP -1`, which the kernel applies to all of them at once and which a process with a pending stop cannot
+ *   fork past), so a process that keeps forking copies of itself and exiting (pid hopping) holds still; then it
+ *   kills, and finally continues the survivors (the keep-alive).
  *
- * The shell running it and its own children are spared. It repeats until a round finds nothing (a forking process
- * can add children between rounds) and returns 0 when the container is clean; any other status (a missing tool, a
- * failed fork at the pids limit, a process that keeps coming back) means the sweep failed.
+ * The shell running it and its own children are spared. It repeats until a round finds no matching process at all
+ * (a forking process can add children between rounds) and returns 0 when the container is clean; any other status
+ * (a missing tool, a failed fork at the pids limit, a process that keeps coming back) means the sweep failed.
  */
-const SWEEP_FUNCTION = `sweep() {
-  mode=$1; arg=$2; self=$$
-  if [ "$mode" = tag ]; then command -v tr >/dev/null 2>&1 && command -v grep >/dev/null 2>&1 || return 4; fi
+const SWEEP_FUNCTION = `sweep_rounds() {
   round=0
   while [ "$round" -lt 20 ]; do
     round=$((round + 1)); found=0; failed=0
@@ -34,11 +35,26 @@ const SWEEP_FUNCTION = `sweep() {
       else
         [ "$ppid" = "$arg" ] && continue
       fi
-      kill -9 "$p" 2>/dev/null && found=1
+      # A match counts even when the kill misses: a process that forks and exits is gone by the kill, and its
+      # child is only seen by the next round.
+      kill -9 "$p" 2>/dev/null; found=1
     done
     [ "$found" = 0 ] && [ "$failed" = 0 ] && return 0
   done
   return 3
+}
+sweep() {
+  mode=$1; arg=$2; self=$$
+  if [ "$mode" = tag ]; then
+    command -v tr >/dev/null 2>&1 && command -v grep >/dev/null 2>&1 || return 4
+    sweep_rounds
+    return
+  fi
+  kill -STOP -1 2>/dev/null
+  sweep_rounds
+  status=$?
+  kill -CONT -1 2>/dev/null
+  return "$status"
 }
 `;
 
@@ -47,12 +63,16 @@ export const SWEEP_SCRIPT = `${SWEEP_FUNCTION}sweep "$1" "$2"`;
 
 /**
  * Wraps one call's command: runs it with `/bin/sh -c`, then (unless the second argument is `keep`) sweeps the
- * processes carrying the call's tag before exiting with the command's status. Without this, a background process
+ * processes carrying the call's tag before exiting with the command's status. It runs in the call's environment, so
+ * it resets `PATH` and the loader's variables for the sweep's own tools; the host's sweep, which decides, runs with
+ * the image's environment only. Without this, a background process
  * holding the exec's output would keep the exec open after the command exited. The sweep from the host follows
  * anyway: a command can kill this wrapper.
  */
 export const CALL_WRAPPER_SCRIPT = `${SWEEP_FUNCTION}/bin/sh -c "$1"
 status=$?
+PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
+unset LD_PRELOAD LD_AUDIT LD_LIBRARY_PATH
 [ "$2" = keep ] || sweep tag "${RUN_TAG_VARIABLE}=$${RUN_TAG_VARIABLE}" >/dev/null 2>&1
 exit "$status"`;
 

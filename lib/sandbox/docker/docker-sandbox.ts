@@ -3,9 +3,9 @@ import type Docker from 'dockerode';
 import type { BindMount } from '../bind-mount';
 import { checkCall } from '../call-options';
 import { readInheritedEnvironment } from '../environment';
-import { SandboxError } from '../errors';
+import { quoted, SandboxError } from '../errors';
 import { Lifecycle } from '../lifecycle';
-import { checkSourcesExist, type PlannedMount } from '../mount-plan';
+import { checkSourcesExist, pinMountSources, type PlannedMount } from '../mount-plan';
 import type { SandboxPolicy } from '../policy';
 import { RUN_TAG_VARIABLE } from '../process-tree';
 import type { Sandbox, SandboxExecuteOptions, SandboxResult } from '../sandbox';
@@ -53,7 +53,9 @@ export interface DockerSandboxOptions {
  * When a command ends (normally unless `keepBackground`, by timeout or by cancellation) a sweep runs inside the
  * container: it kills every process that carries the call's `AGENTTOOLKIT_SANDBOX_RUN` value, leaving concurrent
  * calls alone; when no other call runs, it kills every process but the container's own, so a process that cleared
- * its environment is caught too. If the sweep cannot run (the image lacks `tr` or `grep`, the pids limit is
+ * its environment is caught too (while other calls run, such a process, or one that keeps changing its pid, survives
+ * until the next lone sweep). Mount sources are bound by their real paths; a mount from inside a writable path is
+ * refused (`MOUNT_INVALID`). If the sweep cannot run (the image lacks `tr` or `grep`, the pids limit is
  * reached) the container is killed instead (concurrent calls die too, `/tmp` is emptied) and started again for the
  * next command. `close()` removes the container. The image must provide `/bin/sh`.
  *
@@ -115,11 +117,11 @@ export class DockerSandbox implements Sandbox {
   async execute(command: string, options: SandboxExecuteOptions = {}): Promise<SandboxResult> {
     return this.lifecycle.run(options.signal, async (signal) => {
       signal.throwIfAborted();
-      const call = checkCall(this.policy, command, options);
+      const call = checkCall(this.policy, command, options, this.#inherited);
       const cwd = await resolveWorkingDirectory(this.policy, options.cwd);
       const workingDir = cwd === undefined ? undefined : containerPathOf(cwd, this.mounts);
       const tag = randomUUID();
-      const env = { ...this.policy.environment, ...this.#inherited, ...call.env, [RUN_TAG_VARIABLE]: tag };
+      const env = { ...call.env, [RUN_TAG_VARIABLE]: tag };
       // No call may start while a sweep of the whole container runs; that sweep starts only when no call runs.
       while (this.exclusiveSweep) await this.exclusiveSweep;
       this.active++;
@@ -180,8 +182,9 @@ export class DockerSandbox implements Sandbox {
   private async startContainer(): Promise<Docker.Container> {
     try {
       if (!this.container) {
-        await checkSourcesExist(this.mounts);
-        const spec = containerSpec({ image: this.image, policy: this.policy, mounts: this.mounts, user: this.user, network: this.network, labels: this.labels });
+        const mounts = pinMountSources(this.mounts);
+        await checkSourcesExist(mounts);
+        const spec = containerSpec({ image: this.image, policy: this.policy, mounts, user: this.user, network: this.network, labels: this.labels });
         this.container = await this.docker.createContainer(spec);
       }
       await this.container.start().catch((error: unknown) => ignoreGone(error, 'start the container', this.image));
@@ -244,7 +247,7 @@ async function findKeepAlive(docker: Docker, container: Docker.Container, user: 
 
 function checkLabels(labels: Readonly<Record<string, string>>): Readonly<Record<string, string>> {
   for (const [key, value] of Object.entries(labels)) {
-    if (key === '' || typeof value !== 'string') throw new SandboxError('OPTIONS_INVALID', `DockerSandbox labels: ${JSON.stringify(key)} must be a non-empty name with a string value.`);
+    if (key === '' || typeof value !== 'string') throw new SandboxError('OPTIONS_INVALID', `DockerSandbox labels: ${quoted(key)} must be a non-empty name with a string value.`);
   }
   return Object.freeze({ ...labels });
 }

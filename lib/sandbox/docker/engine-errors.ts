@@ -1,4 +1,4 @@
-import { SandboxError } from '../errors';
+import { quoted, SandboxError } from '../errors';
 
 /**
  * Turns a dockerode failure into a {@link SandboxError}: unreachable engine or missing image -> `ENGINE_UNAVAILABLE`,
@@ -12,9 +12,9 @@ export function engineError(cause: unknown, doing: string, image: string): Sandb
     return new SandboxError('ENGINE_UNAVAILABLE', `Docker engine unreachable while trying to ${doing} (${error.code}); start dockerd or check the connection options.`, { cause });
   }
   if (error.statusCode === 404 && /image/i.test(error.message ?? '')) {
-    return new SandboxError('ENGINE_UNAVAILABLE', `Docker image ${image} is not available on the engine; pull or build it first.`, { cause });
+    return new SandboxError('ENGINE_UNAVAILABLE', `Docker image ${quoted(image)} is not available on the engine; pull or build it first.`, { cause });
   }
-  return new SandboxError('ENGINE_FAILED', `Docker engine failed to ${doing}: ${error.message ?? String(cause)}`, { cause });
+  return new SandboxError('ENGINE_FAILED', `Docker engine failed to ${doing}: ${quoted(error.message ?? String(cause), 500)}`, { cause });
 }
 
 /** True for the engine's "already stopped / already gone" answers, which need no action. */

@@ -6,7 +6,7 @@ import Docker from 'dockerode';
 import { BindMount, SandboxPolicy } from '../../../lib/sandbox';
 import { DockerSandbox, SANDBOX_LABEL, dockerOptionsFromUrl } from '../../../lib/sandbox/docker';
 import { commonBehaviour } from '../common-behaviour';
-import { describeWithEngine, dockerEngine, isDead, sleepers, tempDir, uniqueSleep, watchSleepers } from '../helpers';
+import { describeWithEngine, dockerEngine, isDead, processesMatching, sleepers, tempDir, uniqueSleep, watchSleepers } from '../helpers';
 
 const MiB = 1024 * 1024;
 
@@ -199,6 +199,76 @@ describeWithEngine('docker', 'DockerSandbox (real Docker engine)', () => {
       expect(escaped.filter((pid) => !isDead(pid))).toEqual([]);
     });
 
+    it('freezes and kills pid-hopping processes when alone, without falling back to a container kill', async () => {
+      const sandbox = make(SandboxPolicy.forWorkspace(dir.path, { writable: true }));
+      const hop = '[ -e stop ] && exit 0; sh -c "$HOP" "$0" & exit 0';
+      const started = async (): Promise<string> => (await docker.getContainer(await sandbox.start()).inspect()).State.StartedAt;
+      const before = await started();
+      let survivors = 0;
+      let seenRunning = 0;
+      try {
+        for (let attempt = 0; attempt < 5; attempt++) {
+          const marker = `hop-${uniqueSleep()}`;
+          const sample = setInterval(() => (seenRunning += processesMatching(marker).length), 10);
+          await sandbox.execute(`sh -c "$HOP" ${marker} & sh -c "$HOP" ${marker} & sh -c "$HOP" ${marker} & sleep 0.3`, { env: { HOP: hop } });
+          clearInterval(sample);
+          for (let i = 0; i < 5; i++) {
+            survivors += processesMatching(marker).length;
+            await new Promise((r) => setTimeout(r, 20));
+          }
+        }
+        // The chains really ran; the lone sweep ended each of them by itself (a container kill would restart it).
+        expect(seenRunning).toBeGreaterThan(0);
+        expect(survivors).toBe(0);
+        expect(await started()).toBe(before);
+      } finally {
+        writeFileSync(join(dir.path, 'stop'), '');
+      }
+    });
+
+    it('catches a pid-hopping process at the next lone sweep when another call runs (documented limit)', async () => {
+      const sandbox = make(SandboxPolicy.forWorkspace(dir.path, { writable: true }));
+      const [markerA, hopper] = [uniqueSleep(), `hop-${uniqueSleep()}`];
+      const hop = '[ -e stop ] && exit 0; sh -c "$HOP" "$0" & exit 0';
+      const count = (): number => processesMatching(hopper).length;
+      try {
+        const callA = sandbox.execute(`sleep ${markerA}`, { timeoutMs: 8_000 });
+        await running(markerA);
+        let seen = 0;
+        const sample = setInterval(() => (seen += count()), 10);
+        const b = await sandbox.execute(`sh -c "$HOP" ${hopper} & sleep 0.5; echo b`, { env: { HOP: hop } });
+        clearInterval(sample);
+        expect(b.stdout).toBe('b\n');
+        expect(seen).toBeGreaterThan(0);
+        // B's sweep ran beside A, per tag: a process that is gone by the time it is killed can slip through it...
+        // ...but A's sweep, alone, kills every process of the container but its own.
+        expect((await callA).timedOut).toBe(true);
+        let after = 0;
+        for (let i = 0; i < 10; i++) {
+          after += count();
+          await new Promise((r) => setTimeout(r, 20));
+        }
+        expect(after).toBe(0);
+      } finally {
+        writeFileSync(join(dir.path, 'stop'), '');
+      }
+    });
+
+    it('still sweeps when the call plants fake tr and grep on its PATH and preloads a missing library', async () => {
+      const sandbox = make(SandboxPolicy.forWorkspace(dir.path, { writable: true }));
+      mkdirSync(join(dir.path, 'bin'));
+      for (const tool of ['tr', 'grep', 'kill']) {
+        writeFileSync(join(dir.path, 'bin', tool), '#!/bin/sh\nexit 1\n');
+        chmodSync(join(dir.path, 'bin', tool), 0o755);
+      }
+      const marker = uniqueSleep();
+      const env = { PATH: '/workspace/bin:/bin', LD_PRELOAD: '/workspace/missing.so' };
+      const { seen, outcome } = await watchSleepers(marker, sandbox.execute(`setsid sleep ${marker} >/dev/null 2>&1 & sleep 0.3; echo done`, { env }));
+      expect(outcome).toMatchObject({ status: 'fulfilled', value: { exitCode: 0, stdout: 'done\n' } });
+      expect(seen.length).toBeGreaterThan(0);
+      expect(seen.filter((pid) => !isDead(pid))).toEqual([]);
+    });
+
     it('still sweeps when the command kills its wrapper or overrides the tag variable', async () => {
       const sandbox = make(SandboxPolicy.forWorkspace(dir.path));
       const marker = uniqueSleep();
@@ -277,6 +347,23 @@ describeWithEngine('docker', 'DockerSandbox (real Docker engine)', () => {
       await callC;
       expect(sleepers(markerC)).toEqual([]);
     });
+  });
+
+  it('refuses a BindMount from inside a writable path, which a command could swap for a link before the container restarts', async () => {
+    mkdirSync(join(dir.path, 'cfg'));
+    const secret = tempDir();
+    try {
+      writeFileSync(join(secret.path, 'key'), 'TOPSECRET');
+      const nested = make(SandboxPolicy.forWorkspace(dir.path, { writable: true }), { mounts: [BindMount.readOnly(join(dir.path, 'cfg'), '/config')] });
+      await expect(nested.execute(`rm -rf cfg && ln -s ${secret.path} cfg`)).rejects.toMatchObject({ code: 'MOUNT_INVALID' });
+      expect(statSync(join(dir.path, 'cfg')).isDirectory()).toBe(true);
+      // Spelled outside, but really inside the writable workspace.
+      symlinkSync(join(dir.path, 'cfg'), join(secret.path, 'alias'));
+      const aliased = make(SandboxPolicy.forWorkspace(dir.path, { writable: true }), { mounts: [BindMount.readOnly(join(secret.path, 'alias'), '/config')] });
+      await expect(aliased.start()).rejects.toMatchObject({ code: 'MOUNT_INVALID' });
+    } finally {
+      secret.remove();
+    }
   });
 
   it('refuses a label that is not a string', () => {
