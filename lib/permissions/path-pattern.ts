@@ -1,5 +1,6 @@
 import { homedir } from 'node:os';
-import { resolve, sep } from 'node:path';
+import { lstatSync } from 'node:fs';
+import { dirname, resolve, sep } from 'node:path';
 import { PathResolutionError, resolveRealPath } from '../fs/resolve-real-path';
 import { PermissionConfigError } from './permission-error';
 
@@ -39,6 +40,12 @@ interface ParsedPattern {
 export interface CompiledPathPattern {
   /** Whether the absolute, normalised `path` (a `/`-separated string) is covered by one of the forms. */
   covers(path: string, caseInsensitive: boolean): boolean;
+  /**
+   * Whether `path` (a real path: no links in its existing part) reaches the pattern's fixed part under another
+   * name: a folder on its way, or the file itself, is the same file (device and inode) as the folder or file the
+   * fixed part leads to (a bind mount, a hard link), and the rest of `path` matches the rest of the pattern.
+   */
+  coversSameFile(path: string, caseInsensitive: boolean): boolean;
 }
 
 const GLOBSTAR = '\u0000globstar';
@@ -198,13 +205,14 @@ function regexFor(base: string, segments: readonly (readonly Token[])[], caseIns
     if (isGlobstar(segment)) source += '(?:/[^/]*)*';
     else source += `/${segment.map((t) => ('literal' in t ? regexLiteral(t.literal) : t.glob)).join('')}`;
   }
-  // A pattern that covers a folder covers everything inside it.
+  // A pattern that covers a folder covers everything inside it, whatever the names hold: the `s` flag lets `.` match
+  // line breaks too, which are legal in file names (`secret/a\nb` is inside `secret`).
   const full = `^${source === '' ? '/?' : source}(?:/.*)?$`;
   const key = `${caseInsensitive ? 'i' : 's'}${full}`;
   let regex = compiled.get(key);
   if (regex === undefined) {
     try {
-      regex = new RegExp(full, caseInsensitive ? 'iu' : 'u');
+      regex = new RegExp(full, caseInsensitive ? 'isu' : 'su');
     } catch (error) {
       throw invalid(pattern, `it does not compile (${(error as Error).message})`);
     }
@@ -250,11 +258,40 @@ export function compilePathPattern(pattern: string, options: PathPatternOptions)
     const real = realForm(fixed, start);
     if (real !== undefined && real !== bases[0]) bases.push(real);
   }
+  const covers = (path: string, caseInsensitive: boolean): boolean =>
+    bases.some((base) => regexFor(base, rest, caseInsensitive, pattern).test(path));
+  let identity: FileIdentity | null | undefined;
   return {
-    covers(path: string, caseInsensitive: boolean): boolean {
-      return bases.some((base) => regexFor(base, rest, caseInsensitive, pattern).test(path));
+    covers,
+    coversSameFile(path: string, caseInsensitive: boolean): boolean {
+      identity ??= identityOf(bases[bases.length - 1]!) ?? null;
+      if (identity === null) return false;
+      const base = bases[bases.length - 1]!;
+      for (let ancestor = path; ; ancestor = dirname(ancestor)) {
+        const other = identityOf(ancestor);
+        if (other !== undefined && other.dev === identity.dev && other.ino === identity.ino) {
+          const below = ancestor === '/' ? path : path.slice(ancestor.length);
+          if (covers(base === '/' ? below || '/' : `${base}${below}`, caseInsensitive)) return true;
+        }
+        if (dirname(ancestor) === ancestor) return false;
+      }
     },
   };
+}
+
+interface FileIdentity {
+  readonly dev: bigint;
+  readonly ino: bigint;
+}
+
+/** The device and inode of `path` (links not followed), or undefined when it cannot be examined. */
+function identityOf(path: string): FileIdentity | undefined {
+  try {
+    const stat = lstatSync(path, { bigint: true });
+    return { dev: stat.dev, ino: stat.ino };
+  } catch {
+    return undefined;
+  }
 }
 
 /**

@@ -76,9 +76,10 @@ function assertBehavior(behavior: unknown): asserts behavior is RuleBehavior {
  * the matcher throw, which the engine treats as "matches" for deny and ask rules and "does not match" for allow
  * rules: fail closed.
  *
- * The suggestion is `<parent folder>/**` (relative to the cwd when inside it), or the file itself when it sits in
- * the cwd or is a link leading out of its folder, with every glob character escaped, so that it allows the call it
- * was made for.
+ * The suggestion is `<parent folder>/**` (relative to the cwd when inside it), or the file itself when it is a link
+ * leading out of its folder or when its folder is the cwd, a folder above the cwd or the home directory, or the
+ * file-system root (a folder-wide rule there would allow far more than the call), with every glob character
+ * escaped, so that it allows the call it was made for.
  */
 export function pathRule(field: string): RuleHooks {
   return {
@@ -96,8 +97,16 @@ export function pathRule(field: string): RuleHooks {
       const forms = [...written, ...readings.map((path) => absolutePath(resolveRealPath(path, cwd), cwd))];
       if (behavior === PermissionBehavior.ALLOW) return forms.every((path) => pattern.covers(path, nocase));
       if (forms.some((path) => pattern.covers(path, nocase))) return true;
-      if (nocase || !forms.some((path) => foldsCase(path))) return false;
-      return forms.some((path) => pattern.covers(path, true));
+      const folds = nocase || forms.some((path) => foldsCase(path));
+      if (folds && forms.some((path) => pattern.covers(path, true))) return true;
+      // Other names of the same file that no link reveals: a bind mount of a folder, a hard link to a file.
+      const real = forms.slice(written.length);
+      if (real.some((path) => pattern.coversSameFile(path, folds))) return true;
+      // Names that look the same: on file systems that normalise Unicode (macOS), `café` in NFC and NFD is one file.
+      const nfc = (text: string) => text.normalize('NFC');
+      if (nfc(content) === content && nfc(cwd) === cwd && forms.every((path) => nfc(path) === path)) return false;
+      const composed = compilePathPattern(nfc(content), { cwd: nfc(cwd), resolveLinks: true });
+      return forms.some((path) => composed.covers(nfc(path), folds));
     },
     generateSuggestions: (input, toolName, context = DEFAULT_CONTEXT()) => {
       const raw = input[field];
@@ -114,7 +123,7 @@ export function pathRule(field: string): RuleHooks {
       } catch {
         return []; // no allow rule can cover a path that cannot be resolved
       }
-      const wholeFolder = folder !== cwd && isWithin(realFolder, real, { caseInsensitive: false });
+      const wholeFolder = !tooBroad(folder, cwd) && !tooBroad(realFolder, cwd) && isWithin(realFolder, real, { caseInsensitive: false });
       const target = wholeFolder ? folder : written;
       const inside = isWithin(cwd, target) && target !== cwd;
       const path = toSlashes(inside ? relative(cwd, target) : target);
@@ -124,6 +133,23 @@ export function pathRule(field: string): RuleHooks {
       return [permissionRule(toolName, PermissionBehavior.ALLOW, content)];
     },
   };
+}
+
+/**
+ * Whether a folder-wide suggestion for `folder` would hand over far more than one call needs: the file-system root,
+ * the home directory or a folder above it, and the cwd or a folder above it (the whole project and its neighbours).
+ * The suggestion is then the file itself.
+ */
+function tooBroad(folder: string, cwd: string): boolean {
+  if (dirname(folder) === folder) return true;
+  const above = (path: string) => isWithin(folder, path, { caseInsensitive: false });
+  const home = homedir();
+  if (above(home) || above(cwd)) return true;
+  try {
+    return above(resolveRealPath(home)) || above(resolveRealPath(cwd));
+  } catch {
+    return true;
+  }
 }
 
 function isTilde(path: string): boolean {
