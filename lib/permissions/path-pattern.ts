@@ -2,6 +2,7 @@ import { homedir } from 'node:os';
 import { lstatSync } from 'node:fs';
 import { dirname, resolve, sep } from 'node:path';
 import { PathResolutionError, resolveRealPath } from '../fs/resolve-real-path';
+import { ANY_ONE, classAtom, literalAtom, matchSegments, STAR, type NameAtom, type SegmentAtom } from './glob-match';
 import { PermissionConfigError } from './permission-error';
 
 /**
@@ -49,6 +50,8 @@ export interface CompiledPathPattern {
 }
 
 const GLOBSTAR = '\u0000globstar';
+const ONE_STAR = '[^/]*';
+const ONE_CHAR = '[^/]';
 
 function invalid(pattern: string, why: string): PermissionConfigError {
   return new PermissionConfigError('INVALID_PERMISSION_RULE', `Path rule pattern ${JSON.stringify(pattern)} is not valid: ${why}.`);
@@ -97,11 +100,11 @@ function parse(pattern: string): ParsedPattern {
       flush();
       let j = i;
       while (text[j + 1] === '*') j++;
-      current.push({ glob: j > i ? GLOBSTAR : '[^/]*' });
+      current.push({ glob: j > i ? GLOBSTAR : ONE_STAR });
       i = j;
     } else if (ch === '?') {
       flush();
-      current.push({ glob: '[^/]' });
+      current.push({ glob: ONE_CHAR });
     } else if (ch === '[') {
       const cls = bracket(text, i);
       if (cls === undefined) {
@@ -126,7 +129,7 @@ function parse(pattern: string): ParsedPattern {
       throw invalid(pattern, "'..' may only appear before the first wildcard");
     }
     // `**` is a globstar only as a whole segment; inside a segment, stars are one `*`.
-    const tokens = segment.map((t) => ('glob' in t && t.glob === GLOBSTAR && segment.length > 1 ? { glob: '[^/]*' } : t));
+    const tokens = segment.map((t) => ('glob' in t && t.glob === GLOBSTAR && segment.length > 1 ? { glob: ONE_STAR } : t));
     if (!globSeen && tokens.every((t) => 'literal' in t)) literalCount++;
     else globSeen = true;
     normal.push(tokens);
@@ -188,38 +191,39 @@ function classChar(ch: string): string {
   return /[\\\][[^-]/.test(ch) ? `\\${ch}` : ch;
 }
 
-function regexLiteral(text: string): string {
-  return text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
-}
-
 function slashes(path: string): string {
   return sep === '\\' ? path.replace(/\\/g, '/') : path;
 }
 
-const compiled = new Map<string, RegExp>();
-
-/** The regular expression for an absolute base (no glob syntax) followed by the pattern's segments. */
-function regexFor(base: string, segments: readonly (readonly Token[])[], caseInsensitive: boolean, pattern: string): RegExp {
-  let source = regexLiteral(base === '/' ? '' : base);
-  for (const segment of segments) {
-    if (isGlobstar(segment)) source += '(?:/[^/]*)*';
-    else source += `/${segment.map((t) => ('literal' in t ? regexLiteral(t.literal) : t.glob)).join('')}`;
-  }
-  // A pattern that covers a folder covers everything inside it, whatever the names hold: the `s` flag lets `.` match
-  // line breaks too, which are legal in file names (`secret/a\nb` is inside `secret`).
-  const full = `^${source === '' ? '/?' : source}(?:/.*)?$`;
-  const key = `${caseInsensitive ? 'i' : 's'}${full}`;
-  let regex = compiled.get(key);
-  if (regex === undefined) {
-    try {
-      regex = new RegExp(full, caseInsensitive ? 'isu' : 'su');
-    } catch (error) {
-      throw invalid(pattern, `it does not compile (${(error as Error).message})`);
+/**
+ * The pattern's segments as matcher atoms. No regular expression spans more than one character: a regular
+ * expression over the whole path backtracks exponentially on crafted paths (see glob-match.ts).
+ */
+function atomsOf(segments: readonly (readonly Token[])[], pattern: string): SegmentAtom[] {
+  return segments.map((segment): SegmentAtom => {
+    if (isGlobstar(segment)) return STAR;
+    const atoms: NameAtom[] = [];
+    for (const token of segment) {
+      if ('literal' in token) for (const ch of token.literal) atoms.push(literalAtom(ch));
+      else if (token.glob === ONE_STAR) atoms.push(STAR);
+      else if (token.glob === ONE_CHAR) atoms.push(ANY_ONE);
+      else atoms.push(classOf(token.glob, pattern));
     }
-    if (compiled.size > 1000) compiled.clear();
-    compiled.set(key, regex);
+    return { star: false, atoms };
+  });
+}
+
+function classOf(source: string, pattern: string): NameAtom {
+  try {
+    return classAtom(source);
+  } catch (error) {
+    throw invalid(pattern, `it does not compile (${(error as Error).message})`);
   }
-  return regex;
+}
+
+/** The names of an absolute `/`-separated path. */
+function namesOf(path: string): string[] {
+  return path.split('/').filter((name) => name !== '');
 }
 
 /** Options of {@link compilePathPattern}. */
@@ -258,8 +262,11 @@ export function compilePathPattern(pattern: string, options: PathPatternOptions)
     const real = realForm(fixed, start);
     if (real !== undefined && real !== bases[0]) bases.push(real);
   }
+  // A pattern that covers a folder covers everything inside it: a trailing `**`.
+  const tail = [...atomsOf(rest, pattern), STAR];
+  const forms = bases.map((base) => [...atomsOf(namesOf(base).map((name) => [{ literal: name }]), pattern), ...tail]);
   const covers = (path: string, caseInsensitive: boolean): boolean =>
-    bases.some((base) => regexFor(base, rest, caseInsensitive, pattern).test(path));
+    forms.some((atoms) => matchSegments(atoms, namesOf(path), caseInsensitive));
   let identity: FileIdentity | null | undefined;
   return {
     covers,

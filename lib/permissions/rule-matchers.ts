@@ -3,6 +3,7 @@ import { dirname, relative, resolve, sep } from 'node:path';
 import { isWithin } from '../fs/path-within';
 import { resolveRealPath } from '../fs/resolve-real-path';
 import { foldsCase } from './case-folding';
+import { literalAtom, matchName, STAR } from './glob-match';
 import { PermissionBehavior } from './permission-behavior';
 import { PermissionContext } from './permission-context';
 import { PermissionConfigError } from './permission-error';
@@ -176,8 +177,9 @@ export function commandMatchesRule(pattern: string, command: string): boolean {
     return text === prefix || text.startsWith(`${prefix} `);
   }
   if (!pattern.includes('*')) return text === squeeze(pattern);
-  const source = squeeze(pattern).split('*').map((part) => part.replace(/[.+?^${}()|[\]\\]/g, '\\$&')).join('.*');
-  return new RegExp(`^${source}$`, 's').test(text);
+  // Not a regular expression: `^a.*b.*c$` backtracks polynomially (a power per star) on a long command.
+  const atoms = Array.from(squeeze(pattern), (ch) => (ch === '*' ? STAR : literalAtom(ch)));
+  return matchName(atoms, text, false);
 }
 
 function squeeze(text: string): string {
