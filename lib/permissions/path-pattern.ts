@@ -10,6 +10,7 @@ import { PermissionConfigError } from './permission-error';
  * character, `(`, `)`, `{`, `}`, `!`, `+`, `@` and `~` past the first position included, stands for itself.
  */
 const SPECIAL = /[*?[\]\\]/g;
+const BLANK = /\s/;
 
 /**
  * A literal path as a rule pattern that covers exactly that path: every glob character is escaped, and so are a
@@ -19,10 +20,15 @@ const SPECIAL = /[*?[\]\\]/g;
  * @example `escapePathPattern('src/app/[[...slug]]/page.tsx')` is `src/app/\[\[...slug\]\]/page.tsx`.
  */
 export function escapePathPattern(literal: string): string {
-  const escaped = literal
-    .replace(SPECIAL, '\\$&')
-    .replace(/^\s+|\s+$/g, (blanks) => blanks.replace(/\s/g, '\\$&'));
-  return escaped.startsWith('~') ? `\\${escaped}` : escaped;
+  const escaped = literal.replace(SPECIAL, '\\$&');
+  // Leading and trailing blanks, found by a scan: `/\s+$/` is quadratic on a long inner run of blanks.
+  let start = 0;
+  while (start < escaped.length && BLANK.test(escaped[start]!)) start++;
+  let end = escaped.length;
+  while (end > start && BLANK.test(escaped[end - 1]!)) end--;
+  const blanks = (text: string) => text.replace(/\s/g, '\\$&');
+  const result = blanks(escaped.slice(0, start)) + escaped.slice(start, end) + blanks(escaped.slice(end));
+  return result.startsWith('~') ? `\\${result}` : result;
 }
 
 /** Where a pattern is anchored. */
@@ -57,10 +63,17 @@ function invalid(pattern: string, why: string): PermissionConfigError {
   return new PermissionConfigError('INVALID_PERMISSION_RULE', `Path rule pattern ${JSON.stringify(pattern)} is not valid: ${why}.`);
 }
 
+/** Whether the pattern ends with a blank that no backslash escapes (counted by a scan, in linear time). */
+function endsWithBareBlank(pattern: string): boolean {
+  if (!BLANK.test(pattern.slice(-1))) return false;
+  let backslashes = 0;
+  while (pattern[pattern.length - 2 - backslashes] === '\\') backslashes++;
+  return backslashes % 2 === 0;
+}
+
 /** Splits a pattern into segments of tokens, applying escapes; see docs/permissions.md for the grammar. */
 function parse(pattern: string): ParsedPattern {
-  const trailing = /(\\*)\s$/.exec(pattern);
-  if (/^\s/.test(pattern) || (trailing !== null && trailing[1]!.length % 2 === 0)) {
+  if (/^\s/.test(pattern) || endsWithBareBlank(pattern)) {
     throw invalid(pattern, "it starts or ends with a blank, which is usually a typo; escape it ('\\ ') if the name really has one");
   }
   let anchor: Anchor = 'cwd';

@@ -1,3 +1,4 @@
+import { asClause, cutText } from '../text/cut-text';
 import { PermissionBehavior } from './permission-behavior';
 import { PermissionContext, type PermissionContextInit } from './permission-context';
 import { PermissionDecision } from './permission-decision';
@@ -89,7 +90,8 @@ export class PermissionEngine {
     if (ask) {
       return this.finish(tool, input, askByRule(tool, ask));
     }
-    if (safely(() => tool.checkReadOnly(input), false)) {
+    // Only `true` vouches for the call: a predicate written `async` returns a Promise, which is truthy but says nothing.
+    if (safely(() => tool.checkReadOnly(input) === true, false)) {
       return PermissionDecision.allow(`${tool.name} only reads for this call.`, { reason: { type: 'read_only' } });
     }
     if (context.mode === PermissionMode.EXPLORE) {
@@ -199,9 +201,13 @@ function asSentence(message: string): string {
   return text === '' || /[.!?]$/.test(text) ? text : `${text}.`;
 }
 
+/** An error's message quoted in a decision is cut to this many characters. */
+const MAX_ERROR_CLAUSE = 300;
+
 /** An error's message as a clause inside parentheses: no final full stop. */
 function clause(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).replace(/[.\s]+$/, '');
+  // The message may echo the model's input (a path in a resolution error): capped, and trimmed in linear time.
+  return asClause(cutText(error instanceof Error ? error.message : String(error), MAX_ERROR_CLAUSE));
 }
 
 const BEHAVIORS: ReadonlySet<unknown> = new Set(Object.values(PermissionBehavior));
