@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { lstatSync } from 'node:fs';
 import { dirname, resolve, sep } from 'node:path';
+import { isWithin } from '../fs/path-within';
 import { PathResolutionError, resolveRealPath } from '../fs/resolve-real-path';
 import { ANY_ONE, classAtom, literalAtom, matchSegments, STAR, type NameAtom, type SegmentAtom } from './glob-match';
 import { PermissionConfigError } from './permission-error';
@@ -248,6 +249,11 @@ export interface PathPatternOptions {
    * the way the kernel would, when they can be followed (default false: the pattern as written only).
    */
   readonly resolveLinks?: boolean;
+  /**
+   * With `resolveLinks`: folders (real paths) whose links are not followed. When the fixed part crosses a link located
+   * in one of them, the pattern covers what it names as written only.
+   */
+  readonly linksNotFollowedWithin?: readonly string[];
 }
 
 /**
@@ -272,7 +278,7 @@ export function compilePathPattern(pattern: string, options: PathPatternOptions)
   const start = parsed.anchor === 'root' ? '/' : parsed.anchor === 'home' ? homedir() : options.cwd;
   const bases = [slashes(resolve(start, ...fixed))];
   if (options.resolveLinks === true) {
-    const real = realForm(fixed, start);
+    const real = realForm(fixed, start, options.linksNotFollowedWithin ?? []);
     if (real !== undefined && real !== bases[0]) bases.push(real);
   }
   // A pattern that covers a folder covers everything inside it: a trailing `**`.
@@ -320,14 +326,19 @@ function identityOf(path: string): FileIdentity | undefined {
  * through the same spot cannot be resolved either, and the engine fails closed on it; so a natural rule such as
  * `Read(/root/**)`, seen by a process that cannot list `/root`, neither denies every call nor stops judging.
  */
-function realForm(fixed: readonly string[], start: string): string | undefined {
+function realForm(fixed: readonly string[], start: string, notFollowedWithin: readonly string[]): string | undefined {
+  const refuse = (link: string) => {
+    if (notFollowedWithin.some((folder) => isWithin(folder, link))) throw NOT_FOLLOWED;
+  };
   try {
-    return slashes(resolveRealPath(fixed.join(sep) || '.', resolve(start)));
+    return slashes(resolveRealPath(fixed.join(sep) || '.', resolve(start), refuse));
   } catch (error) {
-    if (error instanceof PathResolutionError) return undefined;
+    if (error instanceof PathResolutionError || error === NOT_FOLLOWED) return undefined;
     throw error;
   }
 }
+
+const NOT_FOLLOWED = Symbol('link not followed');
 
 /** A path as {@link CompiledPathPattern.covers} expects it: absolute, normalised, `/`-separated. */
 export function absolutePath(path: string, cwd: string): string {

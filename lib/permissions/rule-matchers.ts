@@ -68,7 +68,9 @@ function assertBehavior(behavior: unknown): asserts behavior is RuleBehavior {
  * seen two ways: as written (normalised) and as its real path (links resolved component by component, then `..`,
  * as the kernel does); the pattern covers what it names as written and what the links in its fixed leading part
  * lead to. An **allow** rule must cover both the written and the real path, so `Write(<proj>/**)` never allows
- * `<proj>/link/key` where `link` leads out of `<proj>`; a **deny** or **ask** rule matches when it covers either.
+ * `<proj>/link/key` where `link` leads out of `<proj>`, and it does not follow the links of its own fixed part that
+ * lie inside the cwd or a working directory (the project's links must not widen it); a **deny** or **ask** rule
+ * matches when it covers either.
  * Deny and ask rules also ignore case when the path lies on a file system that ignores case (or when
  * `context.caseInsensitive` is set; allow rules only then). A path `~/...` is judged both as the kernel reads it (a
  * folder named `~`) and as a tool that expands the tilde reads it (the home directory).
@@ -83,14 +85,17 @@ function assertBehavior(behavior: unknown): asserts behavior is RuleBehavior {
  * escaped, so that it allows the call it was made for.
  */
 export function pathRule(field: string): RuleHooks {
-  return {
+  const hooks: RuleHooks = {
     matchRule: (content, input, context = DEFAULT_CONTEXT(), behavior) => {
       assertBehavior(behavior);
       const raw = input[field];
       if (typeof raw !== 'string') return false;
       const cwd = context.cwd;
       const nocase = context.caseInsensitive;
-      const pattern = compilePathPattern(content, { cwd, resolveLinks: true });
+      // An allow rule does not follow the links its own fixed part crosses inside the cwd or a working directory:
+      // those are the project's (a cloned repository can ship `docs -> ~/.ssh`), and must not widen what it allows.
+      const notFollowed = behavior === PermissionBehavior.ALLOW ? projectFolders(context) : [];
+      const pattern = compilePathPattern(content, { cwd, resolveLinks: true, linksNotFollowedWithin: notFollowed });
       // The kernel reads `~/x` as a folder named `~`; a tool that expands the tilde reads the home directory: judge both.
       const readings = isTilde(raw) ? [raw, `${homedir()}${raw.slice(1)}`] : [raw];
       const written = readings.map((path) => absolutePath(path, cwd));
@@ -111,6 +116,13 @@ export function pathRule(field: string): RuleHooks {
     },
     generateSuggestions: (input, toolName, context = DEFAULT_CONTEXT()) => {
       const raw = input[field];
+      const allows = (content: string) => {
+        try {
+          return hooks.matchRule(content, input, context, PermissionBehavior.ALLOW);
+        } catch {
+          return false;
+        }
+      };
       // A `~/...` path has two readings (see matchRule) that no one pattern covers: no suggestion.
       if (typeof raw !== 'string' || raw === '' || isTilde(raw)) return [];
       const cwd = context.cwd;
@@ -131,9 +143,26 @@ export function pathRule(field: string): RuleHooks {
       // `./` keeps a one-segment path anchored in the cwd (a pattern without '/' would match at any depth).
       const escaped = escapePathPattern(path);
       const content = wholeFolder ? `${escaped}/**` : inside && !path.includes('/') ? `./${escaped}` : escaped;
+      // A suggestion must allow the call it was made for; a call through a link of the project that leads elsewhere
+      // has two places that no one allow rule covers (see matchRule): no suggestion, the call is approved each time.
+      if (!allows(content)) return [];
       return [permissionRule(toolName, PermissionBehavior.ALLOW, content)];
     },
   };
+  return hooks;
+}
+
+/** The real paths of the cwd and the working directories (those that can be resolved). */
+function projectFolders(context: PermissionContext): string[] {
+  const folders: string[] = [];
+  for (const folder of [context.cwd, ...context.workingDirectories]) {
+    try {
+      folders.push(resolveRealPath(folder, context.cwd));
+    } catch {
+      // a folder that cannot be resolved holds no link this process could follow
+    }
+  }
+  return folders;
 }
 
 /**

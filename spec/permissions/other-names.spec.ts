@@ -188,3 +188,49 @@ describe('names that look the same', () => {
     expect((await allowing.check(write, { path: `${decomposed}/k` })).behavior).toBe(ASK);
   });
 });
+
+/**
+ * A project can hold links it did not get from the user: a cloned repository ships `docs -> ~/.ssh`, a build step
+ * or an earlier tool call makes one. An allow rule written for the project's folder must not follow them.
+ */
+describe("a project's links never widen an allow rule", () => {
+  const base = scratch('shipped');
+  const wd = join(base, 'repo');
+  const ssh = join(base, 'home', '.ssh');
+  file(join(ssh, 'authorized_keys'));
+  file(join(wd, 'src', 'a.ts'));
+  symlinkSync(ssh, join(wd, 'docs')); // the repository's own link
+  mkdirSync(join(wd, 'pkg'));
+  symlinkSync('../../home/.ssh', join(wd, 'pkg', 'deep')); // relative, one level down
+  symlinkSync(join(wd, 'docs'), join(wd, 'chain')); // a chain through the first one
+  symlinkSync(join(ssh, 'authorized_keys'), join(wd, 'NOTES.md')); // a file link
+
+  it.each([
+    ['write(docs/**)', 'docs/authorized_keys'],
+    ['write(docs/**)', join(ssh, 'authorized_keys')],
+    ['write(docs)', 'docs/authorized_keys'],
+    [`write(${wd}/docs/**)`, join(ssh, 'new')],
+    ['write(pkg/deep/**)', 'pkg/deep/authorized_keys'],
+    ['write(pkg/deep/**)', join(ssh, 'authorized_keys')],
+    ['write(chain/**)', 'chain/authorized_keys'],
+    ['write(NOTES.md)', 'NOTES.md'],
+    ['write(./NOTES.md)', join(ssh, 'authorized_keys')],
+    ['write(pkg/**)', 'pkg/deep/authorized_keys'],
+    ['write(./**)', 'docs/authorized_keys'],
+  ])('%s does not allow %s', async (rule, path) => {
+    const engine = new PermissionEngine({ cwd: wd, workingDirectories: [wd], settings: { allow: [rule] } });
+    expect((await engine.check(write, { path })).behavior).toBe(ASK);
+  });
+
+  it('the same rules still allow the real folders of the project', async () => {
+    const engine = new PermissionEngine({ cwd: wd, settings: { allow: ['write(src/**)', 'write(./**)'] } });
+    for (const path of ['src/a.ts', 'src/new/b.ts', 'pkg/x', join(wd, 'README.md')]) {
+      expect([path, (await engine.check(write, { path })).behavior]).toEqual([path, ALLOW]);
+    }
+  });
+
+  it('deny rules still follow every link, the project\'s included', async () => {
+    const engine = new PermissionEngine({ cwd: wd, settings: { deny: ['read(docs/**)'] } });
+    expect((await engine.check(read, { path: join(ssh, 'authorized_keys') })).behavior).toBe(DENY);
+  });
+});
