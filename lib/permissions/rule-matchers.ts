@@ -1,7 +1,8 @@
-import { homedir } from 'node:os';
+import { homedir, userInfo } from 'node:os';
 import { dirname, relative, resolve, sep } from 'node:path';
 import { isWithin } from '../fs/path-within';
-import { resolveRealPath } from '../fs/resolve-real-path';
+import { PathResolutionError, resolveRealPath } from '../fs/resolve-real-path';
+import { cutText } from '../text/cut-text';
 import { foldsCase } from './case-folding';
 import { literalAtom, matchName, STAR } from './glob-match';
 import { PermissionBehavior } from './permission-behavior';
@@ -97,7 +98,7 @@ export function pathRule(field: string): RuleHooks {
       const notFollowed = behavior === PermissionBehavior.ALLOW ? projectFolders(context) : [];
       const pattern = compilePathPattern(content, { cwd, resolveLinks: true, linksNotFollowedWithin: notFollowed });
       // The kernel reads `~/x` as a folder named `~`; a tool that expands the tilde reads the home directory: judge both.
-      const readings = isTilde(raw) ? [raw, `${homedir()}${raw.slice(1)}`] : [raw];
+      const readings = isTilde(raw) ? [raw, expandTilde(raw)] : [raw];
       const written = readings.map((path) => absolutePath(path, cwd));
       if (behavior !== PermissionBehavior.ALLOW && written.some((path) => pattern.covers(path, nocase))) return true;
       const forms = [...written, ...readings.map((path) => absolutePath(resolveRealPath(path, cwd), cwd))];
@@ -123,7 +124,7 @@ export function pathRule(field: string): RuleHooks {
           return false;
         }
       };
-      // A `~/...` path has two readings (see matchRule) that no one pattern covers: no suggestion.
+      // A `~...` path has two readings (see matchRule) that no one pattern covers: no suggestion.
       if (typeof raw !== 'string' || raw === '' || isTilde(raw)) return [];
       const cwd = context.cwd;
       const written = resolve(cwd, raw);
@@ -182,8 +183,34 @@ function tooBroad(folder: string, cwd: string): boolean {
   }
 }
 
+/**
+ * Whether a tool that expands the tilde (a shell, Python's `expanduser`) would read `path` from a home directory:
+ * `~`, `~/...`, or `~<user>...` where `<user>` has the form of a user name (so `~$report.docx`, an office lock file,
+ * is only a file name).
+ */
 function isTilde(path: string): boolean {
-  return path === '~' || path.startsWith('~/');
+  return /^~(?:[A-Za-z_][A-Za-z0-9._-]*\$?)?(?:\/|$)/.test(path);
+}
+
+/**
+ * The home-directory reading of `~`, `~/...` and `~<user>/...`. Only this process's own user is known: another
+ * user's home cannot be looked up portably, so such a path cannot be judged (deny and ask rules apply, allow rules
+ * do not), rather than being judged as the harmless folder named `~bob` that the kernel would open.
+ */
+function expandTilde(path: string): string {
+  const cut = path.indexOf('/');
+  const user = path.slice(1, cut < 0 ? undefined : cut);
+  const rest = cut < 0 ? '' : path.slice(cut);
+  if (user === '' || user === currentUser()) return `${homedir()}${rest}`;
+  throw new PathResolutionError('PATH_UNRESOLVABLE', `Cannot resolve path '${cutText(path, 200)}': '~${cutText(user, 100)}' names another user's home directory, which this check cannot look up.`);
+}
+
+function currentUser(): string | undefined {
+  try {
+    return userInfo().username;
+  } catch {
+    return undefined; // no entry for this user (some containers): only '~' and '~/' are known
+  }
 }
 
 function toSlashes(path: string): string {

@@ -1,6 +1,6 @@
 import { execFileSync } from 'node:child_process';
 import { linkSync, mkdirSync, symlinkSync } from 'node:fs';
-import { homedir } from 'node:os';
+import { homedir, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
 import { formatPermissionRule, parsePermissionRule, PermissionBehavior, PermissionEngine } from '../../lib';
 import { isCI } from '../../scripts/ci-flag';
@@ -87,7 +87,7 @@ describe('a suggestion allows the call and not much more', () => {
     expect(await allows(text, other)).toBe(false);
   });
 
-  it.each([['*'], ['**'], ['[ab]'], ['?'], ['a)'], ['(x'], ['a\nb'], ['\\'], ['x\\'], ['~x'], [' lead'], ['trail ']])(
+  it.each([['*'], ['**'], ['[ab]'], ['?'], ['a)'], ['(x'], ['a\nb'], ['\\'], ['x\\'], ['~$lock.docx'], ['~~'], [' lead'], ['trail ']])(
     'the suggestion for a file named %j allows it and not its neighbours',
     async (name) => {
       const text = await suggestion(name);
@@ -232,5 +232,35 @@ describe("a project's links never widen an allow rule", () => {
   it('deny rules still follow every link, the project\'s included', async () => {
     const engine = new PermissionEngine({ cwd: wd, settings: { deny: ['read(docs/**)'] } });
     expect((await engine.check(read, { path: join(ssh, 'authorized_keys') })).behavior).toBe(DENY);
+  });
+});
+
+/**
+ * A tool that expands the tilde (a shell, Python's `expanduser`) reads `~<user>/...` from that user's home. The
+ * process's own user name is its home; another user's home cannot be looked up, so the path cannot be judged and
+ * deny rules apply (fail closed); names that are not user names (`~$lock.docx`) stay plain file names.
+ */
+describe('~<user> paths', () => {
+  const cwd = scratch('tilde-user');
+  const me = userInfo().username;
+  const engine = new PermissionEngine({ cwd, settings: { deny: ['read(~/.ssh/**)', 'write(/nowhere/**)'] } });
+
+  it.each([[`~${me}/.ssh/id_rsa`], [`~${me}/.ssh`], [`~${me}/x/../.ssh/id`], ['~/.ssh/id'], ['~bob/.ssh/id_rsa'], ['~zz-other'], ['~www-data/.ssh/k']])(
+    'read %s is denied',
+    async (path) => {
+      expect((await engine.check(read, { path })).behavior).toBe(DENY);
+    },
+  );
+
+  it('another user\'s home is never allowed by a rule, and asks', async () => {
+    const allowing = new PermissionEngine({ cwd, settings: { allow: ['write(./**)', 'write(/**)'] } });
+    expect((await allowing.check(write, { path: '~bob/.bashrc' })).behavior).toBe(ASK);
+    expect((await allowing.check(write, { path: `~${me}/notes.txt` })).behavior).toBe(ALLOW);
+  });
+
+  it.each([['~$lock.docx'], ['~~'], ['~1/x'], ['~.hidden']])('%s is only a file name', async (path) => {
+    expect((await engine.check(read, { path })).behavior).toBe(ALLOW);
+    const asked = await new PermissionEngine({ cwd }).check(write, { path });
+    expect(asked.suggestions.length).toBe(1);
   });
 });
