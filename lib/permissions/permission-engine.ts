@@ -80,15 +80,15 @@ export class PermissionEngine {
     const context = this.current;
     const parsed = tool.parseArgs(args);
     if (!parsed.ok) {
-      const deny = this.find(tool, PermissionBehavior.DENY, undefined);
+      const deny = this.find(context, tool, PermissionBehavior.DENY, undefined);
       return deny ? denyByRule(tool, deny) : PermissionDecision.allow(`Arguments for ${tool.name} do not validate; the call will fail validation and run nothing.`, { reason: { type: 'invalid_input' } });
     }
     const input = parsed.params;
-    const deny = this.find(tool, PermissionBehavior.DENY, input);
+    const deny = this.find(context, tool, PermissionBehavior.DENY, input);
     if (deny) return denyByRule(tool, deny);
-    const ask = this.find(tool, PermissionBehavior.ASK, input);
+    const ask = this.find(context, tool, PermissionBehavior.ASK, input);
     if (ask) {
-      return this.finish(tool, input, askByRule(tool, ask));
+      return this.finish(context, tool, input, askByRule(tool, ask));
     }
     // Only `true` vouches for the call: a predicate written `async` returns a Promise, which is truthy but says nothing.
     if (safely(() => tool.checkReadOnly(input) === true, false)) {
@@ -107,32 +107,31 @@ export class PermissionEngine {
     }
     const effective = own.updatedInput ?? input;
     if (own.updatedInput !== undefined) {
-      const denyUpdated = this.find(tool, PermissionBehavior.DENY, effective);
+      const denyUpdated = this.find(context, tool, PermissionBehavior.DENY, effective);
       if (denyUpdated) return denyByRule(tool, denyUpdated);
-      const askUpdated = own.behavior === PermissionBehavior.DENY ? undefined : this.find(tool, PermissionBehavior.ASK, effective);
+      const askUpdated = own.behavior === PermissionBehavior.DENY ? undefined : this.find(context, tool, PermissionBehavior.ASK, effective);
       if (askUpdated) {
-        return this.finish(tool, effective, askByRule(tool, askUpdated, own.updatedInput));
+        return this.finish(context, tool, effective, askByRule(tool, askUpdated, own.updatedInput));
       }
     }
     if (own.behavior === PermissionBehavior.ALLOW || own.behavior === PermissionBehavior.DENY) return own;
     if (context.mode === PermissionMode.BYPASS) {
       return PermissionDecision.allow(`Bypass mode allows ${tool.name}.`, { reason: { type: 'mode', mode: context.mode }, updatedInput: own.updatedInput });
     }
-    if (own.behavior === PermissionBehavior.ASK && own.bypassImmune) return this.finish(tool, effective, own);
-    const allow = this.find(tool, PermissionBehavior.ALLOW, effective);
+    if (own.behavior === PermissionBehavior.ASK && own.bypassImmune) return this.finish(context, tool, effective, own);
+    const allow = this.find(context, tool, PermissionBehavior.ALLOW, effective);
     if (allow) {
       return PermissionDecision.allow(`Allowed by rule ${formatPermissionRule(allow.rule)}.`, { reason: { type: 'rule', rule: allow.rule }, updatedInput: own.updatedInput });
     }
     const asking = own.behavior === PermissionBehavior.ASK ? own : PermissionDecision.ask(`No permission rule allows this call of ${tool.name}, so the user must confirm it.`, { reason: { type: 'default' }, updatedInput: own.updatedInput });
-    return this.finish(tool, effective, asking);
+    return this.finish(context, tool, effective, asking);
   }
 
   /**
    * The first rule of `behavior` about `tool` that covers `input` (undefined input: tool-wide rules only). A matcher
    * that throws counts as covering for deny and ask rules (its error is kept for the message), never for allow rules.
    */
-  private find(tool: PermissionSubject, behavior: RuleBehavior, input: Input | undefined): Found | undefined {
-    const context = this.current;
+  private find(context: PermissionContext, tool: PermissionSubject, behavior: RuleBehavior, input: Input | undefined): Found | undefined {
     for (const rule of context.rules) {
       if (rule.behavior !== behavior || !ruleNamesTool(rule, tool)) continue;
       if (rule.ruleContent === undefined) return { rule };
@@ -148,9 +147,9 @@ export class PermissionEngine {
   }
 
   /** Adds suggestions to an ASK and applies DONT_ASK (ASK becomes DENY, reason and suggestions kept). */
-  private finish(tool: PermissionSubject, input: Input, ask: PermissionDecision): PermissionDecision {
-    const suggestions = ask.suggestions.length > 0 ? ask.suggestions : safely(() => tool.generateSuggestions(input, this.current), []);
-    if (this.current.mode !== PermissionMode.DONT_ASK) return ask.suggestions === suggestions ? ask : ask.with({ suggestions });
+  private finish(context: PermissionContext, tool: PermissionSubject, input: Input, ask: PermissionDecision): PermissionDecision {
+    const suggestions = ask.suggestions.length > 0 ? ask.suggestions : safely(() => tool.generateSuggestions(input, context), []);
+    if (context.mode !== PermissionMode.DONT_ASK) return ask.suggestions === suggestions ? ask : ask.with({ suggestions });
     return ask.with({
       behavior: PermissionBehavior.DENY,
       message: `${asSentence(ask.message)} Denied: dont-ask mode never asks.`,

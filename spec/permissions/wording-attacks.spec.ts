@@ -155,3 +155,39 @@ describe('cutText keeps to its budget', () => {
     expect(cut.isWellFormed()).toBe(true);
   });
 });
+
+/**
+ * A tool's own check is awaited: the host may change the engine meanwhile (a mode switch, rules added or removed).
+ * One call is judged against one state of the engine, the one it had when the check began.
+ */
+describe('one check, one snapshot of the engine', () => {
+  it('rules and mode changed while the tool check runs do not apply to that call', async () => {
+    const engine = new PermissionEngine({ mode: PermissionMode.DEFAULT });
+    let changed = 0;
+    class Slow {
+      @Action('Checks slowly.', {
+        params: Input,
+        effects: [ToolEffect.WRITES_WORKSPACE],
+        permissions: {
+          checkPermissions: async () => {
+            engine.addRules(['slow'], ALLOW);
+            engine.setMode(PermissionMode.DONT_ASK);
+            changed++;
+            await new Promise((done) => setTimeout(done, 5));
+            return PermissionDecision.passthrough('no opinion');
+          },
+        },
+      })
+      slow(): string {
+        return 'ran';
+      }
+    }
+    const tool = new Tools().register(new Slow()).get('slow')!;
+    const first = await engine.check(tool, {});
+    expect(changed).toBe(1); // the change happened during the check
+    expect([first.behavior, first.reason.type]).toEqual([ASK, 'default']);
+    // the next call sees the new state
+    const second = await engine.check(tool, {});
+    expect([second.behavior, second.reason.type]).toEqual([ALLOW, 'rule']);
+  });
+});
