@@ -206,7 +206,7 @@ const MAX_ERROR_CLAUSE = 300;
 /** An error's message as a clause inside parentheses: no final full stop. */
 function clause(error: unknown): string {
   // The message may echo the model's input (a path in a resolution error): capped, and trimmed in linear time.
-  return asClause(cutText(error instanceof Error ? error.message : String(error), MAX_ERROR_CLAUSE));
+  return cutText(asClause(error instanceof Error ? error.message : String(error)), MAX_ERROR_CLAUSE);
 }
 
 const BEHAVIORS: ReadonlySet<unknown> = new Set(Object.values(PermissionBehavior));

@@ -128,15 +128,16 @@ export function unapprovedMessage(name: string, reason?: string): string {
 /** A reason quoted in a refusal is cut to this many characters (it may echo the model's input). */
 const MAX_REASON = 1000;
 
-/** Text as one clause inside a sentence: capped, trimmed, without a final full stop (in linear time). */
+/** Text as one clause inside a sentence: trimmed, without a final full stop (in linear time), then capped. */
 function clause(text: string): string {
-  return asClause(cutText(text, MAX_REASON));
+  return cutText(asClause(text), MAX_REASON);
 }
 
 /** Text as whole sentences: trimmed, ending in exactly one full stop (or its own `!` or `?`). */
 function sentence(text: string): string {
   const trimmed = clause(text);
-  return trimmed === '' || /[!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+  // A clause ends in '.' only when it was cut (the '...' marker): no full stop after it.
+  return trimmed === '' || /[!?.]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }
 
 function stackOf(error: unknown): string | undefined {

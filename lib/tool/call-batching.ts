@@ -146,7 +146,7 @@ async function ownVerdict(tool: Tool, args: unknown): Promise<PermissionDecision
   try {
     return await tool.checkPermissions(parsed.params, new PermissionContext());
   } catch (error) {
-    const why = asClause(cutText(error instanceof Error ? error.message : String(error), 500));
+    const why = cutText(asClause(error instanceof Error ? error.message : String(error)), 500);
     return PermissionDecision.deny(`The permission check of ${tool.name} failed (${why}), so the call is denied.`, { reason: { type: 'error' } });
   }
 }

@@ -132,6 +132,12 @@ describe('denials that echo hostile text are capped, well-formed and fast, on ev
     expect(Date.now() - started).toBeLessThan(1500);
   });
 
+  it('a cut reason keeps its marker and gets no extra full stop', () => {
+    const tools = new Tools();
+    expect(tools.denied('t', 'x'.repeat(5000)).error).toMatch(/x\.\.\. Do not retry/);
+    expect(tools.declined('t', `${'x'.repeat(5000)}.`).error).toMatch(/x\.\.\.\)\. Do not retry/);
+  });
+
   it('executeToolCalls: refusal and no approval step stay well-formed for a hostile tool name', async () => {
     const name = `bad\uD800name${'.'.repeat(100000)}`;
     const started = Date.now();
