@@ -63,6 +63,7 @@ export async function openFolder(path: string, requested: string): Promise<Folde
     throw replacedOr(error, requested, real);
   });
   await checkSame(handle, real, requested);
+  await checkStill(handle, real, requested);
   return folderHandle(handle, real, real);
 }
 
@@ -82,6 +83,7 @@ export async function openChildFolder(parent: FolderView, name: string, requeste
   const real = `${parent.real}/${name}`;
   const handle = await open(real, flags);
   await checkSame(handle, real, requested);
+  await checkStill(handle, real, requested);
   return folderHandle(handle, real, real);
 }
 
@@ -144,7 +146,9 @@ export function openFolderSync(path: string, requested: string): FolderHandleSyn
   }
   const opened = fstatSync(fd);
   const named = lstatSync(real, { throwIfNoEntry: false });
-  if (named === undefined || opened.dev !== named.dev || opened.ino !== named.ino) {
+  // The open follows links in the parents of `real`: a parent swapped for a link since realpath() was asked makes
+  // the path (and the lstat) lead elsewhere; resolving it again shows it.
+  if (named === undefined || opened.dev !== named.dev || opened.ino !== named.ino || realpathOrNull(real) !== real) {
     closeSync(fd);
     throw replaced(requested, real);
   }
@@ -194,6 +198,24 @@ async function checkSame(handle: FileHandle, real: string, requested: string): P
   } catch (error) {
     await handle.close();
     throw errnoOf(error) === 'ENOENT' ? replaced(requested, real) : error;
+  }
+}
+
+/**
+ * Refuses a folder reached through a parent swapped for a link after `real` was resolved: `open` follows links in
+ * the parents (O_NOFOLLOW guards the last component only), so `real` must still resolve to itself.
+ */
+async function checkStill(handle: FileHandle, real: string, requested: string): Promise<void> {
+  if ((await realpath(real).catch(() => null)) === real) return;
+  await handle.close();
+  throw replaced(requested, real);
+}
+
+function realpathOrNull(path: string): string | null {
+  try {
+    return realpathSync(path);
+  } catch {
+    return null;
   }
 }
 

@@ -25,11 +25,13 @@ const MAX_LINKS = 40;
  *
  * @param path - the path to resolve; a relative path resolves against `base`.
  * @param base - absolute folder for relative paths (default: the process's current directory).
+ * @param onLink - called with the location of each symbolic link crossed (its folder's links already resolved),
+ *   before it is followed; it may throw to stop the resolution.
  * @returns an absolute path with no link in its existing part and no `.` or `..` segment.
  * @throws PathResolutionError (`PATH_UNRESOLVABLE`) on a link loop, more than 40 links, a non-folder used as a
  *   folder, a NUL byte, or a component that cannot be examined (for example for lack of permission).
  */
-export function resolveRealPath(path: string, base: string = process.cwd()): string {
+export function resolveRealPath(path: string, base: string = process.cwd(), onLink?: (link: string) => void): string {
   if (path.includes('\0')) throw unresolvable(path, 'it contains a NUL byte');
   const start = isAbsolute(path) ? path : `${resolve(base)}${sep}${path}`;
   const { root } = parse(start);
@@ -54,6 +56,7 @@ export function resolveRealPath(path: string, base: string = process.cwd()): str
       missing = true;
       reached.push(part);
     } else if (kind === 'link') {
+      onLink?.(candidate);
       if (++links > MAX_LINKS) throw unresolvable(path, `more than ${MAX_LINKS} symbolic links (a loop?)`);
       const target = readlinkSync(candidate);
       if (isAbsolute(target)) reached = [];

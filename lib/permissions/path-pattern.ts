@@ -1,6 +1,9 @@
 import { homedir } from 'node:os';
-import { resolve, sep } from 'node:path';
+import { lstatSync } from 'node:fs';
+import { dirname, resolve, sep } from 'node:path';
+import { isWithin } from '../fs/path-within';
 import { PathResolutionError, resolveRealPath } from '../fs/resolve-real-path';
+import { ANY_ONE, classAtom, literalAtom, matchSegments, STAR, type NameAtom, type SegmentAtom } from './glob-match';
 import { PermissionConfigError } from './permission-error';
 
 /**
@@ -8,6 +11,7 @@ import { PermissionConfigError } from './permission-error';
  * character, `(`, `)`, `{`, `}`, `!`, `+`, `@` and `~` past the first position included, stands for itself.
  */
 const SPECIAL = /[*?[\]\\]/g;
+const BLANK = /\s/;
 
 /**
  * A literal path as a rule pattern that covers exactly that path: every glob character is escaped, and so are a
@@ -17,10 +21,15 @@ const SPECIAL = /[*?[\]\\]/g;
  * @example `escapePathPattern('src/app/[[...slug]]/page.tsx')` is `src/app/\[\[...slug\]\]/page.tsx`.
  */
 export function escapePathPattern(literal: string): string {
-  const escaped = literal
-    .replace(SPECIAL, '\\$&')
-    .replace(/^\s+|\s+$/g, (blanks) => blanks.replace(/\s/g, '\\$&'));
-  return escaped.startsWith('~') ? `\\${escaped}` : escaped;
+  const escaped = literal.replace(SPECIAL, '\\$&');
+  // Leading and trailing blanks, found by a scan: `/\s+$/` is quadratic on a long inner run of blanks.
+  let start = 0;
+  while (start < escaped.length && BLANK.test(escaped[start]!)) start++;
+  let end = escaped.length;
+  while (end > start && BLANK.test(escaped[end - 1]!)) end--;
+  const blanks = (text: string) => text.replace(/\s/g, '\\$&');
+  const result = blanks(escaped.slice(0, start)) + escaped.slice(start, end) + blanks(escaped.slice(end));
+  return result.startsWith('~') ? `\\${result}` : result;
 }
 
 /** Where a pattern is anchored. */
@@ -39,18 +48,33 @@ interface ParsedPattern {
 export interface CompiledPathPattern {
   /** Whether the absolute, normalised `path` (a `/`-separated string) is covered by one of the forms. */
   covers(path: string, caseInsensitive: boolean): boolean;
+  /**
+   * Whether `path` (a real path: no links in its existing part) reaches the pattern's fixed part under another
+   * name: a folder on its way, or the file itself, is the same file (device and inode) as the folder or file the
+   * fixed part leads to (a bind mount, a hard link), and the rest of `path` matches the rest of the pattern.
+   */
+  coversSameFile(path: string, caseInsensitive: boolean): boolean;
 }
 
 const GLOBSTAR = '\u0000globstar';
+const ONE_STAR = '[^/]*';
+const ONE_CHAR = '[^/]';
 
 function invalid(pattern: string, why: string): PermissionConfigError {
   return new PermissionConfigError('INVALID_PERMISSION_RULE', `Path rule pattern ${JSON.stringify(pattern)} is not valid: ${why}.`);
 }
 
+/** Whether the pattern ends with a blank that no backslash escapes (counted by a scan, in linear time). */
+function endsWithBareBlank(pattern: string): boolean {
+  if (!BLANK.test(pattern.slice(-1))) return false;
+  let backslashes = 0;
+  while (pattern[pattern.length - 2 - backslashes] === '\\') backslashes++;
+  return backslashes % 2 === 0;
+}
+
 /** Splits a pattern into segments of tokens, applying escapes; see docs/permissions.md for the grammar. */
 function parse(pattern: string): ParsedPattern {
-  const trailing = /(\\*)\s$/.exec(pattern);
-  if (/^\s/.test(pattern) || (trailing !== null && trailing[1]!.length % 2 === 0)) {
+  if (/^\s/.test(pattern) || endsWithBareBlank(pattern)) {
     throw invalid(pattern, "it starts or ends with a blank, which is usually a typo; escape it ('\\ ') if the name really has one");
   }
   let anchor: Anchor = 'cwd';
@@ -90,11 +114,11 @@ function parse(pattern: string): ParsedPattern {
       flush();
       let j = i;
       while (text[j + 1] === '*') j++;
-      current.push({ glob: j > i ? GLOBSTAR : '[^/]*' });
+      current.push({ glob: j > i ? GLOBSTAR : ONE_STAR });
       i = j;
     } else if (ch === '?') {
       flush();
-      current.push({ glob: '[^/]' });
+      current.push({ glob: ONE_CHAR });
     } else if (ch === '[') {
       const cls = bracket(text, i);
       if (cls === undefined) {
@@ -119,7 +143,7 @@ function parse(pattern: string): ParsedPattern {
       throw invalid(pattern, "'..' may only appear before the first wildcard");
     }
     // `**` is a globstar only as a whole segment; inside a segment, stars are one `*`.
-    const tokens = segment.map((t) => ('glob' in t && t.glob === GLOBSTAR && segment.length > 1 ? { glob: '[^/]*' } : t));
+    const tokens = segment.map((t) => ('glob' in t && t.glob === GLOBSTAR && segment.length > 1 ? { glob: ONE_STAR } : t));
     if (!globSeen && tokens.every((t) => 'literal' in t)) literalCount++;
     else globSeen = true;
     normal.push(tokens);
@@ -181,37 +205,39 @@ function classChar(ch: string): string {
   return /[\\\][[^-]/.test(ch) ? `\\${ch}` : ch;
 }
 
-function regexLiteral(text: string): string {
-  return text.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&');
-}
-
 function slashes(path: string): string {
   return sep === '\\' ? path.replace(/\\/g, '/') : path;
 }
 
-const compiled = new Map<string, RegExp>();
-
-/** The regular expression for an absolute base (no glob syntax) followed by the pattern's segments. */
-function regexFor(base: string, segments: readonly (readonly Token[])[], caseInsensitive: boolean, pattern: string): RegExp {
-  let source = regexLiteral(base === '/' ? '' : base);
-  for (const segment of segments) {
-    if (isGlobstar(segment)) source += '(?:/[^/]*)*';
-    else source += `/${segment.map((t) => ('literal' in t ? regexLiteral(t.literal) : t.glob)).join('')}`;
-  }
-  // A pattern that covers a folder covers everything inside it.
-  const full = `^${source === '' ? '/?' : source}(?:/.*)?$`;
-  const key = `${caseInsensitive ? 'i' : 's'}${full}`;
-  let regex = compiled.get(key);
-  if (regex === undefined) {
-    try {
-      regex = new RegExp(full, caseInsensitive ? 'iu' : 'u');
-    } catch (error) {
-      throw invalid(pattern, `it does not compile (${(error as Error).message})`);
+/**
+ * The pattern's segments as matcher atoms. No regular expression spans more than one character: a regular
+ * expression over the whole path backtracks exponentially on crafted paths (see glob-match.ts).
+ */
+function atomsOf(segments: readonly (readonly Token[])[], pattern: string): SegmentAtom[] {
+  return segments.map((segment): SegmentAtom => {
+    if (isGlobstar(segment)) return STAR;
+    const atoms: NameAtom[] = [];
+    for (const token of segment) {
+      if ('literal' in token) for (const ch of token.literal) atoms.push(literalAtom(ch));
+      else if (token.glob === ONE_STAR) atoms.push(STAR);
+      else if (token.glob === ONE_CHAR) atoms.push(ANY_ONE);
+      else atoms.push(classOf(token.glob, pattern));
     }
-    if (compiled.size > 1000) compiled.clear();
-    compiled.set(key, regex);
+    return { star: false, atoms };
+  });
+}
+
+function classOf(source: string, pattern: string): NameAtom {
+  try {
+    return classAtom(source);
+  } catch (error) {
+    throw invalid(pattern, `it does not compile (${(error as Error).message})`);
   }
-  return regex;
+}
+
+/** The names of an absolute `/`-separated path. */
+function namesOf(path: string): string[] {
+  return path.split('/').filter((name) => name !== '');
 }
 
 /** Options of {@link compilePathPattern}. */
@@ -223,6 +249,11 @@ export interface PathPatternOptions {
    * the way the kernel would, when they can be followed (default false: the pattern as written only).
    */
   readonly resolveLinks?: boolean;
+  /**
+   * With `resolveLinks`: folders (real paths) whose links are not followed. When the fixed part crosses a link located
+   * in one of them, the pattern covers what it names as written only.
+   */
+  readonly linksNotFollowedWithin?: readonly string[];
 }
 
 /**
@@ -247,14 +278,46 @@ export function compilePathPattern(pattern: string, options: PathPatternOptions)
   const start = parsed.anchor === 'root' ? '/' : parsed.anchor === 'home' ? homedir() : options.cwd;
   const bases = [slashes(resolve(start, ...fixed))];
   if (options.resolveLinks === true) {
-    const real = realForm(fixed, start);
+    const real = realForm(fixed, start, options.linksNotFollowedWithin ?? []);
     if (real !== undefined && real !== bases[0]) bases.push(real);
   }
+  // A pattern that covers a folder covers everything inside it: a trailing `**`.
+  const tail = [...atomsOf(rest, pattern), STAR];
+  const forms = bases.map((base) => [...atomsOf(namesOf(base).map((name) => [{ literal: name }]), pattern), ...tail]);
+  const covers = (path: string, caseInsensitive: boolean): boolean =>
+    forms.some((atoms) => matchSegments(atoms, namesOf(path), caseInsensitive));
+  let identity: FileIdentity | null | undefined;
   return {
-    covers(path: string, caseInsensitive: boolean): boolean {
-      return bases.some((base) => regexFor(base, rest, caseInsensitive, pattern).test(path));
+    covers,
+    coversSameFile(path: string, caseInsensitive: boolean): boolean {
+      identity ??= identityOf(bases[bases.length - 1]!) ?? null;
+      if (identity === null) return false;
+      const base = bases[bases.length - 1]!;
+      for (let ancestor = path; ; ancestor = dirname(ancestor)) {
+        const other = identityOf(ancestor);
+        if (other !== undefined && other.dev === identity.dev && other.ino === identity.ino) {
+          const below = ancestor === '/' ? path : path.slice(ancestor.length);
+          if (covers(base === '/' ? below || '/' : `${base}${below}`, caseInsensitive)) return true;
+        }
+        if (dirname(ancestor) === ancestor) return false;
+      }
     },
   };
+}
+
+interface FileIdentity {
+  readonly dev: bigint;
+  readonly ino: bigint;
+}
+
+/** The device and inode of `path` (links not followed), or undefined when it cannot be examined. */
+function identityOf(path: string): FileIdentity | undefined {
+  try {
+    const stat = lstatSync(path, { bigint: true });
+    return { dev: stat.dev, ino: stat.ino };
+  } catch {
+    return undefined;
+  }
 }
 
 /**
@@ -263,14 +326,19 @@ export function compilePathPattern(pattern: string, options: PathPatternOptions)
  * through the same spot cannot be resolved either, and the engine fails closed on it; so a natural rule such as
  * `Read(/root/**)`, seen by a process that cannot list `/root`, neither denies every call nor stops judging.
  */
-function realForm(fixed: readonly string[], start: string): string | undefined {
+function realForm(fixed: readonly string[], start: string, notFollowedWithin: readonly string[]): string | undefined {
+  const refuse = (link: string) => {
+    if (notFollowedWithin.some((folder) => isWithin(folder, link))) throw NOT_FOLLOWED;
+  };
   try {
-    return slashes(resolveRealPath(fixed.join(sep) || '.', resolve(start)));
+    return slashes(resolveRealPath(fixed.join(sep) || '.', resolve(start), refuse));
   } catch (error) {
-    if (error instanceof PathResolutionError) return undefined;
+    if (error instanceof PathResolutionError || error === NOT_FOLLOWED) return undefined;
     throw error;
   }
 }
+
+const NOT_FOLLOWED = Symbol('link not followed');
 
 /** A path as {@link CompiledPathPattern.covers} expects it: absolute, normalised, `/`-separated. */
 export function absolutePath(path: string, cwd: string): string {

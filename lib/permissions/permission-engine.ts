@@ -1,3 +1,4 @@
+import { asClause, cutText } from '../text/cut-text';
 import { PermissionBehavior } from './permission-behavior';
 import { PermissionContext, type PermissionContextInit } from './permission-context';
 import { PermissionDecision } from './permission-decision';
@@ -79,17 +80,18 @@ export class PermissionEngine {
     const context = this.current;
     const parsed = tool.parseArgs(args);
     if (!parsed.ok) {
-      const deny = await this.find(tool, PermissionBehavior.DENY, undefined);
+      const deny = await this.find(context, tool, PermissionBehavior.DENY, undefined);
       return deny ? denyByRule(tool, deny) : PermissionDecision.allow(`Arguments for ${tool.name} do not validate; the call will fail validation and run nothing.`, { reason: { type: 'invalid_input' } });
     }
     const input = parsed.params;
-    const deny = await this.find(tool, PermissionBehavior.DENY, input);
+    const deny = await this.find(context, tool, PermissionBehavior.DENY, input);
     if (deny) return denyByRule(tool, deny);
-    const ask = await this.find(tool, PermissionBehavior.ASK, input);
+    const ask = await this.find(context, tool, PermissionBehavior.ASK, input);
     if (ask) {
-      return this.finish(tool, input, askByRule(tool, ask));
+      return this.finish(context, tool, input, askByRule(tool, ask));
     }
-    if (safely(() => tool.checkReadOnly(input), false)) {
+    // Only `true` vouches for the call: a predicate written `async` returns a Promise, which is truthy but says nothing.
+    if (safely(() => tool.checkReadOnly(input) === true, false)) {
       return PermissionDecision.allow(`${tool.name} only reads for this call.`, { reason: { type: 'read_only' } });
     }
     if (context.mode === PermissionMode.EXPLORE) {
@@ -105,24 +107,24 @@ export class PermissionEngine {
     }
     const effective = own.updatedInput ?? input;
     if (own.updatedInput !== undefined) {
-      const denyUpdated = await this.find(tool, PermissionBehavior.DENY, effective);
+      const denyUpdated = await this.find(context, tool, PermissionBehavior.DENY, effective);
       if (denyUpdated) return denyByRule(tool, denyUpdated);
-      const askUpdated = own.behavior === PermissionBehavior.DENY ? undefined : await this.find(tool, PermissionBehavior.ASK, effective);
+      const askUpdated = own.behavior === PermissionBehavior.DENY ? undefined : await this.find(context, tool, PermissionBehavior.ASK, effective);
       if (askUpdated) {
-        return this.finish(tool, effective, askByRule(tool, askUpdated, own.updatedInput));
+        return this.finish(context, tool, effective, askByRule(tool, askUpdated, own.updatedInput));
       }
     }
     if (own.behavior === PermissionBehavior.ALLOW || own.behavior === PermissionBehavior.DENY) return own;
     if (context.mode === PermissionMode.BYPASS) {
       return PermissionDecision.allow(`Bypass mode allows ${tool.name}.`, { reason: { type: 'mode', mode: context.mode }, updatedInput: own.updatedInput });
     }
-    if (own.behavior === PermissionBehavior.ASK && own.bypassImmune) return this.finish(tool, effective, own);
-    const allow = await this.find(tool, PermissionBehavior.ALLOW, effective);
+    if (own.behavior === PermissionBehavior.ASK && own.bypassImmune) return this.finish(context, tool, effective, own);
+    const allow = await this.find(context, tool, PermissionBehavior.ALLOW, effective);
     if (allow) {
       return PermissionDecision.allow(`Allowed by rule ${formatPermissionRule(allow.rule)}.`, { reason: { type: 'rule', rule: allow.rule }, updatedInput: own.updatedInput });
     }
     const asking = own.behavior === PermissionBehavior.ASK ? own : PermissionDecision.ask(`No permission rule allows this call of ${tool.name}, so the user must confirm it.`, { reason: { type: 'default' }, updatedInput: own.updatedInput });
-    return this.finish(tool, effective, asking);
+    return this.finish(context, tool, effective, asking);
   }
 
   /**
@@ -130,8 +132,7 @@ export class PermissionEngine {
    * that throws or rejects counts as covering for deny and ask rules (its error is kept for the message), never for
    * allow rules. A matcher may answer with a promise (a shell matcher loads its parser on first use): it is awaited.
    */
-  private async find(tool: PermissionSubject, behavior: RuleBehavior, input: Input | undefined): Promise<Found | undefined> {
-    const context = this.current;
+  private async find(context: PermissionContext, tool: PermissionSubject, behavior: RuleBehavior, input: Input | undefined): Promise<Found | undefined> {
     for (const rule of context.rules) {
       if (rule.behavior !== behavior || !ruleNamesTool(rule, tool)) continue;
       if (rule.ruleContent === undefined) return { rule };
@@ -147,9 +148,9 @@ export class PermissionEngine {
   }
 
   /** Adds suggestions to an ASK and applies DONT_ASK (ASK becomes DENY, reason and suggestions kept). */
-  private finish(tool: PermissionSubject, input: Input, ask: PermissionDecision): PermissionDecision {
-    const suggestions = ask.suggestions.length > 0 ? ask.suggestions : safely(() => tool.generateSuggestions(input, this.current), []);
-    if (this.current.mode !== PermissionMode.DONT_ASK) return ask.suggestions === suggestions ? ask : ask.with({ suggestions });
+  private finish(context: PermissionContext, tool: PermissionSubject, input: Input, ask: PermissionDecision): PermissionDecision {
+    const suggestions = ask.suggestions.length > 0 ? ask.suggestions : safely(() => tool.generateSuggestions(input, context), []);
+    if (context.mode !== PermissionMode.DONT_ASK) return ask.suggestions === suggestions ? ask : ask.with({ suggestions });
     return ask.with({
       behavior: PermissionBehavior.DENY,
       message: `${asSentence(ask.message)} Denied: dont-ask mode never asks.`,
@@ -200,9 +201,13 @@ function asSentence(message: string): string {
   return text === '' || /[.!?]$/.test(text) ? text : `${text}.`;
 }
 
+/** An error's message quoted in a decision is cut to this many characters. */
+const MAX_ERROR_CLAUSE = 300;
+
 /** An error's message as a clause inside parentheses: no final full stop. */
 function clause(error: unknown): string {
-  return (error instanceof Error ? error.message : String(error)).replace(/[.\s]+$/, '');
+  // The message may echo the model's input (a path in a resolution error): capped, and trimmed in linear time.
+  return cutText(asClause(error instanceof Error ? error.message : String(error)), MAX_ERROR_CLAUSE);
 }
 
 const BEHAVIORS: ReadonlySet<unknown> = new Set(Object.values(PermissionBehavior));

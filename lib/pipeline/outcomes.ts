@@ -2,7 +2,7 @@ import { MissingDependencyError } from '../context/tool-context';
 import { isActionResult, type ActionResult, type ActionResultClass, type ActionResultInit } from '../result';
 import { CANCELLED } from './await-call';
 import type { ToolLogger } from './logger';
-import { cutText } from '../text/cut-text';
+import { asClause, cutText } from '../text/cut-text';
 
 /**
  * Turns every outcome of a call into a result of the registry's result type, with the model-facing message for each
@@ -125,15 +125,19 @@ export function unapprovedMessage(name: string, reason?: string): string {
   return `Tool '${name}' was not run: it needs approval and no approval step is configured${why ? ` (${why})` : ''}. Ask the user or take another approach.`;
 }
 
-/** Text as one clause inside a sentence: trimmed, without a final full stop. */
+/** A reason quoted in a refusal is cut to this many characters (it may echo the model's input). */
+const MAX_REASON = 1000;
+
+/** Text as one clause inside a sentence: trimmed, without a final full stop (in linear time), then capped. */
 function clause(text: string): string {
-  return text.trim().replace(/[.\s]+$/, '');
+  return cutText(asClause(text), MAX_REASON);
 }
 
 /** Text as whole sentences: trimmed, ending in exactly one full stop (or its own `!` or `?`). */
 function sentence(text: string): string {
   const trimmed = clause(text);
-  return trimmed === '' || /[!?]$/.test(trimmed) ? trimmed : `${trimmed}.`;
+  // A clause ends in '.' only when it was cut (the '...' marker): no full stop after it.
+  return trimmed === '' || /[!?.]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }
 
 function stackOf(error: unknown): string | undefined {

@@ -67,12 +67,30 @@ export function registerSkillViewer<R extends ActionResult<unknown>>(tools: Tool
 
 /** The text the viewer returns for one skill: a header (name, directory, resources), then the instructions. */
 export function renderLoadedSkill(skill: LoadedSkill): string {
-  const resources = skill.resources.length > 0 ? skill.resources.map((path) => `- ${path}`).join('\n') : '(none)';
   return [
     `Skill: ${skill.name}`,
     `Directory: ${skill.directory}`,
-    `Resources (relative to the directory):\n${resources}`,
+    `Resources (relative to the directory):\n${resourceLines(skill.resources)}`,
     '',
     skill.instructions,
   ].join('\n');
+}
+
+/** The resource list of the viewer's text holds at most this many characters (a skill may list 10,000 deep paths). */
+export const MAX_RESOURCE_LIST_CHARS = 20_000;
+
+function resourceLines(resources: readonly string[]): string {
+  if (resources.length === 0) return '(none)';
+  const lines: string[] = [];
+  let length = 0;
+  for (const path of resources) {
+    const line = `- ${path}`;
+    if (length + line.length + 1 > MAX_RESOURCE_LIST_CHARS) {
+      lines.push(`(${resources.length - lines.length} more not shown)`);
+      break;
+    }
+    lines.push(line);
+    length += line.length + 1;
+  }
+  return lines.join('\n');
 }

@@ -20,12 +20,15 @@ export function toWellFormed(text: string): string {
  * well-formed. Text that fits is returned unchanged (but repaired if it held lone surrogates).
  *
  * @param text - the text to cap.
- * @param max - the most UTF-16 code units (JavaScript `length`) the result may have; at least `marker.length`.
+ * @param max - the most UTF-16 code units (JavaScript `length`) the result may have; below `marker.length`, the
+ *   text is cut without a marker.
  * @param marker - appended when something was cut (default `...`).
  * @returns the capped, well-formed text.
  */
 export function cutText(text: string, max: number, marker = '...'): string {
   if (text.length <= max) return toWellFormed(text);
+  // A budget smaller than the marker keeps only text, so the result still fits.
+  if (max < marker.length) return cutText(text, max, '');
   let end = Math.max(0, max - marker.length);
   const last = text.charCodeAt(end - 1);
   if (end > 0 && last >= 0xd800 && last <= 0xdbff) end -= 1;
@@ -49,4 +52,20 @@ export function utf8CutLength(bytes: Uint8Array, maxBytes: number): number {
     back += 1;
   }
   return end;
+}
+
+const BLANK = /\s/;
+
+/**
+ * `text` trimmed, without the full stops and blanks it ends with, so that it reads as a clause inside a sentence
+ * (`failed (no such file)` rather than `failed (no such file.)`). Linear in the length of `text`: the regular
+ * expression `/[.\s]+$/` takes quadratic time on a long run of dots that does not reach the end, and such text can
+ * come from a model (a path echoed in an error message).
+ */
+export function asClause(text: string): string {
+  let end = text.length;
+  while (end > 0 && (text[end - 1] === '.' || BLANK.test(text[end - 1]!))) end -= 1;
+  let start = 0;
+  while (start < end && BLANK.test(text[start]!)) start += 1;
+  return text.slice(start, end);
 }

@@ -7,7 +7,7 @@ import type { ActionResult } from '../result';
 import type { Tools } from '../tools';
 import { isExternalRequest, type ExternalExecutionRequest } from './external-execution';
 import type { Tool } from './tool';
-import { cutText } from '../text/cut-text';
+import { asClause, cutText } from '../text/cut-text';
 
 /** One tool call of a model's turn, provider-neutral (the shape of the provider adapters' `ToolCallRequest`). */
 export interface BatchCall {
@@ -146,7 +146,7 @@ async function ownVerdict(tool: Tool, args: unknown): Promise<PermissionDecision
   try {
     return await tool.checkPermissions(parsed.params, new PermissionContext());
   } catch (error) {
-    const why = cutText((error instanceof Error ? error.message : String(error)).replace(/[.\s]+$/, ''), 500);
+    const why = cutText(asClause(error instanceof Error ? error.message : String(error)), 500);
     return PermissionDecision.deny(`The permission check of ${tool.name} failed (${why}), so the call is denied.`, { reason: { type: 'error' } });
   }
 }

@@ -28,10 +28,13 @@ export function defaultCheckPermissions(tool: Tool, input: Record<string, unknow
   return PermissionDecision.passthrough(`${tool.name} ${what}; the permission rules and mode decide.`);
 }
 
-/** `tool.checkReadOnly(input)`, where a predicate that throws cannot vouch for the call (not read-only). */
+/**
+ * `tool.checkReadOnly(input)`, where only `true` vouches for the call: a predicate that throws, or returns anything
+ * else (a Promise from an `async` predicate, a truthy string from plain JavaScript), is not read-only.
+ */
 function readsOnly(tool: Tool, input: Record<string, unknown>): boolean {
   try {
-    return tool.checkReadOnly(input);
+    return tool.checkReadOnly(input) === true;
   } catch {
     return false;
   }

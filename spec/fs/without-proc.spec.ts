@@ -102,3 +102,63 @@ it('notices a child folder replaced right after it was opened, or gone', async (
   await expect(handles.openChildFolder(parent, 'child', 'sub/child')).rejects.toMatchObject({ code: 'FS_PATH_CHANGED' });
   await parent.close();
 });
+
+describe('a parent swapped for a link between resolving the real path and opening it', () => {
+  /** Swaps `<base>/root/sub` for a link to `<base>/outside` (which has its own `child`) right after one realpath. */
+  function swapAfterRealpath(): { swaps: () => number } {
+    mkdirSync(join(base, 'outside', 'child'));
+    let swaps = 0;
+    const swap = () => {
+      if (swaps > 0) return;
+      swaps++;
+      renameSync(join(base, 'root', 'sub'), join(base, 'root', 'sub-old'));
+      symlinkSync(join(base, 'outside'), join(base, 'root', 'sub'));
+    };
+    const realpathSync = fs.realpathSync;
+    jest.spyOn(fs, 'realpathSync').mockImplementation(((...args: Parameters<typeof fs.realpathSync>) => {
+      const real = realpathSync(...args);
+      swap();
+      return real;
+    }) as typeof fs.realpathSync);
+    const realpath = fsp.realpath;
+    jest.spyOn(fsp, 'realpath').mockImplementation(async (...args: Parameters<typeof fsp.realpath>) => {
+      const real = await realpath(...args);
+      swap();
+      return real;
+    });
+    return { swaps: () => swaps };
+  }
+
+  it('openFolderSync refuses it', () => {
+    const forced = swapAfterRealpath();
+    expect(() => handles.openFolderSync(join(base, 'root', 'sub', 'child'), 'sub/child')).toThrow(expect.objectContaining({ code: 'FS_PATH_CHANGED' }));
+    expect(forced.swaps()).toBe(1);
+  });
+
+  it('openFolder refuses it', async () => {
+    const forced = swapAfterRealpath();
+    await expect(handles.openFolder(join(base, 'root', 'sub', 'child'), 'sub/child')).rejects.toMatchObject({ code: 'FS_PATH_CHANGED' });
+    expect(forced.swaps()).toBe(1);
+  });
+
+  it('openDirectory refuses it instead of handing out the outside folder under the inside name', async () => {
+    const forced = swapAfterRealpath();
+    await expect(handles.openDirectory(join(base, 'root'), ['sub', 'child'], 'sub/child')).rejects.toMatchObject({ code: 'FS_PATH_CHANGED' });
+    expect(forced.swaps()).toBe(1);
+  });
+
+  it('openChildFolder refuses a child reached through its parent swapped after the parent was opened', async () => {
+    mkdirSync(join(base, 'outside', 'child'));
+    const parent = await handles.openFolder(join(base, 'root', 'sub'), 'sub');
+    renameSync(join(base, 'root', 'sub'), join(base, 'root', 'sub-old'));
+    symlinkSync(join(base, 'outside'), join(base, 'root', 'sub'));
+    await expect(handles.openChildFolder(parent, 'child', 'sub/child')).rejects.toMatchObject({ code: 'FS_PATH_CHANGED' });
+    await parent.close();
+  });
+
+  it('still opens the folder when nothing was swapped', async () => {
+    const folder = await handles.openFolder(join(base, 'root', 'sub', 'child'), 'sub/child');
+    expect(folder.real).toBe(join(base, 'root', 'sub', 'child'));
+    await folder.close();
+  });
+});

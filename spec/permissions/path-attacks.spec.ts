@@ -137,11 +137,27 @@ describe('allow rules must cover the real path too', () => {
     expect((await engine.check(write, { path: 'swap/x' })).behavior).toBe(ASK);
   });
 
-  it('an allow rule naming the link itself allows what the link leads to, as written', async () => {
-    const e = new PermissionEngine({ cwd: wd, settings: { allow: ['write(link/**)'] } });
-    expect((await e.check(write, { path: 'link/inner.txt' })).behavior).toBe(ALLOW);
-    expect((await e.check(write, { path: join(outside, 'sub', 'inner.txt') })).behavior).toBe(ALLOW);
-    expect((await e.check(write, { path: join(outside, 'key.txt') })).behavior).toBe(ASK);
+  it('an allow rule naming a link of the project does not follow it: the project cannot widen its own rules', async () => {
+    // A cloned repository can ship `link -> <outside>`; a rule written for the folder must not allow the outside.
+    const e = new PermissionEngine({ cwd: wd, settings: { allow: ['write(link/**)', 'write(rel)', 'write(hop1/**)', 'write(notes.txt)'] } });
+    for (const path of ['link/inner.txt', join(outside, 'sub', 'inner.txt'), join(outside, 'key.txt'), 'rel/x', 'hop1/x', 'notes.txt', join(outside, 'sub', 'x')]) {
+      expect([path, (await e.check(write, { path })).behavior]).toEqual([path, ASK]);
+    }
+    // a working directory's links are the project's too
+    const other = new PermissionEngine({ cwd: outside, workingDirectories: [outside, wd], settings: { allow: [`write(${wd}/link/**)`] } });
+    expect((await other.check(write, { path: join(wd, 'link', 'inner.txt') })).behavior).toBe(ASK);
+  });
+
+  it('links above the project (the system\'s, such as /tmp on macOS) are still followed by allow rules', async () => {
+    const alias = join(wd, '..', 'alias');
+    symlinkSync(wd, alias);
+    const e = new PermissionEngine({ cwd: wd, settings: { allow: [`write(${alias}/dir/**)`] } });
+    expect((await e.check(write, { path: 'dir/a.txt' })).behavior).toBe(ALLOW);
+    expect((await e.check(write, { path: join(alias, 'dir', 'a.txt') })).behavior).toBe(ALLOW);
+    const viaAlias = new PermissionEngine({ cwd: alias, settings: { allow: ['write(dir/**)'] } });
+    expect((await viaAlias.check(write, { path: 'dir/a.txt' })).behavior).toBe(ALLOW);
+    expect((await viaAlias.check(write, { path: join(wd, 'dir', 'a.txt') })).behavior).toBe(ALLOW);
+    expect((await viaAlias.check(write, { path: 'own.txt' })).behavior).toBe(ASK);
   });
 });
 

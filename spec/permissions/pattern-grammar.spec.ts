@@ -185,8 +185,8 @@ describe('a suggestion always allows the call it was made for', () => {
     const engine = new PermissionEngine({ cwd: wd });
     const asked = await engine.check(write, { path });
     expect([path, asked.behavior]).toEqual([path, ASK]);
-    if (path === '~' || path.startsWith('~/')) {
-      // two readings (a folder named '~', the home directory) that no one rule covers: nothing to suggest
+    if (/^~[A-Za-z_]*(?:\/|$)/.test(path)) {
+      // two readings (a folder named '~...', a home directory) that no one rule covers: nothing to suggest
       expect(asked.suggestions).toEqual([]);
       return '';
     }
@@ -219,10 +219,15 @@ describe('a suggestion always allows the call it was made for', () => {
     expect(await suggestionAllows('web/app/[[...slug]]/page.tsx')).toBe('write(web/app/\\[\\[...slug\\]\\]/**)');
   });
 
-  it('a link leading out of its folder gets a suggestion for itself, which still allows the call', async () => {
+  it('a link of the project leading out gets no suggestion: no one allow rule covers both of its places', async () => {
     file(join(outside, 'target.txt'));
     symlinkSync(join(outside, 'target.txt'), join(wd, 'src', 'app', 'link [x].txt'));
-    expect(await suggestionAllows('src/app/link [x].txt')).toBe('write(src/app/link \\[x\\].txt)');
+    const asked = await new PermissionEngine({ cwd: wd }).check(write, { path: 'src/app/link [x].txt' });
+    expect([asked.behavior, asked.suggestions]).toEqual([ASK, []]);
+    // a link outside the project, leading elsewhere, still gets a suggestion for itself
+    file(join(base, 'elsewhere', 'target.txt'));
+    symlinkSync(join(base, 'elsewhere', 'target.txt'), join(outside, 'link [y].txt'));
+    expect(await suggestionAllows(join(outside, 'link [y].txt'))).toMatch(/link \\\[y\\\]\.txt\)$/);
     // the folder rule would not have allowed it: the real path lies outside the folder
     const engine = new PermissionEngine({ cwd: wd, settings: { allow: ['write(src/app/**)'] } });
     expect((await engine.check(write, { path: 'src/app/link [x].txt' })).behavior).toBe(ASK);

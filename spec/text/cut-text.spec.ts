@@ -21,7 +21,9 @@ describe('cutText', () => {
 
   it('honours a custom marker and a max smaller than the marker', () => {
     expect(cutText('abcdef', 4, '…')).toBe('abc…');
-    expect(cutText('abcdef', 1)).toBe('...');
+    // the budget wins over the marker: the result never exceeds max
+    expect(cutText('abcdef', 1)).toBe('a');
+    expect(cutText('🎉🎉', 1)).toBe('');
   });
 
   it('toWellFormed returns the same string when nothing needs repair', () => {

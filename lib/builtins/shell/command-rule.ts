@@ -146,25 +146,30 @@ function ruleParts(node: SyntaxNode, invalid: (why: string) => ShellAnalysisErro
  * anything: an unquoted one any number of words, a quoted one any one word.
  */
 function matchWords(tokens: readonly RuleToken[], words: readonly ShellWord[], sure: boolean): boolean {
-  const memo = new Map<number, boolean>();
-  const go = (i: number, j: number): boolean => {
-    const key = i * (words.length + 1) + j;
-    const seen = memo.get(key);
-    if (seen !== undefined) return seen;
-    memo.set(key, false);
-    let result: boolean;
-    const token = tokens[i];
-    const word = words[j];
-    if (token === undefined) result = j === words.length || (!sure && words.slice(j).every((w) => w.splits));
-    else if (token.any) result = go(i + 1, j) || (word !== undefined && go(i, j + 1));
-    else if (word === undefined) result = false;
-    else if (word.literal) result = globMatch(token.parts, word.text) && go(i + 1, j + 1);
-    else if (sure) result = false;
-    else result = go(i + 1, j + 1) || (word.splits && (go(i, j + 1) || go(i + 1, j)));
-    memo.set(key, result);
-    return result;
-  };
-  return go(0, 0);
+  // Bottom-up over (rule token, command word): time and memory are tokens × words, and no recursion, so a command of
+  // tens of thousands of words neither backtracks nor exhausts the stack. at(i, j): tokens[i..] match words[j..].
+  const width = words.length + 1;
+  const table = new Uint8Array((tokens.length + 1) * width);
+  const at = (i: number, j: number): boolean => table[i * width + j] === 1;
+  let restSplits = true;
+  for (let j = words.length; j >= 0; j--) {
+    if (j < words.length) restSplits = restSplits && words[j]!.splits;
+    table[tokens.length * width + j] = j === words.length || (!sure && restSplits) ? 1 : 0;
+  }
+  for (let i = tokens.length - 1; i >= 0; i--) {
+    const token = tokens[i]!;
+    for (let j = words.length; j >= 0; j--) {
+      const word = words[j];
+      let result: boolean;
+      if (token.any) result = at(i + 1, j) || (word !== undefined && at(i, j + 1));
+      else if (word === undefined) result = false;
+      else if (word.literal) result = at(i + 1, j + 1) && globMatch(token.parts, word.text);
+      else if (sure) result = false;
+      else result = at(i + 1, j + 1) || (word.splits && (at(i, j + 1) || at(i + 1, j)));
+      table[i * width + j] = result ? 1 : 0;
+    }
+  }
+  return at(0, 0);
 }
 
 function globMatch(parts: readonly string[], text: string): boolean {
