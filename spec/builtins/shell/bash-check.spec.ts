@@ -5,8 +5,9 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PermissionBehavior, PermissionContext, PermissionMode, parsePermissionSettings } from '../../../lib';
-import { analyzeCommand, checkShellCommand } from '../../../lib/builtins';
+import { Type } from '@sinclair/typebox';
+import { FunctionTool, PermissionBehavior, PermissionContext, PermissionEngine, PermissionMode, parsePermissionSettings } from '../../../lib';
+import { analyzeCommand, checkShellCommand, commandRule } from '../../../lib/builtins';
 
 const { ALLOW, ASK, DENY, PASSTHROUGH } = PermissionBehavior;
 type Verdict = 'allow' | 'ask' | 'immune' | 'deny' | 'pass';
@@ -237,6 +238,28 @@ describe('checkShellCommand', () => {
     expect((await check('cat src/*', ['.vault'])).behavior).toBe(ALLOW);
     expect((await check('cat .vault/token', [], )).behavior).toBe(ALLOW);
     expect((await check('cat .vault/token', ['.vault/token'])).behavior).toBe(ASK);
+  });
+
+  it('lets an allow rule, the user or BYPASS through a credential read, as for Read; DONT_ASK denies it', async () => {
+    const bash = new FunctionTool(() => 'ran', {
+      name: 'Bash',
+      description: 'Runs a command.',
+      params: Type.Object({ command: Type.String() }),
+      permissions: {
+        ...commandRule('command'),
+        checkPermissions: async (input: { command: string }, context: PermissionContext) => checkShellCommand(await analyzeCommand(input.command), context),
+      },
+    });
+    const decide = async (command: string, mode: PermissionMode, allow: string[] = []) =>
+      (await new PermissionEngine({ settings: { allow }, mode, cwd: dir, workingDirectories: [dir] }).check(bash, { command })).behavior;
+    expect(await decide('cat README.md', PermissionMode.DEFAULT)).toBe(ALLOW);
+    expect(await decide('cat .env', PermissionMode.DEFAULT)).toBe(ASK);
+    expect(await decide('cat notes', PermissionMode.ACCEPT_EDITS)).toBe(ASK);
+    expect(await decide('cat .env', PermissionMode.DONT_ASK)).toBe(DENY);
+    expect(await decide('cat .env', PermissionMode.BYPASS)).toBe(ALLOW);
+    expect(await decide('cat .env', PermissionMode.DEFAULT, ['Bash(cat .env)'])).toBe(ALLOW);
+    expect(await decide('cat .env', PermissionMode.DEFAULT, ['Bash(cat:*)'])).toBe(ALLOW);
+    expect(await decide('cat .env && rm -rf x', PermissionMode.DEFAULT, ['Bash(cat:*)', 'Bash(rm:*)'])).toBe(ASK);
   });
 
   it('names the credential path it asks about', async () => {
