@@ -15,10 +15,10 @@ const MAY_START_WITH_DOT = '.[\\"\'$`~{';
  * The first word of `analysis` that names, or may name once the shell expands it, a credential path
  * ({@link isCredentialPath}): an argument of a simple command (its run view; `--opt=PATH` and `REV:PATH` parts
  * included) or the source of an input redirection. Literal words resolve against `cwd` (a leading `~/` against this
- * process's home directory) with their links followed ({@link isCredentialPathResolved}). A word known only at run time counts when it may name one: a variable, a tilde,
- * a brace list, or a glob one of whose segments may match a dot file (every built-in credential path has a segment
- * starting with a dot, which bash's globs match only when written) or that may reach a link to credentials. Undefined
- * when none does. The arguments of programs that read no file (`echo`, `pwd`, `basename`...) are not judged.
+ * process's home directory) with their links followed ({@link isCredentialPathResolved}). A word known only at run
+ * time counts when it may name one: a variable, a tilde, a brace list, a quote or escape, or a glob one of whose
+ * segments may match a dot file (every built-in credential path has a segment starting with a dot, which bash's
+ * globs match only when written) or that may reach a link to credentials. Undefined when none does. The arguments of programs that read no file (`echo`, `pwd`, `basename`...) are not judged.
  */
 export function credentialRead(analysis: ShellAnalysis, cwd: string, options: CredentialPathOptions = {}): string | undefined {
   // `shopt -s dotglob` or a credential name without a dot segment lets a glob match it without a written dot.
@@ -52,7 +52,8 @@ function literalNames(text: string, cwd: string, options: CredentialPathOptions)
 function dynamicNames(source: string, cwd: string, options: CredentialPathOptions, anyGlob: boolean): boolean {
   const unquoted = [...source].filter((c) => c !== '"' && c !== "'").join('');
   if (isCredentialPath(unquoted, options)) return true;
-  if ([...source].some((c) => c === '$' || c === '`' || c === '~' || c === '{')) return true;
+  // A variable, tilde or brace list may become anything; a quote or escape hides which characters are pattern ones.
+  if ([...source].some((c) => '$`~{"\'\\'.includes(c))) return true;
   if (anyGlob) return true;
   const segments = source.split('/');
   if (segments.some((s) => s !== '.' && s !== '..' && s !== '' && MAY_START_WITH_DOT.includes(s[0]!))) return true;
@@ -95,11 +96,11 @@ function linksToCredentials(folder: string, pattern: string, options: Credential
 }
 
 /**
- * Whether a glob segment may match `name`: `*` and `?` are matched exactly; a segment with a bracket class or an
- * escape may match anything.
+ * Whether a glob segment may match `name`: `*` and `?` are matched exactly; a segment with a bracket class, an
+ * escape or an extended pattern (`@(...)`, `!(...)`) may match anything.
  */
 function mayMatch(pattern: string, name: string): boolean {
-  if ([...pattern].some((c) => c === '[' || c === ']' || c === '\\')) return true;
+  if ([...pattern].some((c) => '[]\\()|@+!'.includes(c))) return true;
   const p = [...pattern];
   const n = [...name];
   // matched[j]: the pattern so far matches the first j characters of the name.
