@@ -10,7 +10,7 @@ export { loadBashParser } from './shell/bash-parser';
 export { ShellAnalysisError, type ShellAnalysisErrorCode } from './shell/shell-error';
 export type { ShellWord } from './shell/shell-word';
 export { judgeRedirectWrites, type RedirectWriteOptions } from './shell/redirect-writes';
-export { checkShellCommand } from './shell/bash-check';
+export { checkShellCommand, type ShellCheckOptions } from './shell/bash-check';
 export { ReadTool, ReadInput, READ_MAX_LINES, READ_MAX_LINE_LENGTH, numberedLines, type ReadParams } from './files/read-tool';
 export { WriteTool, WriteInput, type WriteParams } from './files/write-tool';
 export { EditTool, EditInput, type EditParams } from './files/edit-tool';

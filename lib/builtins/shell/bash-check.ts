@@ -3,6 +3,8 @@ import type { PermissionContext } from '../../permissions/permission-context';
 import { PermissionDecision } from '../../permissions/permission-decision';
 import { PermissionMode } from '../../permissions/permission-mode';
 import type { ShellAnalysis, ShellFeature, SimpleCommand } from './analyze-command';
+import type { CredentialPathOptions } from '../files/credential-paths';
+import { credentialRead } from './credential-reads';
 import { judgeRedirectWrites, type RedirectWriteOptions } from './redirect-writes';
 import type { ShellWord } from './shell-word';
 
@@ -22,23 +24,34 @@ const INJECTION: readonly ShellFeature[] = [
   'inline_code',
 ];
 
+/** Options of {@link checkShellCommand}. */
+export interface ShellCheckOptions extends RedirectWriteOptions {
+  /** The user's additions to the credential paths, as the file tools take them. */
+  readonly credentialPaths?: CredentialPathOptions;
+}
+
 /**
  * The layered check of a shell tool, in order: (1) injection risk -> bypass-immune ASK; (2) every simple command
- * read-only and no write redirection -> ALLOW; (3) dangerous commands on parsed words -> bypass-immune ASK; (4) `sed
+ * read-only and no write redirection -> ALLOW, unless the command reads a credential path (an argument or input
+ * redirection naming one, or a run-time word that may name one: see `credentialRead`), which is an ASK that allow
+ * rules and BYPASS can let through, as for the Read tool; (3) dangerous commands on parsed words -> bypass-immune ASK; (4) `sed
  * -i` on a dangerous file and (5) dangerous paths among the arguments of file commands -> bypass-immune ASK, and
  * output redirections judged as writes ({@link judgeRedirectWrites}); (6) removing `/`, `~`, `*`, `X/*` or a direct
  * child of `/` -> bypass-immune ASK; (7) in ACCEPT_EDITS and DONT_ASK, file commands whose targets all lie inside the
- * working directories -> ALLOW; else (8) PASSTHROUGH, so the command rules decide. See docs/shell-analysis.md for
+ * working directories -> ALLOW unless it reads a credential path; else (8) the credential ASK, or PASSTHROUGH, so the command rules decide. See docs/shell-analysis.md for
  * the read-only programs and their allowed options.
  */
-export function checkShellCommand(analysis: ShellAnalysis, context: PermissionContext, options: RedirectWriteOptions = {}): PermissionDecision {
+export function checkShellCommand(analysis: ShellAnalysis, context: PermissionContext, options: ShellCheckOptions = {}): PermissionDecision {
   if (analysis.unanalysable !== undefined) return immune(`The command cannot be analysed safely (${analysis.unanalysable}).`);
   const risk = INJECTION.find((f) => analysis.features.has(f));
   if (risk !== undefined) return immune(`The command has ${risk.split('_').join(' ')}, whose effect is only known when it runs.`);
   const opaque = analysis.commands.find((c) => c.opaque);
   if (opaque !== undefined) return immune(`The command runs ${opaque.words.map((w) => w.text).join(' ')}, whose code is only known when it runs.`);
   const writes = analysis.redirects.some((r) => r.kind === 'write' && !(r.target?.literal && HARMLESS.has(r.target.text)));
+  const credential = credentialRead(analysis, context.cwd, options.credentialPaths);
+  const credentialAsk = () => PermissionDecision.ask(`The command reads ${credential}, which may be a credential file; the user must confirm.`);
   if (analysis.commands.length > 0 && !writes && analysis.commands.every(isReadOnly)) {
+    if (credential !== undefined) return credentialAsk();
     return PermissionDecision.allow('The command only reads.', { reason: { type: 'read_only' } });
   }
   for (const command of analysis.commands) {
@@ -55,6 +68,7 @@ export function checkShellCommand(analysis: ShellAnalysis, context: PermissionCo
   }
   const redirects = judgeRedirectWrites(analysis, context, options);
   if (redirects.behavior !== PermissionBehavior.PASSTHROUGH) return redirects;
+  if (credential !== undefined) return credentialAsk();
   if ((context.mode === PermissionMode.ACCEPT_EDITS || context.mode === PermissionMode.DONT_ASK) && analysis.commands.length > 0 && !writes) {
     const inside = analysis.commands.every((c) => {
       const name = programName(c);

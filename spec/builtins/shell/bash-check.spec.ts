@@ -2,11 +2,12 @@
  * The layered check of a shell tool, on a real folder: injection risk, read-only commands and their refused
  * options, dangerous commands on parsed words, sensitive paths, sweeping removals, redirections, ACCEPT_EDITS.
  */
-import { mkdirSync, mkdtempSync, realpathSync, rmSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PermissionBehavior, PermissionContext, PermissionMode, parsePermissionSettings } from '../../../lib';
-import { analyzeCommand, checkShellCommand } from '../../../lib/builtins';
+import { Type } from '@sinclair/typebox';
+import { FunctionTool, PermissionBehavior, PermissionContext, PermissionEngine, PermissionMode, parsePermissionSettings } from '../../../lib';
+import { analyzeCommand, checkShellCommand, commandRule } from '../../../lib/builtins';
 
 const { ALLOW, ASK, DENY, PASSTHROUGH } = PermissionBehavior;
 type Verdict = 'allow' | 'ask' | 'immune' | 'deny' | 'pass';
@@ -15,6 +16,13 @@ let dir: string;
 beforeAll(() => {
   dir = realpathSync(mkdtempSync(join(tmpdir(), 'bash-check-')));
   mkdirSync(join(dir, 'src'));
+  // Credential reads: a real `.env`, a link `notes` to it, a folder to walk out of, a folder holding such a link.
+  writeFileSync(join(dir, '.env'), 'TOKEN=secret\n');
+  symlinkSync('.env', join(dir, 'notes'));
+  mkdirSync(join(dir, 'x'));
+  mkdirSync(join(dir, 'links'));
+  symlinkSync('../.env', join(dir, 'links', 'notes'));
+  writeFileSync(join(dir, 'links', 'readme.md'), 'hello\n');
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -54,11 +62,11 @@ const table: Array<[string, Verdict, Verdict]> = [
   ['find . -name x -delete', 'pass', 'pass'],
   ['find . -exec rm {} +', 'immune', 'immune'],
   ['find . -fprint out', 'pass', 'pass'],
-  ['find $DIR', 'pass', 'pass'],
+  ['find $DIR', 'ask', 'ask'],
   ['rg --pre cat x', 'pass', 'pass'],
   ['rg --pre=cat x', 'pass', 'pass'],
   ['rg -z x', 'pass', 'pass'],
-  ['rg x *', 'pass', 'pass'],
+  ['rg x *', 'ask', 'ask'],
   ['sort -o out in', 'pass', 'pass'],
   ['sort -ro out in', 'pass', 'pass'],
   ['sort --output=out in', 'pass', 'pass'],
@@ -94,7 +102,7 @@ const table: Array<[string, Verdict, Verdict]> = [
   ['git config user.name x', 'pass', 'pass'],
   ['git config --get x --unset y', 'pass', 'pass'],
   ['git push', 'pass', 'pass'],
-  ['git $SUB', 'pass', 'pass'],
+  ['git $SUB', 'ask', 'ask'],
   ['docker ps -a', 'allow', 'allow'],
   ['docker run x', 'pass', 'pass'],
   ['node --version', 'allow', 'allow'],
@@ -102,6 +110,73 @@ const table: Array<[string, Verdict, Verdict]> = [
   ['nice ls', 'pass', 'pass'],
   ['LANG=C ls', 'pass', 'pass'],
   ['ls --format=long', 'allow', 'allow'],
+  // 2b. credential reads: not read-only, an ASK that allow rules and BYPASS can let through
+  ['cat .env', 'ask', 'ask'],
+  ['cat ".env"', 'ask', 'ask'],
+  ["cat '.env'", 'ask', 'ask'],
+  ['cat \\.env', 'ask', 'ask'],
+  ["cat $'\\x2eenv'", 'ask', 'ask'],
+  ['cat .env.local', 'ask', 'ask'],
+  ['cat src/.env.production', 'ask', 'ask'],
+  ['cat .ENV', 'ask', 'ask'],
+  ['cat my.env', 'allow', 'allow'],
+  ['cat .envelope', 'allow', 'allow'],
+  ['cat README.md .envrc', 'ask', 'ask'],
+  ['head ~/.ssh/id_rsa', 'ask', 'ask'],
+  ['head -n 5 /root/.ssh/id_rsa', 'ask', 'ask'],
+  ['ls ~/.ssh', 'ask', 'ask'],
+  ['cat .SSH/id_ed25519', 'ask', 'ask'],
+  ['grep x .npmrc', 'ask', 'ask'],
+  ['grep -rn token .pypirc', 'ask', 'ask'],
+  ['grep --file=.netrc x', 'ask', 'ask'],
+  ['cat README.md | grep -f ../.git-credentials', 'ask', 'ask'],
+  ['less .aws/credentials', 'ask', 'ask'],
+  ['cat .kube/config', 'ask', 'ask'],
+  ['cat .docker/config.json', 'ask', 'ask'],
+  ['cat .config/gcloud/application_default_credentials.json', 'ask', 'ask'],
+  ['cat < .env', 'ask', 'ask'],
+  ['wc -l < .env.production', 'ask', 'ask'],
+  ['cat 0< .env', 'ask', 'ask'],
+  ['cat ./x/../.env', 'ask', 'ask'],
+  ['cat x/../.env', 'ask', 'ask'],
+  ['cat notes', 'ask', 'ask'],
+  ['cat links/notes', 'ask', 'ask'],
+  ['cat < notes', 'ask', 'ask'],
+  ['cat $HOME/.env', 'ask', 'ask'],
+  ['cat "$HOME/.env"', 'ask', 'ask'],
+  ['cat "$HOME"/.netrc', 'ask', 'ask'],
+  ['cat $F', 'ask', 'ask'],
+  ['cat ~/.aws/credentials', 'ask', 'ask'],
+  ['cat .e*', 'ask', 'ask'],
+  ['cat .ssh/*', 'ask', 'ask'],
+  ['cat ~/.aws/*', 'ask', 'ask'],
+  ['cat *', 'ask', 'ask'],
+  ['cat links/*', 'ask', 'ask'],
+  ['cat links/n?tes', 'ask', 'ask'],
+  ['cat links/*.md', 'allow', 'allow'],
+  ['cat links/[a-z]*.md', 'ask', 'ask'],
+  ['cat src/*', 'allow', 'allow'],
+  ['cat lin"ks"/*.md', 'ask', 'ask'],
+  ['cat links/*"tes"', 'ask', 'ask'],
+  ['cat links/\\n*', 'ask', 'ask'],
+  ['cat links/@(notes)', 'immune', 'immune'],
+  ['cat links/n+*', 'ask', 'ask'],
+  ['cat */x', 'ask', 'ask'],
+  ['cat {.env,x}', 'ask', 'ask'],
+  ['cat ".e"*', 'ask', 'ask'],
+  ['shopt -s dotglob; cat *.ts', 'ask', 'ask'],
+  ['git show HEAD:.env', 'ask', 'ask'],
+  ['git diff -- .env', 'ask', 'ask'],
+  ['find . -name .env', 'ask', 'ask'],
+  ['sudo cat .env', 'ask', 'ask'],
+  ['cp .env src/copy', 'immune', 'immune'],
+  ['cp notes src/copy', 'immune', 'immune'],
+  ['cat ~root/.bash_history', 'ask', 'ask'],
+  ['ls ~', 'allow', 'allow'],
+  ['echo .env', 'allow', 'allow'],
+  ['basename ~/.ssh/id_rsa', 'allow', 'allow'],
+  ['cat .env && rm -rf /', 'immune', 'immune'],
+  ['cat .env > ~/.bashrc', 'immune', 'immune'],
   // 3. dangerous commands, on parsed words
   ['rm -rf build', 'immune', 'immune'],
   ['rm -r -f build', 'immune', 'immune'],
@@ -155,6 +230,53 @@ describe('checkShellCommand', () => {
   it.each(table)('%j: %s in default mode, %s in accept-edits mode', async (command, normal, edits) => {
     expect(await verdict(command)).toBe(normal);
     expect(await verdict(command, PermissionMode.ACCEPT_EDITS)).toBe(edits);
+  });
+
+  it('takes the user\'s credential paths, and a glob may match one that has no dot segment', async () => {
+    const context = new PermissionContext({ cwd: dir, workingDirectories: [dir] });
+    const check = async (command: string, files?: string[]) => checkShellCommand(await analyzeCommand(command), context, files === undefined ? {} : { credentialPaths: { files } });
+    expect((await check('cat secrets.json')).behavior).toBe(ALLOW);
+    expect((await check('cat *.json')).behavior).toBe(ALLOW);
+    const asked = await check('cat config/secrets.json', ['secrets.json']);
+    expect([asked.behavior, asked.bypassImmune, asked.message]).toEqual([ASK, false, expect.stringContaining('config/secrets.json')]);
+    expect((await check('cat *.json', ['secrets.json'])).behavior).toBe(ASK);
+    expect((await check('cat src/*', ['.vault'])).behavior).toBe(ALLOW);
+    expect((await check('cat .vault/token', [], )).behavior).toBe(ALLOW);
+    expect((await check('cat .vault/token', ['.vault/token'])).behavior).toBe(ASK);
+  });
+
+  it('lets an allow rule, the user or BYPASS through a credential read, as for Read; DONT_ASK denies it', async () => {
+    const bash = new FunctionTool(() => 'ran', {
+      name: 'Bash',
+      description: 'Runs a command.',
+      params: Type.Object({ command: Type.String() }),
+      permissions: {
+        ...commandRule('command'),
+        checkPermissions: async (input: { command: string }, context: PermissionContext) => checkShellCommand(await analyzeCommand(input.command), context),
+      },
+    });
+    const decide = async (command: string, mode: PermissionMode, allow: string[] = []) =>
+      (await new PermissionEngine({ settings: { allow }, mode, cwd: dir, workingDirectories: [dir] }).check(bash, { command })).behavior;
+    expect(await decide('cat README.md', PermissionMode.DEFAULT)).toBe(ALLOW);
+    expect(await decide('cat .env', PermissionMode.DEFAULT)).toBe(ASK);
+    expect(await decide('cat notes', PermissionMode.ACCEPT_EDITS)).toBe(ASK);
+    expect(await decide('cat .env', PermissionMode.DONT_ASK)).toBe(DENY);
+    expect(await decide('cat .env', PermissionMode.BYPASS)).toBe(ALLOW);
+    expect(await decide('cat .env', PermissionMode.DEFAULT, ['Bash(cat .env)'])).toBe(ALLOW);
+    expect(await decide('cat .env', PermissionMode.DEFAULT, ['Bash(cat:*)'])).toBe(ALLOW);
+    expect(await decide('cat .env && rm -rf x', PermissionMode.DEFAULT, ['Bash(cat:*)', 'Bash(rm:*)'])).toBe(ASK);
+  });
+
+  it('names the credential path it asks about', async () => {
+    const context = new PermissionContext({ cwd: dir, workingDirectories: [dir] });
+    const d = checkShellCommand(await analyzeCommand('head -n 1 ~/.ssh/id_rsa'), context);
+    expect([d.behavior, d.bypassImmune, d.message]).toEqual([ASK, false, expect.stringContaining('~/.ssh/id_rsa')]);
+  });
+
+  it('fails closed on a folder it cannot list for a glob', async () => {
+    const context = new PermissionContext({ cwd: dir, workingDirectories: [dir] });
+    expect(checkShellCommand(await analyzeCommand('cat links/readme.md/*.md'), context).behavior).toBe(ALLOW);
+    expect(checkShellCommand(await analyzeCommand('cat missing/*.md'), context).behavior).toBe(ALLOW);
   });
 
   it('allows in-folder edits in dont-ask mode too, and denies a redirection a write rule denies', async () => {
