@@ -1,16 +1,13 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { PermissionContext } from '../../permissions/permission-context';
 import type { PermissionDecision } from '../../permissions/permission-decision';
-import type { PermissionRule, RuleBehavior } from '../../permissions/permission-rule';
 import type { ActionResult } from '../../result';
 import type { ToolInvocation } from '../../tool/agent-state';
-import { ToolBase } from '../../tool/tool-base';
 import { ToolEffect } from '../../tool/tool-effect';
 import { failed, failedFrom } from './failure';
+import { FilePathTool } from './file-path-tool';
 import type { FileToolOptions } from './file-tool-options';
 import { freshness, recordWritten } from './freshness';
-import { PathPermissions } from './path-permissions';
-import { WorkspacePaths } from './workspace-paths';
 
 export const EditInput = Type.Object({
   file_path: Type.String({ description: 'The file to edit: relative to the workspace root, or absolute inside it.' }),
@@ -30,43 +27,29 @@ const DESCRIPTION =
  * write enforced from the agent state. Refuses an empty or missing old text, several occurrences without
  * `replace_all`, and identical old and new text. Same permission verdict as `Write`.
  */
-export class EditTool extends ToolBase<typeof EditInput> {
-  readonly #paths: WorkspacePaths;
-  readonly #permissions: PathPermissions;
-
+export class EditTool extends FilePathTool<typeof EditInput> {
   constructor(options: FileToolOptions) {
-    const paths = new WorkspacePaths(options.workspace, options.root);
-    super({
+    super(options, () => ({
       name: options.name ?? 'Edit',
       description: DESCRIPTION,
       inputSchema: EditInput,
       effects: [ToolEffect.WRITES_WORKSPACE],
       isStateInjected: true,
-    });
-    this.#paths = paths;
-    this.#permissions = new PathPermissions(paths, options.credentialPaths);
+    }));
   }
 
   override checkPermissions(input: EditParams, context: PermissionContext): PermissionDecision {
-    return this.#permissions.writeDecision(this.name, input.file_path, context);
-  }
-
-  override matchRule(content: string, input: Record<string, unknown>, context: PermissionContext, behavior: RuleBehavior): boolean {
-    return typeof input.file_path === 'string' && this.#permissions.matchRule(content, input.file_path, context, behavior);
-  }
-
-  override generateSuggestions(input: Record<string, unknown>, context?: PermissionContext): PermissionRule[] {
-    return typeof input.file_path === 'string' ? this.#permissions.suggestions(input.file_path, this.name, context) : [];
+    return this.permissions.writeDecision(this.name, input.file_path, context);
   }
 
   override async call(input: EditParams, invocation: ToolInvocation): Promise<string | ActionResult> {
-    const { workspace } = this.#paths;
+    const { workspace } = this.paths;
     const state = invocation.state!;
     const { old_string: oldText, new_string: newText } = input;
     const replaceAll = input.replace_all === true;
-    const path = this.#paths.forWorkspace(input.file_path);
-    const shown = this.#paths.display(input.file_path);
-    const absolute = this.#paths.absolute(input.file_path);
+    const path = this.paths.forWorkspace(input.file_path);
+    const shown = this.paths.display(input.file_path);
+    const absolute = this.paths.absolute(input.file_path);
     if (oldText === '') return failed('old_string is empty. Give the exact text to replace; to create a file use Write.');
     if (oldText === newText) return failed('old_string and new_string are identical, so the edit would change nothing.');
     try {

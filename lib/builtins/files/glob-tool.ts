@@ -1,9 +1,7 @@
 import { Type, type Static } from '@sinclair/typebox';
 import { PermissionDecision } from '../../permissions/permission-decision';
 import type { PermissionContext } from '../../permissions/permission-context';
-import type { PermissionRule, RuleBehavior } from '../../permissions/permission-rule';
 import type { ActionResult } from '../../result';
-import { ToolBase } from '../../tool/tool-base';
 import { ToolEffect } from '../../tool/tool-effect';
 import type { Entry } from '../../workspace/entry';
 import { relative } from 'node:path';
@@ -11,9 +9,9 @@ import { isWithin } from '../../fs/path-within';
 import { resolveRealPath } from '../../fs/resolve-real-path';
 import { CREDENTIAL_DIRECTORIES, CREDENTIAL_FILES } from './credential-paths';
 import { failedFrom } from './failure';
+import { FilePathTool } from './file-path-tool';
 import type { FileToolOptions } from './file-tool-options';
-import { PathPermissions } from './path-permissions';
-import { WorkspacePaths } from './workspace-paths';
+import type { PathPermissions } from './path-permissions';
 
 /** Default and largest `head_limit` of Glob. */
 export const GLOB_DEFAULT_LIMIT = 100;
@@ -36,16 +34,12 @@ const DESCRIPTION =
  * `head_limit` paths with a note when more matched. Read-only and concurrency-safe, except that a search in a
  * credential folder, or a pattern that names credential files, is not read-only and asks (see docs/builtins.md).
  */
-export class GlobTool extends ToolBase<typeof GlobInput> {
-  readonly #paths: WorkspacePaths;
-  readonly #permissions: PathPermissions;
+export class GlobTool extends FilePathTool<typeof GlobInput> {
   readonly #credentialNames: readonly string[];
 
   constructor(options: FileToolOptions) {
-    const paths = new WorkspacePaths(options.workspace, options.root);
-    const permissions = new PathPermissions(paths, options.credentialPaths);
     const names = credentialNames(options);
-    super({
+    super(options, (permissions) => ({
       name: options.name ?? 'Glob',
       description: DESCRIPTION,
       inputSchema: GlobInput,
@@ -53,14 +47,12 @@ export class GlobTool extends ToolBase<typeof GlobInput> {
       isReadOnly: true,
       isConcurrencySafe: true,
       readOnlyWhen: (input) => !touchesCredentials(input, permissions, names),
-    });
-    this.#paths = paths;
-    this.#permissions = permissions;
+    }));
     this.#credentialNames = names;
   }
 
   override checkPermissions(input: GlobParams, context: PermissionContext): PermissionDecision {
-    if (touchesCredentials(input, this.#permissions, this.#credentialNames)) {
+    if (touchesCredentials(input, this.permissions, this.#credentialNames)) {
       return PermissionDecision.ask(`${this.name} '${input.pattern}' searches for credential files; the user must confirm.`,
         { suggestions: this.generateSuggestions(input, context) });
     }
@@ -68,22 +60,22 @@ export class GlobTool extends ToolBase<typeof GlobInput> {
   }
 
   /** A path rule covers a Glob call when it covers the folder searched (default the root). */
-  override matchRule(content: string, input: Record<string, unknown>, context: PermissionContext, behavior: RuleBehavior): boolean {
-    return this.#permissions.matchRule(content, searchFolder(input), context, behavior);
+  protected override judgedPath(input: Record<string, unknown>): string {
+    return searchFolder(input);
   }
 
-  override generateSuggestions(input: Record<string, unknown>, context?: PermissionContext): PermissionRule[] {
-    return this.#permissions.suggestions(`${searchFolder(input)}/x`, this.name, context);
+  protected override suggestedPath(input: Record<string, unknown>): string {
+    return `${searchFolder(input)}/x`;
   }
 
   override async call(input: GlobParams): Promise<string | ActionResult> {
-    const folder = input.path === undefined ? '.' : this.#paths.forWorkspace(input.path);
+    const folder = input.path === undefined ? '.' : this.paths.forWorkspace(input.path);
     const pattern = folder === '.' ? input.pattern : `${escapeGlob(folder)}/${input.pattern}`;
     const limit = input.head_limit ?? GLOB_DEFAULT_LIMIT;
-    const where = input.path === undefined ? '' : ` in '${this.#paths.display(input.path)}'`;
+    const where = input.path === undefined ? '' : ` in '${this.paths.display(input.path)}'`;
     let entries: Entry[];
     try {
-      entries = await this.#paths.workspace.glob(pattern, { dot: true });
+      entries = await this.paths.workspace.glob(pattern, { dot: true });
     } catch (error) {
       return failedFrom(error, `search for '${input.pattern}'${where}`, input.pattern);
     }

@@ -2,17 +2,14 @@ import { isUtf8 } from 'node:buffer';
 import { Type, type Static } from '@sinclair/typebox';
 import type { PermissionContext } from '../../permissions/permission-context';
 import type { PermissionDecision } from '../../permissions/permission-decision';
-import type { PermissionRule, RuleBehavior } from '../../permissions/permission-rule';
 import type { ActionResult } from '../../result';
 import type { ToolInvocation } from '../../tool/agent-state';
-import { ToolBase } from '../../tool/tool-base';
 import { ToolEffect } from '../../tool/tool-effect';
 import { cutText } from '../../text/cut-text';
 import { failed, failedFrom } from './failure';
+import { FilePathTool } from './file-path-tool';
 import type { FileToolOptions } from './file-tool-options';
-import { PathPermissions } from './path-permissions';
 import { contentHash, readsOf } from './read-records';
-import { WorkspacePaths } from './workspace-paths';
 
 /** Most lines one Read returns, and its default `limit`. */
 export const READ_MAX_LINES = 2000;
@@ -37,14 +34,9 @@ const DESCRIPTION =
  * the content's hash in the agent state, which `Write` and `Edit` require (read before write). Read-only and
  * concurrency-safe, except that a read of a credential path is not read-only and asks (see docs/builtins.md).
  */
-export class ReadTool extends ToolBase<typeof ReadInput> {
-  readonly #paths: WorkspacePaths;
-  readonly #permissions: PathPermissions;
-
+export class ReadTool extends FilePathTool<typeof ReadInput> {
   constructor(options: FileToolOptions) {
-    const paths = new WorkspacePaths(options.workspace, options.root);
-    const permissions = new PathPermissions(paths, options.credentialPaths);
-    super({
+    super(options, (permissions) => ({
       name: options.name ?? 'Read',
       description: DESCRIPTION,
       inputSchema: ReadInput,
@@ -53,27 +45,17 @@ export class ReadTool extends ToolBase<typeof ReadInput> {
       isConcurrencySafe: true,
       isStateInjected: true,
       readOnlyWhen: (input) => typeof input.file_path === 'string' && !permissions.isCredential(input.file_path),
-    });
-    this.#paths = paths;
-    this.#permissions = permissions;
+    }));
   }
 
   override checkPermissions(input: ReadParams, context: PermissionContext): PermissionDecision {
-    return this.#permissions.readDecision(this.name, input.file_path, context);
-  }
-
-  override matchRule(content: string, input: Record<string, unknown>, context: PermissionContext, behavior: RuleBehavior): boolean {
-    return typeof input.file_path === 'string' && this.#permissions.matchRule(content, input.file_path, context, behavior);
-  }
-
-  override generateSuggestions(input: Record<string, unknown>, context?: PermissionContext): PermissionRule[] {
-    return typeof input.file_path === 'string' ? this.#permissions.suggestions(input.file_path, this.name, context) : [];
+    return this.permissions.readDecision(this.name, input.file_path, context);
   }
 
   override async call(input: ReadParams, invocation: ToolInvocation): Promise<string | ActionResult> {
-    const { workspace } = this.#paths;
-    const path = this.#paths.forWorkspace(input.file_path);
-    const shown = this.#paths.display(input.file_path);
+    const { workspace } = this.paths;
+    const path = this.paths.forWorkspace(input.file_path);
+    const shown = this.paths.display(input.file_path);
     let bytes: Uint8Array;
     try {
       bytes = await workspace.readBytes(path);
@@ -82,7 +64,7 @@ export class ReadTool extends ToolBase<typeof ReadInput> {
     }
     if (!isUtf8(bytes)) return failed(`'${shown}' is not UTF-8 text (it may be binary); Read shows text files only.`);
     const entry = await workspace.stat(path).catch(() => null);
-    readsOf(invocation.state!, workspace).set(this.#paths.absolute(input.file_path), {
+    readsOf(invocation.state!, workspace).set(this.paths.absolute(input.file_path), {
       sha256: contentHash(bytes), size: bytes.length, modifiedMs: entry?.modifiedMs ?? 0,
     });
     return numberedLines(Buffer.from(bytes).toString('utf8'), shown, input.offset ?? 1, input.limit ?? READ_MAX_LINES);

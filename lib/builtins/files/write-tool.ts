@@ -1,16 +1,13 @@
 import { Type, type Static } from '@sinclair/typebox';
 import type { PermissionContext } from '../../permissions/permission-context';
 import type { PermissionDecision } from '../../permissions/permission-decision';
-import type { PermissionRule, RuleBehavior } from '../../permissions/permission-rule';
 import type { ActionResult } from '../../result';
 import type { ToolInvocation } from '../../tool/agent-state';
-import { ToolBase } from '../../tool/tool-base';
 import { ToolEffect } from '../../tool/tool-effect';
 import { failed, failedFrom } from './failure';
+import { FilePathTool } from './file-path-tool';
 import type { FileToolOptions } from './file-tool-options';
 import { freshness, lineCount, recordWritten } from './freshness';
-import { PathPermissions } from './path-permissions';
-import { WorkspacePaths } from './workspace-paths';
 
 export const WriteInput = Type.Object({
   file_path: Type.String({ description: 'The file to write: relative to the workspace root, or absolute inside it.' }),
@@ -28,41 +25,27 @@ const DESCRIPTION =
  * agent state. Its own verdict: a dangerous or credential path asks, bypass-immune; ACCEPT_EDITS allows a path
  * inside a working directory; otherwise the rules and mode decide. Not concurrency-safe.
  */
-export class WriteTool extends ToolBase<typeof WriteInput> {
-  readonly #paths: WorkspacePaths;
-  readonly #permissions: PathPermissions;
-
+export class WriteTool extends FilePathTool<typeof WriteInput> {
   constructor(options: FileToolOptions) {
-    const paths = new WorkspacePaths(options.workspace, options.root);
-    super({
+    super(options, () => ({
       name: options.name ?? 'Write',
       description: DESCRIPTION,
       inputSchema: WriteInput,
       effects: [ToolEffect.WRITES_WORKSPACE],
       isStateInjected: true,
-    });
-    this.#paths = paths;
-    this.#permissions = new PathPermissions(paths, options.credentialPaths);
+    }));
   }
 
   override checkPermissions(input: WriteParams, context: PermissionContext): PermissionDecision {
-    return this.#permissions.writeDecision(this.name, input.file_path, context);
-  }
-
-  override matchRule(content: string, input: Record<string, unknown>, context: PermissionContext, behavior: RuleBehavior): boolean {
-    return typeof input.file_path === 'string' && this.#permissions.matchRule(content, input.file_path, context, behavior);
-  }
-
-  override generateSuggestions(input: Record<string, unknown>, context?: PermissionContext): PermissionRule[] {
-    return typeof input.file_path === 'string' ? this.#permissions.suggestions(input.file_path, this.name, context) : [];
+    return this.permissions.writeDecision(this.name, input.file_path, context);
   }
 
   override async call(input: WriteParams, invocation: ToolInvocation): Promise<string | ActionResult> {
-    const { workspace } = this.#paths;
+    const { workspace } = this.paths;
     const state = invocation.state!;
-    const path = this.#paths.forWorkspace(input.file_path);
-    const shown = this.#paths.display(input.file_path);
-    const absolute = this.#paths.absolute(input.file_path);
+    const path = this.paths.forWorkspace(input.file_path);
+    const shown = this.paths.display(input.file_path);
+    const absolute = this.paths.absolute(input.file_path);
     try {
       const found = await freshness(workspace, state, absolute, path, shown);
       if (found.kind === 'refused') return failed(found.message);
