@@ -7,33 +7,20 @@ import { mkdirSync, mkdtempSync, realpathSync, renameSync, rmSync, symlinkSync }
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import type * as Handles from '../../lib/fs/directory-handle';
+import { loadWithoutProc } from '../support/without-proc';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const fs = require('node:fs') as typeof import('node:fs');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const fsp = require('node:fs/promises') as typeof import('node:fs/promises');
 
+
 let base: string;
 let handles: typeof Handles;
 
 beforeEach(() => {
-  const noProc = (path: unknown): void => {
-    if (String(path).startsWith('/proc/')) throw Object.assign(new Error('ENOENT: no /proc here'), { code: 'ENOENT' });
-  };
-  const readlink = fsp.readlink;
-  jest.spyOn(fsp, 'readlink').mockImplementation(async (...args: Parameters<typeof fsp.readlink>) => {
-    noProc(args[0]);
-    return readlink(...args);
-  });
-  const readlinkSync = fs.readlinkSync;
-  jest.spyOn(fs, 'readlinkSync').mockImplementation(((...args: Parameters<typeof fs.readlinkSync>) => {
-    noProc(args[0]);
-    return readlinkSync(...args);
-  }) as typeof fs.readlinkSync);
-  jest.isolateModules(() => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    handles = require('../../lib/fs/directory-handle') as typeof Handles;
-  });
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  handles = loadWithoutProc(() => require('../../lib/fs/directory-handle') as typeof Handles);
   base = realpathSync(mkdtempSync(join(tmpdir(), 'confined-noproc-')));
   mkdirSync(join(base, 'root', 'sub', 'child'), { recursive: true });
   mkdirSync(join(base, 'outside'));

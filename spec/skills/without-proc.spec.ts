@@ -6,32 +6,17 @@ import { mkdirSync, realpathSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as SkillsModule from '../../lib/skills';
 import { cleanup, skillText, tempDir, writeSkill } from './helpers';
+import { loadWithoutProc } from '../support/without-proc';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const fs = require('node:fs') as typeof import('node:fs');
-// eslint-disable-next-line @typescript-eslint/no-require-imports
-const fsp = require('node:fs/promises') as typeof import('node:fs/promises');
+
 
 let isolated: typeof SkillsModule;
 
 beforeEach(() => {
-  const noProc = (path: unknown): void => {
-    if (String(path).startsWith('/proc/')) throw Object.assign(new Error('ENOENT: no /proc here'), { code: 'ENOENT' });
-  };
-  const readlink = fsp.readlink;
-  jest.spyOn(fsp, 'readlink').mockImplementation(async (...args: Parameters<typeof fsp.readlink>) => {
-    noProc(args[0]);
-    return readlink(...args);
-  });
-  const readlinkSync = fs.readlinkSync;
-  jest.spyOn(fs, 'readlinkSync').mockImplementation(((...args: Parameters<typeof fs.readlinkSync>) => {
-    noProc(args[0]);
-    return readlinkSync(...args);
-  }) as typeof fs.readlinkSync);
-  jest.isolateModules(() => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    isolated = require('../../lib/skills') as typeof SkillsModule;
-  });
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  isolated = loadWithoutProc(() => require('../../lib/skills') as typeof SkillsModule);
 });
 afterEach(() => {
   jest.restoreAllMocks();

@@ -6,33 +6,22 @@ import { mkdirSync, readdirSync, renameSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
 import type * as WorkspaceModule from '../../lib/workspace';
 import { makeSandbox, type Sandbox } from './fixtures';
+import { loadWithoutProc } from '../support/without-proc';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const fs = require('node:fs') as typeof import('node:fs');
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const fsp = require('node:fs/promises') as typeof import('node:fs/promises');
 
+
 let box: Sandbox;
 let ws: WorkspaceModule.LocalWorkspace;
 
 beforeEach(() => {
-  const readlink = fsp.readlink;
-  jest.spyOn(fsp, 'readlink').mockImplementation(async (...args: Parameters<typeof fsp.readlink>) => {
-    if (String(args[0]).startsWith('/proc/')) throw Object.assign(new Error('ENOENT: no /proc here'), { code: 'ENOENT' });
-    return readlink(...args);
-  });
-  const readlinkSync = fs.readlinkSync;
-  jest.spyOn(fs, 'readlinkSync').mockImplementation((...args: Parameters<typeof fs.readlinkSync>) => {
-    if (String(args[0]).startsWith('/proc/')) throw Object.assign(new Error('ENOENT: no /proc here'), { code: 'ENOENT' });
-    return readlinkSync(...args);
-  });
-  let isolated: typeof WorkspaceModule | undefined;
-  jest.isolateModules(() => {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports
-    isolated = require('../../lib/workspace') as typeof WorkspaceModule;
-  });
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  const isolatedModule = loadWithoutProc(() => require('../../lib/workspace') as typeof WorkspaceModule);
   box = makeSandbox();
-  ws = new isolated!.LocalWorkspace(box.root);
+  ws = new isolatedModule.LocalWorkspace(box.root);
   box.put('root/sub/data.txt', 'inside');
 });
 afterEach(() => {
