@@ -113,7 +113,9 @@ export class BashTool extends ToolBase<typeof BashInput> {
       wake = undefined;
     }
     if ('error' in settled) {
-      if (invocation.signal.aborted) throw settled.error;
+      // Cancelled: the registry already records the call as interrupted and stopped reading; a throw here would
+      // reject a read nobody awaits.
+      if (invocation.signal.aborted) return;
       const message = settled.error instanceof Error ? settled.error.message : String(settled.error);
       yield finalChunk(ActionResult.fail(`Command could not run: ${quote(input.command)}\n${message}`), undefined);
       return;
