@@ -1,6 +1,6 @@
 import { ToolEffect } from '../../../lib';
 import { BashTool, BuiltinToolError, bashTool } from '../../../lib/builtins';
-import { BubblewrapSandbox, UnsafeLocalSandbox, type Sandbox, type SandboxExecuteOptions, type SandboxResult } from '../../../lib/sandbox';
+import { BubblewrapSandbox, SandboxPolicy, UnsafeLocalSandbox, type Sandbox, type SandboxExecuteOptions, type SandboxResult } from '../../../lib/sandbox';
 import { DockerSandbox } from '../../../lib/sandbox/docker';
 import { Tools } from '../../../lib';
 import { describeWithEngine, dockerEngine } from '../../sandbox/helpers';
@@ -21,12 +21,13 @@ describeWithEngine('docker', 'Bash over DockerSandbox (real Docker engine)', () 
 
 describe('Bash', () => {
   it('declares a process effect, is neither read-only nor concurrency-safe', () => {
-    const bash = bashTool({ sandbox: new UnsafeLocalSandbox() });
+    const bash = bashTool({ sandbox: new UnsafeLocalSandbox(new SandboxPolicy()) });
     expect(bash).toBeInstanceOf(BashTool);
     expect(bash.name).toBe('Bash');
     expect([...bash.effects]).toEqual([ToolEffect.SPAWNS_PROCESS]);
     expect(bash.isReadOnly).toBe(false);
-    expect(bash.readOnlyWhen).toBeUndefined();
+    // No read-only shortcut: the engine's shortcut would skip checkShellCommand (credential reads, redirections).
+    for (const command of ['git status', 'ls', 'cat .env']) expect(bash.checkReadOnly({ command })).toBe(false);
     expect(bash.isConcurrencySafe).toBe(false);
   });
 
@@ -53,7 +54,7 @@ describe('Bash', () => {
   });
 
   it('rejects a timeout above 600,000 ms as invalid params', async () => {
-    const tools = new Tools().register(bashTool({ sandbox: new UnsafeLocalSandbox() }));
+    const tools = new Tools().register(bashTool({ sandbox: new UnsafeLocalSandbox(new SandboxPolicy()) }));
     expect((await tools.execute('Bash', { command: 'true', timeout: 600_001 })).ok).toBe(false);
   });
 });
