@@ -1,5 +1,5 @@
 // Grep on the real ripgrep binary over real files: output modes, filters, context, paging, hidden files, formats.
-import { mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, mkdtempSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { AGENT_STATE, ToolContext, ToolSchemaFormat, Tools, type ActionResult } from '../../../lib';
@@ -151,6 +151,7 @@ describe('failures are failed results', () => {
     write({ 'a.txt': 'x' });
     expect(ripgrepPath()).toMatch(/@vscode\/ripgrep-[a-z0-9]+-[a-z0-9]+\/bin\/rg$/);
     expect(await text({ pattern: 'x' }, { rgPath: ripgrepPath() })).toBe('Found 1 file\na.txt');
+    if (existsSync('/usr/bin/rg')) expect(await text({ pattern: 'x' }, { rgPath: '/usr/bin/rg' })).toBe('Found 1 file\na.txt');
   });
 
   it('is unavailable over a workspace that is not on the local disk, and fails if called anyway', async () => {
