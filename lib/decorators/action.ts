@@ -1,4 +1,4 @@
-import type { ObjectSchema, Static } from '../schema/schema-types';
+import type { ParamsSchema, Static } from '../schema/schema-types';
 import type { DescriptionSource } from '../context/context-description';
 import { MetadataKeys } from '../metadata/keys';
 import type { ActionRecord } from '../metadata/records';
@@ -6,7 +6,7 @@ import { defineOwn, getOwn } from '../metadata/reflection';
 import type { ActionOptions } from '../tool/action-options';
 
 /** The method shape `@Action` accepts when `params` is given: the typed params first, injected dependencies after. */
-export type ParamsMethod<P extends ObjectSchema> = (params: Static<P>, ...dependencies: never[]) => unknown;
+export type ParamsMethod<P extends ParamsSchema> = (params: Static<P>, ...dependencies: never[]) => unknown;
 
 /**
  * Marks a method as a tool. Register an instance of the class with `tools.register(instance)`.
@@ -25,7 +25,7 @@ export type ParamsMethod<P extends ObjectSchema> = (params: Static<P>, ...depend
  * }
  * ```
  */
-export function Action<P extends ObjectSchema>(
+export function Action<P extends ParamsSchema>(
   description: string | DescriptionSource,
   options: ActionOptions<P> & { params: P },
 ): <M extends ParamsMethod<P>>(target: object, member: string | symbol, descriptor: TypedPropertyDescriptor<M>) => void;

@@ -1,4 +1,4 @@
-import type { ObjectSchema, Static } from '../schema/schema-types';
+import type { ParamsSchema, Static } from '../schema/schema-types';
 import type { Availability } from '../context/availability';
 import type { DescriptionSource } from '../context/context-description';
 import { PermissionDecision } from '../permissions/permission-decision';
@@ -12,12 +12,12 @@ import type { ToolPermissionHooks } from './tool-traits';
 const NO_PARAMS = Object.freeze({ type: 'object', properties: Object.freeze({}), additionalProperties: false });
 
 /** Options of `new FunctionTool(fn, options)`. */
-export interface FunctionToolOptions<P extends ObjectSchema> {
+export interface FunctionToolOptions<P extends ParamsSchema> {
   /** Default: the function's name. */
   readonly name?: string;
   /** Required: TypeScript keeps no docstrings at run time. */
   readonly description: string | DescriptionSource;
-  /** The params object schema (default: no params). */
+  /** The params object schema: TypeBox, a Standard JSON Schema or plain JSON Schema (default: no params). */
   readonly params?: P;
   /** Default true. */
   readonly isConcurrencySafe?: boolean;
@@ -48,7 +48,7 @@ export interface FunctionToolOptions<P extends ObjectSchema> {
  * ```
  * @throws ToolDefinitionError when the function has no name and none is given, or the definition is invalid.
  */
-export class FunctionTool<P extends ObjectSchema = ObjectSchema> extends Tool {
+export class FunctionTool<P extends ParamsSchema = ParamsSchema> extends Tool {
   constructor(fn: (params: Static<P>, invocation: ToolInvocation) => unknown, options: FunctionToolOptions<P>) {
     const name = options.name ?? fn.name;
     if (!name) throw new ToolDefinitionError('FunctionTool: the function has no name. Pass { name } in the options.');
