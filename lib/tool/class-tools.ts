@@ -138,11 +138,14 @@ function fieldSchema(action: ScannedAction, param: ParamRecord): Schema {
   return schema;
 }
 
-/** A Standard JSON Schema field as JSON Schema; one with its own `$defs` is refused (its references point at its root). */
+/**
+ * A Standard JSON Schema field as JSON Schema. One with definitions or local references (a recursive schema) is
+ * refused: its `#...` references would resolve against the params object instead of the field.
+ */
 function standardField(action: ScannedAction, param: ParamRecord): Schema {
   const where = `${action.where}: parameter '${param.name}'`;
   const converted = standardToJsonSchema(param.schema as Parameters<typeof standardToJsonSchema>[0], where);
-  if ('$defs' in converted || 'definitions' in converted) {
+  if ('$defs' in converted || 'definitions' in converted || JSON.stringify(converted).includes('"$ref":"#')) {
     throw new ToolDefinitionError(`${where}: its schema has its own definitions ($defs), which a field cannot carry. Pass the whole params object as the params option of @Action instead.`);
   }
   return converted;

@@ -67,7 +67,7 @@ describe('skill viewer tool', () => {
     const { tools } = await viewerWith('alpha', 'beta');
     const result = await tools.execute(SKILL_VIEWER_TOOL_NAME, { name: 'gamma' });
     expect(result.ok).toBe(false);
-    expect(result.error).toBe("Tool 'view_skill' failed: Unknown skill 'gamma'. Available: alpha, beta");
+    expect(result.error).toBe("Unknown skill 'gamma'. Available: alpha, beta");
   });
 
   it('answers an invalid SKILL.md on disk with the broken rule, without activating it', async () => {
