@@ -30,19 +30,19 @@ import type { FormatEntry, ToolFormat } from './tool/tool-format';
 /** Options of `new Tools(...)`. */
 export interface ToolsOptions<R extends ActionResult<unknown>> {
   /** The active context: dependencies for `@Inject` and availability checks (default: an empty context). */
-  context?: ToolContext;
+  context?: ToolContext | undefined;
   /** Custom pipeline steps between validation and call logging; the first is the outermost. */
-  middleware?: readonly ToolMiddleware[];
+  middleware?: readonly ToolMiddleware[] | undefined;
   /** The result class every result is built with, failures included (default `ActionResult`). */
-  resultType?: ActionResultClass<R>;
+  resultType?: ActionResultClass<R> | undefined;
   /** Where warnings, internal errors and (with `debug`) per-call lines go (default: the console, no debug). */
-  logger?: ToolLogger;
+  logger?: ToolLogger | undefined;
   /**
    * Formats every tool must be expressible in (for example `[ToolSchemaFormat.GEMINI]`): each tool is rendered in
    * each of them at registration, and one that cannot be throws the format's `ToolDefinitionError` (tool, path,
    * reason) instead of being left out of that listing later. Default: none.
    */
-  formats?: readonly ToolFormat<unknown>[];
+  formats?: readonly ToolFormat<unknown>[] | undefined;
 }
 
 /**
@@ -57,11 +57,11 @@ export interface Registration extends InstanceNaming {
 /** Options of {@link Tools.execute}. */
 export interface ExecuteOptions {
   /** The context for this call (default: the registry's active context). */
-  context?: ToolContext;
+  context?: ToolContext | undefined;
   /** Cancels the call: the tool's signal is aborted and the call resolves to a failed result at once. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** The provider's id for this call: carried on the `ToolCall` and on an external execution request. */
-  callId?: string;
+  callId?: string | undefined;
 }
 
 /**

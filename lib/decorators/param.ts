@@ -6,9 +6,9 @@ import { defineOwn, getOwn } from '../metadata/reflection';
 /** Options of `@Param(name, options)` when no explicit schema is needed. */
 export interface ParamOptions {
   /** Shown to the model as the field's description. */
-  description?: string;
+  description?: string | undefined;
   /** The model may leave the field out (the method then receives `undefined`). */
-  optional?: boolean;
+  optional?: boolean | undefined;
 }
 
 /**

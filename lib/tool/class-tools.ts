@@ -15,14 +15,14 @@ import { ToolDefinitionError } from './tool-definition-error';
  */
 export interface InstanceNaming {
   /** Put before each tool name of this instance: `'acme_'` turns `refund` into `acme_refund`. */
-  readonly prefix?: string;
+  readonly prefix?: string | undefined;
   /**
    * Tool names by the name the tool would otherwise have (its `@Action` `name`, or the method name):
    * `{ refund: 'acme_refund' }`. A name given here is used as is (the prefix does not apply to it).
    */
-  readonly names?: Readonly<Record<string, string>>;
+  readonly names?: Readonly<Record<string, string>> | undefined;
   /** The group of this instance's tools, instead of the class's `@ToolGroup` name or class name. */
-  readonly group?: string;
+  readonly group?: string | undefined;
 }
 
 /**

@@ -13,9 +13,9 @@ export interface FunctionActionOptions<P extends ParamsSchema, D extends Record<
   name: string;
   description: string | DescriptionSource;
   /** Dependencies resolved from the call's context and passed as the second argument, by key. All required. */
-  inject?: D;
+  inject?: D | undefined;
   /** The group the tool belongs to (default `"default"`). */
-  group?: string;
+  group?: string | undefined;
 }
 
 /** The function `tools.action` registers: typed params, resolved dependencies, and the call's context and signal. */

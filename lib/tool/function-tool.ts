@@ -14,26 +14,26 @@ const NO_PARAMS = Object.freeze({ type: 'object', properties: Object.freeze({}),
 /** Options of `new FunctionTool(fn, options)`. */
 export interface FunctionToolOptions<P extends ParamsSchema> {
   /** Default: the function's name. */
-  readonly name?: string;
+  readonly name?: string | undefined;
   /** Required: TypeScript keeps no docstrings at run time. */
   readonly description: string | DescriptionSource;
   /** The params object schema: TypeBox, a Standard JSON Schema or plain JSON Schema (default: no params). */
-  readonly params?: P;
+  readonly params?: P | undefined;
   /** Default true. */
-  readonly isConcurrencySafe?: boolean;
+  readonly isConcurrencySafe?: boolean | undefined;
   /** Default false. */
-  readonly isReadOnly?: boolean;
+  readonly isReadOnly?: boolean | undefined;
   /** Default false: when true, `invocation.state` is the agent state. */
-  readonly isStateInjected?: boolean;
+  readonly isStateInjected?: boolean | undefined;
   /** The group (default `"basic"`, always active). */
-  readonly group?: string;
-  readonly effects?: readonly ToolEffect[];
-  readonly tags?: readonly string[];
-  readonly metadata?: Readonly<Record<string, unknown>>;
-  readonly availableWhen?: Availability;
-  readonly middlewares?: readonly ToolChunkMiddleware[];
+  readonly group?: string | undefined;
+  readonly effects?: readonly ToolEffect[] | undefined;
+  readonly tags?: readonly string[] | undefined;
+  readonly metadata?: Readonly<Record<string, unknown>> | undefined;
+  readonly availableWhen?: Availability | undefined;
+  readonly middlewares?: readonly ToolChunkMiddleware[] | undefined;
   /** Replace the default permission behaviour (ASK for every call) or add rule matching. */
-  readonly permissions?: ToolPermissionHooks<Static<P>>;
+  readonly permissions?: ToolPermissionHooks<Static<P>> | undefined;
 }
 
 /**
