@@ -15,6 +15,7 @@ export interface StandardJSONSchemaV1<Input = unknown, Output = Input> {
 }
 
 /** The members of {@link StandardJSONSchemaV1}, as the specification names them. */
+// eslint-disable-next-line @typescript-eslint/no-namespace -- the specification declares an interface and a namespace of one name
 export declare namespace StandardJSONSchemaV1 {
   /** The Standard JSON Schema properties. */
   interface Props<Input = unknown, Output = Input> {
