@@ -117,7 +117,7 @@ console.log(JSON.stringify({ search: search.result, sum: sum.result, echo: echo.
     );
     run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], join(dir, 'tsesm'));
     expect(JSON.parse(run(process.execPath, ['main.mjs'], join(dir, 'tsesm')))).toEqual({ search: ['q', 'q'], sum: 5, echo: 'hi' });
-  }, 60_000);
+  }, 180_000);
 
   it("runs a tool inside a consumer's own jest test", () => {
     mkdirSync(join(dir, 'jest'));
