@@ -130,6 +130,10 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
     const tools = instances.flatMap((entry) => {
       if (entry instanceof Tool) return [entry];
       if (!isRegistration(entry)) return toolsFromInstance(entry);
+      const unknown = Object.keys(entry).filter((key) => !REGISTRATION_KEYS.has(key));
+      if (unknown.length > 0) {
+        throw new ToolDefinitionError(`register({ instance, ... }) does not take ${unknown.map((k) => `'${k}'`).join(', ')}: its options are instance, prefix, names and group.`);
+      }
       if (entry.instance instanceof Tool) {
         throw new ToolDefinitionError(`Tool '${entry.instance.name}' is a Tool instance: its name and group are fixed when it is built. Pass them to its constructor instead of { instance, prefix, names, group }.`);
       }
@@ -363,6 +367,8 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
     }
   }
 }
+
+const REGISTRATION_KEYS: ReadonlySet<string> = new Set(['instance', 'prefix', 'names', 'group']);
 
 /** Whether a `register` argument is a {@link Registration} entry: a plain object with an `instance` (a class instance never is one). */
 function isRegistration(entry: object): entry is Registration {

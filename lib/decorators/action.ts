@@ -11,8 +11,11 @@ export type ParamsMethod<P extends ParamsSchema> = (params: Static<P>, ...depend
 /**
  * Marks a method as a tool. Register an instance of the class with `tools.register(instance)`.
  *
- * With `params` (a TypeBox object schema) the method receives the validated, typed params object first. Without it,
- * each model-facing parameter carries `@Param(name)` and each dependency `@Inject(Token)`.
+ * With `params` (an object schema: TypeBox 1.x or 0.34, a Standard JSON Schema such as `z.object({...})`, or plain
+ * JSON Schema) the method receives the validated, typed params object first, and the option predicates
+ * (`requiresApproval`, `status`, `readOnly`) are typed from it. A method whose params type is not what the schema
+ * describes is a compile error. Without `params`, each model-facing parameter carries `@Param(name)` and each
+ * dependency `@Inject(Token)`.
  *
  * @param description - what the tool does, for the model; a string or `descriptionFromContext(...)`.
  * @param options - name, params and runtime metadata ({@link ActionOptions}).
@@ -20,7 +23,7 @@ export type ParamsMethod<P extends ParamsSchema> = (params: Static<P>, ...depend
  * @example
  * ```ts
  * class Billing {
- *   @Action('Issue a refund for an order.', { params: RefundParams, effects: [ToolEffect.NETWORK], requiresApproval: true })
+ *   @Action('Issue a refund for an order.', { params: RefundParams, effects: [ToolEffect.NETWORK], requiresApproval: (p) => p.amount > 100 })
  *   refund(params: Static<typeof RefundParams>, @Inject(BillingClient) client: BillingClient) { ... }
  * }
  * ```

@@ -10,6 +10,8 @@ type Node = Readonly<Record<string, unknown>>;
 const OPEN_KEYWORDS = ['additionalProperties', 'patternProperties', 'unevaluatedProperties', 'if', 'dependentSchemas', 'propertyNames'] as const;
 /** Keywords whose sub-schemas apply to the same value. */
 const SAME_VALUE = ['allOf', 'anyOf', 'oneOf'] as const;
+/** How deep the registration-time scan for a strippable object looks into a schema. */
+const MAX_SCAN_DEPTH = 64;
 /** How many `$ref`s in a row are followed before a node is left as it is (a ref that leads to itself). */
 const MAX_REF_HOPS = 32;
 
@@ -32,7 +34,9 @@ export function compileUndeclaredStripper(schema: JsonSchema): UndeclaredStrippe
 }
 
 function hasStrippableObject(schema: unknown, depth: number): boolean {
-  if (schema === null || typeof schema !== 'object' || depth > 64) return false;
+  if (schema === null || typeof schema !== 'object') return false;
+  // Deeper than any hand-written schema: assume there is something to strip (the stripper only walks the data).
+  if (depth > MAX_SCAN_DEPTH) return true;
   const node = schema as Node;
   if (isPlainObject(node.properties) && !OPEN_KEYWORDS.some((k) => k in node)) return true;
   for (const value of Object.values(node)) {

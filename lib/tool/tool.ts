@@ -180,8 +180,8 @@ export class Tool implements ToolInfo {
 
   /**
    * Whether this particular call needs confirmation. A predicate sees exactly the params the method would receive
-   * (validated, defaults applied). Arguments that do not validate return false: such a call fails validation and runs
-   * nothing. A predicate that throws returns true (fail closed).
+   * (validated, defaults applied, undeclared fields removed). Arguments that do not validate return false: such a call
+   * fails validation and runs nothing. A predicate that throws returns true (fail closed).
    */
   needsApproval(args: unknown): boolean {
     if (typeof this.approval === 'boolean') return this.approval;
@@ -218,8 +218,8 @@ export class Tool implements ToolInfo {
    * (deep when the schema has defaults to apply or a value is an object or array, else of the top level), so neither
    * the pipeline nor the tool changes what the caller passed; the nulls a strict-mode model sends for omitted optional
    * fields removed (before validation and defaults, without touching the caller's object; see `compileNullStripper`);
-   * schema defaults applied. A failure carries the model-facing message: one line per offending field. Never throws:
-   * arguments a host passes that cannot be read as JSON data (a getter or Proxy trap that throws, a cycle) fail like
+   * schema defaults applied; then the fields the schema does not declare removed (see `compileUndeclaredStripper`).
+   * A failure carries the model-facing message: one line per offending field. Never throws: arguments a host passes that cannot be read as JSON data (a getter or Proxy trap that throws, a cycle) fail like
    * malformed JSON.
    */
   parseArgs(args: unknown): ParsedArgs {

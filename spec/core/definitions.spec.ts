@@ -216,6 +216,7 @@ describe('registering one class more than once', () => {
 
   it('refuses a name map key that names no tool, and a Tool instance in an entry', () => {
     expect(() => new Tools().register({ instance: new Billing('a'), names: { showBalance: 'x' } })).toThrow(/maps 'showBalance', which is not one of its tools \(refund, balance\)/);
+    expect(() => new Tools().register({ instance: new Billing('a'), prefx: 'a_' })).toThrow("register({ instance, ... }) does not take 'prefx': its options are instance, prefix, names and group.");
     const fn = new FunctionTool(() => 1, { name: 'one', description: 'x' });
     expect(() => new Tools().register({ instance: fn, prefix: 'p_' })).toThrow(/Tool 'one' is a Tool instance/);
   });
