@@ -44,6 +44,8 @@ export class AgentToolkitError<C extends AgentToolkitErrorCode = AgentToolkitErr
  *   to the caller: the error boundary logs it and the call fails with a short generic message.
  * - `CALL_TIMED_OUT`: the reason of a tool's abort signal when `TimeoutMiddleware` abandoned the call.
  * - `STREAM_CLOSED`: the reason of a tool's abort signal when the consumer of `tools.stream(...)` stopped reading.
+ * - `INVALID_TOOL_OUTPUT`: a tool's successful result does not match the output schema it declares (`returns`).
+ *   Never thrown to the caller: the call fails with a generic message and the details are logged as the tool's bug.
  *
  * The other core errors have classes of their own: `ToolDefinitionError` (`TOOL_DEFINITION`, at registration)
  * and `MissingDependencyError` (`MISSING_DEPENDENCY`, an `@Inject` dependency absent from the call's context).
@@ -56,7 +58,8 @@ export type CoreErrorCode =
   | 'STREAM_CONSUMED'
   | 'INVALID_MIDDLEWARE_RESULT'
   | 'CALL_TIMED_OUT'
-  | 'STREAM_CLOSED';
+  | 'STREAM_CLOSED'
+  | 'INVALID_TOOL_OUTPUT';
 
 /** An error of the tool registry and its pipeline; `code` is one of {@link CoreErrorCode}. */
 export class CoreError extends AgentToolkitError<CoreErrorCode> {}

@@ -1,9 +1,6 @@
-import type { ActionResult } from '../result';
 import type { Tool } from '../tool/tool';
 import type { ToolFormat } from '../tool/tool-format';
 import { objectParameters, type ObjectParameters } from './object-parameters';
-import { resultText } from './result-text';
-import { toWellFormed } from '../text/cut-text';
 import type { ToolCallRequest } from './tool-call-request';
 
 /**
@@ -39,26 +36,4 @@ export function anthropicToolUses<M extends AnthropicMessage>(message: M): ToolC
   );
 }
 
-/** A `tool_result` block: `{"type": "tool_result", "tool_use_id", "content", "is_error"}`. */
-export interface AnthropicToolResult {
-  type: 'tool_result';
-  tool_use_id: string;
-  content: string;
-  is_error: boolean;
-}
-
-/**
- * A `tool_result` block for the next user message. Every `tool_use` needs one, including failed, declined and
- * timed-out calls, or the next request is rejected (provider rule); a failure has `is_error: true`.
- */
-export function anthropicToolResult(toolUseId: string, result: ActionResult<unknown>): AnthropicToolResult {
-  return { type: 'tool_result', tool_use_id: toWellFormed(toolUseId), content: resultText(result), is_error: !result.ok };
-}
-
-/**
- * The user message answering every `tool_use` of a response, in call order: `{"role": "user", "content": [tool_result,
- * ...]}`. Pass all the calls' results (e.g. from `executeToolCalls`), declined ones included.
- */
-export function anthropicToolResultMessage(results: ReadonlyArray<{ readonly call: ToolCallRequest; readonly result: ActionResult<unknown> }>): { role: 'user'; content: AnthropicToolResult[] } {
-  return { role: 'user', content: results.map(({ call, result }) => anthropicToolResult(call.id, result)) };
-}
+export { anthropicToolResult, anthropicToolResultMessage, type AnthropicToolResult, type AnthropicToolResultContent } from './anthropic-result';

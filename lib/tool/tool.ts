@@ -20,6 +20,7 @@ import type { ToolEffect } from './tool-effect';
 import type { ToolChunkMiddleware, ToolInfo } from './tool-info';
 import { defaultCheckPermissions, defaultSuggestions, streamTool } from './tool-permissions';
 import { resolveTraits, type ResolvedTraits, type ToolTraitsInit } from './tool-traits';
+import { checkedBody, resolveToolExtras, type ToolExtras } from './tool-extras';
 import { cutText } from '../text/cut-text';
 
 export type { Invocation } from './invocation';
@@ -91,6 +92,8 @@ export class Tool implements ToolInfo {
   readonly middlewares: readonly ToolChunkMiddleware[];
   /** True when calls go through chunks (per-tool middleware or external execution): the registry's slow path. */
   readonly hasChunkPipeline: boolean;
+  /** The `returns`, `examples`, `title`, `icons` and `meta` options, checked and frozen (see `ActionOptions`). */
+  readonly extras: ToolExtras;
   private readonly traits: ResolvedTraits;
   private readonly description: string | DescriptionSource;
   private readonly validator: ValidateFunction;
@@ -139,7 +142,8 @@ export class Tool implements ToolInfo {
         ? compileStatusTemplate(status, where, Object.keys((this.parameters.properties as object | undefined) ?? {}))
         : (status as StatusRenderer | undefined);
     this.approval = spec.approval;
-    this.body = spec.body;
+    this.extras = resolveToolExtras(options, where, spec.name, this.validator);
+    this.body = this.extras.outputSchema === undefined ? spec.body : checkedBody(spec.body, this.extras.outputSchema, where, spec.name);
     const traits = (this.traits = resolveTraits(options, spec.traits));
     this.isConcurrencySafe = traits.isConcurrencySafe;
     this.isReadOnly = traits.isReadOnly;
