@@ -1,5 +1,5 @@
 import { CoreError } from './errors';
-import { BinaryContent, type Bytes } from './media/binary-content';
+import { asUint8Array, BinaryContent, isBytes, type Bytes } from './media/binary-content';
 import { detectMediaType } from './media/media-type';
 
 /** The fields of a result, as passed to the {@link ActionResult} constructor. */
@@ -125,8 +125,7 @@ export class ActionResult<T = unknown> {
    *   given one is not an `image/*` media type.
    */
   static image<C extends ResultConstructor>(this: C, bytes: Bytes, mediaType?: string, name?: string): InstanceType<C> & { readonly result?: BinaryContent } {
-    const bytesView = ArrayBuffer.isView(bytes) ? new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength) : bytes instanceof ArrayBuffer ? new Uint8Array(bytes) : undefined;
-    const type = mediaType ?? (bytesView === undefined ? undefined : detectMediaType(bytesView));
+    const type = mediaType ?? (isBytes(bytes) ? detectMediaType(asUint8Array(bytes)) : undefined);
     if (type === undefined || !/^image\//i.test(type)) {
       throw new CoreError(
         'INVALID_RESULT',

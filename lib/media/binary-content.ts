@@ -82,7 +82,13 @@ Object.defineProperty(BinaryContent.prototype, BRAND, { value: true });
 
 /** True for bytes a tool may return as binary output: a typed array or `DataView` (a `Buffer` too) or an `ArrayBuffer`. */
 export function isBytes(value: unknown): value is Bytes {
-  return ArrayBuffer.isView(value) || value instanceof ArrayBuffer;
+  return ArrayBuffer.isView(value) || isArrayBuffer(value);
+}
+
+/** An `ArrayBuffer` or `SharedArrayBuffer`, from this realm or another (a VM context, a worker's transfer). */
+function isArrayBuffer(value: unknown): value is ArrayBuffer {
+  const tag = Object.prototype.toString.call(value);
+  return tag === '[object ArrayBuffer]' || tag === '[object SharedArrayBuffer]';
 }
 
 /** True for {@link BinaryContent} from this or another copy of the library. */
@@ -96,9 +102,13 @@ export function toBinaryContent(value: unknown): BinaryContent | undefined {
   return isBytes(value) ? BinaryContent.from(value) : undefined;
 }
 
-function asUint8Array(bytes: Bytes): Uint8Array {
+/**
+ * A `Uint8Array` view of `bytes` (no copy).
+ * @throws CoreError `INVALID_RESULT` when `bytes` is not bytes.
+ */
+export function asUint8Array(bytes: Bytes): Uint8Array {
   if (bytes instanceof Uint8Array) return bytes;
   if (ArrayBuffer.isView(bytes)) return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (bytes instanceof ArrayBuffer) return new Uint8Array(bytes);
+  if (isArrayBuffer(bytes)) return new Uint8Array(bytes);
   throw new CoreError('INVALID_RESULT', `Binary content takes a Uint8Array, Buffer, typed array or ArrayBuffer, got ${bytes === null ? 'null' : typeof bytes}.`);
 }

@@ -81,8 +81,10 @@ export function openAIChatToolMessages(
 ): Array<OpenAIChatToolMessage | { role: 'user'; content: OpenAIChatAttachmentPart[] }> {
   const messages: Array<OpenAIChatToolMessage | { role: 'user'; content: OpenAIChatAttachmentPart[] }> = [];
   const attachments: OpenAIChatAttachmentPart[] = [];
+  let count = 0;
   for (const { call, result } of results) {
-    const built = chatMessage(call.id, result, resultParts(result), attachments.length);
+    const built = chatMessage(call.id, result, resultParts(result), count);
+    count += built.attachments.length;
     messages.push(built.message);
     for (const { name, content } of built.attachments) {
       attachments.push({ type: 'text', text: `Attachment '${name}' from tool call ${toWellFormed(call.id)} (${toWellFormed(call.name)}):` });
