@@ -36,7 +36,7 @@ function relax(input: unknown): unknown {
   const node: SchemaNode = {};
   for (const [key, value] of Object.entries(input)) {
     if (UNSUPPORTED.has(key) || (key === 'minItems' && typeof value === 'number' && value > 1)) {
-      const note = constraintNote(key, value);
+      const note = key === 'minimum' ? `at least ${String(value)}` : key === 'maximum' ? `at most ${String(value)}` : constraintNote(key, value);
       if (note !== undefined) notes.push(note);
     } else {
       Object.defineProperty(node, key, { value, enumerable: true, writable: true, configurable: true });
