@@ -37,7 +37,8 @@ export class AgentToolkitError<C extends AgentToolkitErrorCode = AgentToolkitErr
  *
  * - `INVALID_OPTION`: an option of a core class is out of range (for example `new TimeoutMiddleware(0)`).
  * - `INVALID_CONTEXT`: a `ToolContext` was given a dependency without a value.
- * - `INVALID_RESULT`: an `ActionResult` (or subclass) was built with a field its class does not declare.
+ * - `INVALID_RESULT`: an `ActionResult` (or subclass) was built with a field its class does not declare, or
+ *   `ActionResult.image`/`file` got something that is not bytes or not a valid (image) media type.
  * - `NOT_EXTERNAL`: `tools.completeExternal(...)` got a request that names no external tool of this registry.
  * - `STREAM_CONSUMED`: a `ToolStream` was iterated a second time (it can be iterated once).
  * - `INVALID_MIDDLEWARE_RESULT`: a registry middleware returned something other than an `ActionResult`. Never thrown

@@ -1,7 +1,7 @@
 /**
  * Media types recognised from a file's leading bytes (its "magic number"). Each entry is the byte signature at an
- * offset, from the formats' own specifications: PNG (ISO/IEC 15948 §5.2), JPEG (JFIF SOI marker), GIF (GIF89a spec),
- * WebP and WAV (RIFF containers, RFC 9649 and the RIFF WAVE format), PDF (ISO 32000 §7.5.2), MP3 (ID3v2 tag or an MPEG
+ * offset, from the formats' own specifications: PNG (ISO/IEC 15948, "PNG signature"), JPEG (JFIF SOI marker), GIF (GIF89a spec),
+ * WebP and WAV (RIFF containers, RFC 9649 and the RIFF WAVE format), PDF (ISO 32000-1, "File header"), MP3 (ID3v2 tag or an MPEG
  * audio frame header), Ogg (RFC 3533), FLAC, ZIP and gzip (RFC 1952).
  */
 const SIGNATURES: ReadonlyArray<{ readonly mediaType: string; readonly parts: ReadonlyArray<readonly [offset: number, bytes: readonly number[]]> }> = [
