@@ -58,6 +58,36 @@ describe('Anthropic: strict tool use', () => {
   });
 });
 
+describe('Anthropic strict: references', () => {
+  it('a definition reused through a chain is not recursion; a cycle through another definition is', () => {
+    const tools = new Tools({ logger: quiet() });
+    const chain = {
+      type: 'object',
+      properties: { a: { $ref: '#/$defs/A' }, b: { $ref: '#/$defs/B' }, list: { type: 'array', items: [{ $ref: '#/$defs/B' }] } },
+      required: ['a'],
+      $defs: { A: { type: 'object', properties: { b: { $ref: '#/$defs/B' }, b2: { $ref: '#/$defs/B' } } }, B: { type: 'object', properties: { n: { type: 'integer', multipleOf: 2 } } } },
+    } as const;
+    tools.action({ name: 'chain', description: 'Chain.', params: chain, strict: false }, () => 'ok');
+    const log = quiet();
+    const cyclic = new Tools({ logger: log });
+    cyclic.action(
+      {
+        name: 'cycle',
+        description: 'Cycle.',
+        params: { type: 'object', properties: { a: { $ref: '#/$defs/A' } }, $defs: { A: { type: 'object', properties: { b: { $ref: '#/$defs/B' } } }, B: { type: 'object', properties: { a: { $ref: '#/$defs/A' } } } } },
+      },
+      () => 'ok',
+    );
+    expect(cyclic.getSchema(anthropicStrictFormat)).toEqual([]);
+    expect(log.warn).toHaveBeenCalledWith(expect.stringMatching(/#\/\$defs\/A refers to itself/));
+    const strictChain = new Tools({ logger: quiet() });
+    strictChain.action({ name: 'chain', description: 'Chain.', params: { ...chain, properties: { a: chain.properties.a, b: chain.properties.b } } }, () => 'ok');
+    const [entry] = strictChain.getSchema(anthropicStrictFormat);
+    expect(entry!.strict).toBe(true);
+    expect(entry!.input_schema.$defs).toMatchObject({ B: { properties: { n: { description: '(a multiple of 2)' } } } });
+  });
+});
+
 describe('Anthropic: input_examples from the examples option', () => {
   it('sends the examples as written (defaults not applied)', () => {
     const tools = new Tools({ logger: quiet() });
