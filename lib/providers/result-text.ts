@@ -53,5 +53,5 @@ export function holdsBinary(value: unknown, depth = 0): boolean {
 /** Bytes as base64 binary JSON. `this` is the holder, so a `Buffer` is seen before its own `toJSON` turned it into numbers. */
 function binaryReplacer(this: unknown, key: string, value: unknown): unknown {
   const raw = (this as Record<string, unknown>)[key];
-  return isBytes(raw) ? BinaryContent.from(raw).toJSON() : value;
+  return typeof raw === 'object' && raw !== null && isBytes(raw) ? BinaryContent.from(raw).toJSON() : value;
 }
