@@ -3,7 +3,7 @@ import { extensionOf } from '../media/media-type';
 import type { ActionResult } from '../result';
 import { toWellFormed } from '../text/cut-text';
 import { binaryText, displayName, hasBinary, resultParts } from './result-parts';
-import { failureText, holdsBinary, jsonText, resultText } from './result-text';
+import { failureText, mayHoldBinary, jsonText, resultText } from './result-text';
 import type { ToolCallRequest } from './tool-call-request';
 import { wellFormedJson } from './well-formed';
 
@@ -66,7 +66,7 @@ function geminiOutput(result: ActionResult<unknown>): unknown {
   if (typeof value === 'string') return toWellFormed(value);
   const text = jsonText(value);
   if (text === undefined) return resultText(result);
-  return holdsBinary(value) ? (JSON.parse(text) as unknown) : wellFormedJson(value, text);
+  return wellFormedJson(mayHoldBinary(text) ? (JSON.parse(text) as unknown) : value, text);
 }
 
 /** The user turn answering every function call of a model turn: `{"role": "user", "parts": [functionResponse, ...]}`. */

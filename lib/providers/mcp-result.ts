@@ -3,7 +3,7 @@ import { extensionOf } from '../media/media-type';
 import type { ActionResult } from '../result';
 import { isPlainObject } from '../schema/plain-copy';
 import { displayName, hasBinary, resultParts } from './result-parts';
-import { holdsBinary, jsonText, resultText } from './result-text';
+import { mayHoldBinary, jsonText, resultText } from './result-text';
 import { wellFormedJson } from './well-formed';
 
 /** An item of a `CallToolResult`'s `content` (the MCP SDK's `ContentBlock`): text, image, audio or embedded resource. */
@@ -54,5 +54,5 @@ function structuredContent(value: unknown): Record<string, unknown> | undefined 
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return undefined;
   const text = jsonText(value);
   if (text === undefined || !text.startsWith('{')) return undefined;
-  return (isPlainObject(value) && !holdsBinary(value) ? wellFormedJson(value, text) : JSON.parse(text)) as Record<string, unknown>;
+  return wellFormedJson(isPlainObject(value) && !mayHoldBinary(text) ? value : JSON.parse(text), text) as Record<string, unknown>;
 }

@@ -1,4 +1,4 @@
-import { BinaryContent, isBinaryContent, isBytes } from '../media/binary-content';
+import { BinaryContent, isBytes } from '../media/binary-content';
 import { BLANK_FAILURE_TEXT, isBlankError, type ActionResult } from '../result';
 import { toWellFormed } from '../text/cut-text';
 import { wellFormedJsonText } from './well-formed';
@@ -42,12 +42,13 @@ export function jsonText(value: unknown): string | undefined {
   }
 }
 
-/** Whether `jsonText(value)` differs from `JSON.stringify(value)`: the value holds bytes or binary content somewhere. */
-export function holdsBinary(value: unknown, depth = 0): boolean {
-  if (isBytes(value) || isBinaryContent(value)) return true;
-  if (typeof value !== 'object' || value === null || depth > 64) return false;
-  for (const item of Array.isArray(value) ? value : Object.values(value)) if (holdsBinary(item, depth + 1)) return true;
-  return false;
+/**
+ * Whether JSON text from {@link jsonText} may hold bytes written as binary JSON: the value itself then differs from
+ * its text, and structured channels (Gemini's `output`, MCP's `structuredContent`) send the parsed text instead. A
+ * false positive (data that spells the marker) only costs a copy of the same data.
+ */
+export function mayHoldBinary(text: string): boolean {
+  return text.includes('"type":"binary"');
 }
 
 /** Bytes as base64 binary JSON. `this` is the holder, so a `Buffer` is seen before its own `toJSON` turned it into numbers. */

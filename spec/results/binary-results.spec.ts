@@ -212,6 +212,19 @@ describe('other media types', () => {
     expect(geminiFunctionResponse({ id: '', name: 'f', args: {} }, result).functionResponse.response).toEqual({ output: expected });
   });
 
+  it('bytes deep in a result, beside a lone surrogate, are base64 JSON and the strings well-formed', () => {
+    let deep: Record<string, unknown> = { bytes: new Uint8Array([7]), text: 'a\ud800b' };
+    for (let i = 0; i < 100; i++) deep = { next: deep };
+    const result = ActionResult.success(deep);
+    let leaf = (geminiFunctionResponse({ id: '', name: 'f', args: {} }, result).functionResponse.response as { output: Record<string, unknown> }).output;
+    let structured = mcpToolResult(result).structuredContent!;
+    for (let i = 0; i < 100; i++) {
+      leaf = leaf.next as Record<string, unknown>;
+      structured = structured.next as Record<string, unknown>;
+    }
+    for (const node of [leaf, structured]) expect(node).toEqual({ bytes: { type: 'binary', mediaType: 'application/octet-stream', data: 'Bw==' }, text: 'a\ufffdb' });
+  });
+
   it('several images in one result, and names made unique per message', () => {
     const result = ActionResult.success([Buffer.from(PNG), BinaryContent.from(PNG, undefined, 'b.png')]);
     expect(mcpToolResult(result).content).toHaveLength(2);
