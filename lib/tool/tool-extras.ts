@@ -65,12 +65,15 @@ function checkExample(example: unknown, index: number, where: string, name: stri
 }
 
 /**
- * Wraps a tool body so that its successful results are checked against the `returns` schema. What is checked is the
- * value's JSON form (what a model reads); a failed `ActionResult` and streamed output pass unchecked. A mismatch
- * throws a `CoreError` `INVALID_TOOL_OUTPUT` whose first line (all a model sees) is generic and whose next lines (in
- * the logged stack) say what did not match: the registry reports it as the tool's bug.
+ * A check of a tool's return value (or promise of one) against its `returns` schema: it passes the value through, or
+ * throws (rejects). What is checked is the value's JSON form (what a model reads); a failed `ActionResult` and
+ * streamed output pass unchecked. A mismatch throws a `CoreError` `INVALID_TOOL_OUTPUT` whose first line (all a model
+ * sees) is generic and whose next lines (in the logged stack) say what did not match: the registry reports it as the
+ * tool's bug.
+ *
+ * @throws ToolDefinitionError when the schema cannot be compiled (at registration).
  */
-export function checkedBody<B extends (...args: never[]) => unknown>(body: B, outputSchema: JsonSchema, where: string, name: string): B {
+export function outputCheck(outputSchema: JsonSchema, where: string, name: string): (value: unknown) => unknown {
   let validate: ValidateFunction;
   try {
     validate = compileValidator(outputSchema, `${where} (returns)`);
@@ -91,10 +94,7 @@ export function checkedBody<B extends (...args: never[]) => unknown>(body: B, ou
     }
     return value;
   };
-  return ((...args: Parameters<B>) => {
-    const value = body(...args);
-    return isThenable(value) ? value.then(check) : check(value);
-  }) as B;
+  return (value) => (isThenable(value) ? value.then(check) : check(value));
 }
 
 /** The JSON form of a value (a Date becomes its string, bytes their JSON), or undefined when it has none. */

@@ -16,6 +16,8 @@ import {
   mcpToolResult,
   openAIChatToolMessage,
   ToolChunk,
+  PermissionDecision,
+  ToolBase,
   ToolDefinitionError,
   ToolResultState,
   Tools,
@@ -96,6 +98,25 @@ describe('returns: validation of successful results', () => {
     tools.register(fn);
     expect((await tools.execute('fn', { id: 'o-1' })).ok).toBe(false);
     expect(fn.extras.outputSchema).toEqual(JSON.parse(JSON.stringify(Order)));
+  });
+
+  it('works on ToolBase tools, with their listing options', async () => {
+    class Lookup extends ToolBase<typeof Params> {
+      constructor() {
+        super({ name: 'lookup', description: 'Look up.', inputSchema: Params, returns: Order, title: 'Lookup', examples: [{ id: 'o-1' }] });
+      }
+      checkPermissions() {
+        return PermissionDecision.allow('read');
+      }
+      override async call({ id }: Static<typeof Params>) {
+        return id === 'bad' ? { id } : { id, total: 1 };
+      }
+    }
+    const tools = new Tools({ logger: logger() });
+    tools.register(new Lookup());
+    expect((await tools.execute('lookup', { id: 'o-1' })).ok).toBe(true);
+    expect((await tools.execute('lookup', { id: 'bad' })).error).toMatch(/does not match the output schema/);
+    expect(tools.get('lookup')!.extras).toMatchObject({ title: 'Lookup', examples: [{ id: 'o-1' }] });
   });
 
   it('refuses a returns value that is not JSON Schema at registration', () => {
