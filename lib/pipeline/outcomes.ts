@@ -166,5 +166,5 @@ function stackOf(error: unknown): string | undefined {
 function messageOf(error: unknown): string {
   const message = error instanceof Error ? error.message : typeof error === 'string' ? error : 'an unknown error';
   const firstLine = message.split('\n', 1)[0]!;
-  return cutText(firstLine, MAX_ERROR_LINE) || 'an error without a message';
+  return firstLine.trim() === '' ? 'an error without a message' : cutText(firstLine, MAX_ERROR_LINE);
 }

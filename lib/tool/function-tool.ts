@@ -3,6 +3,7 @@ import type { Availability } from '../context/availability';
 import type { DescriptionSource } from '../context/context-description';
 import { PermissionDecision } from '../permissions/permission-decision';
 import { withAgentState, type ToolInvocation } from './agent-state';
+import type { ActionOptions } from './action-options';
 import { Tool } from './tool';
 import { ToolDefinitionError } from './tool-definition-error';
 import type { ToolEffect } from './tool-effect';
@@ -34,6 +35,16 @@ export interface FunctionToolOptions<P extends ParamsSchema> {
   readonly middlewares?: readonly ToolChunkMiddleware[] | undefined;
   /** Replace the default permission behaviour (ASK for every call) or add rule matching. */
   readonly permissions?: ToolPermissionHooks<Static<P>> | undefined;
+  /** The output schema: see `ActionOptions.returns`. */
+  readonly returns?: ActionOptions<P>['returns'] | undefined;
+  /** Example inputs (Anthropic `input_examples`): see `ActionOptions.examples`. */
+  readonly examples?: ActionOptions<P>['examples'] | undefined;
+  /** A display name for hosts (MCP `title`). */
+  readonly title?: string | undefined;
+  /** Icons for hosts (MCP `icons`). */
+  readonly icons?: ActionOptions<P>['icons'] | undefined;
+  /** Provider metadata (MCP `_meta`). */
+  readonly meta?: ActionOptions<P>['meta'] | undefined;
 }
 
 /**
@@ -61,7 +72,17 @@ export class FunctionTool<P extends ParamsSchema = ParamsSchema> extends Tool {
       group: options.group ?? 'basic',
       source,
       params: options.params ?? (NO_PARAMS as unknown as P),
-      options: { effects: options.effects, tags: options.tags, metadata: options.metadata, availableWhen: options.availableWhen },
+      options: {
+        effects: options.effects,
+        tags: options.tags,
+        metadata: options.metadata,
+        availableWhen: options.availableWhen,
+        returns: options.returns,
+        examples: options.examples as ActionOptions['examples'],
+        title: options.title,
+        icons: options.icons,
+        meta: options.meta,
+      },
       approval: false,
       body: (params, invocation) => fn(params as Static<P>, withAgentState(invocation, injected, source)),
       traits: {

@@ -4,6 +4,7 @@ import type { DescriptionSource } from '../context/context-description';
 import type { PermissionContext } from '../permissions/permission-context';
 import type { PermissionDecision } from '../permissions/permission-decision';
 import { withAgentState, type ToolInvocation } from './agent-state';
+import type { ActionOptions } from './action-options';
 import { Tool, type Invocation } from './tool';
 import { ToolDefinitionError } from './tool-definition-error';
 import type { ToolEffect } from './tool-effect';
@@ -22,6 +23,16 @@ export interface ToolDefinition<P extends ParamsSchema = ParamsSchema> extends O
   readonly metadata?: Readonly<Record<string, unknown>>;
   readonly availableWhen?: Availability;
   readonly requiresApproval?: boolean | ((params: Static<P>) => boolean);
+  /** The output schema: see `ActionOptions.returns`. */
+  readonly returns?: ActionOptions<P>['returns'];
+  /** Example inputs (Anthropic `input_examples`): see `ActionOptions.examples`. */
+  readonly examples?: ActionOptions<P>['examples'];
+  /** A display name for hosts (MCP `title`). */
+  readonly title?: string;
+  /** Icons for hosts (MCP `icons`). */
+  readonly icons?: ActionOptions<P>['icons'];
+  /** Provider metadata (MCP `_meta`). */
+  readonly meta?: ActionOptions<P>['meta'];
 }
 
 const NO_BODY = (): never => {
@@ -50,14 +61,14 @@ const NO_BODY = (): never => {
  */
 export abstract class ToolBase<P extends ParamsSchema = ParamsSchema> extends Tool {
   constructor(definition: ToolDefinition<P>) {
-    const { name, description, inputSchema, group, effects, tags, metadata, availableWhen, requiresApproval, ...traits } = definition;
+    const { name, description, inputSchema, group, effects, tags, metadata, availableWhen, requiresApproval, returns, examples, title, icons, meta, ...traits } = definition;
     super({
       name,
       description,
       group: group ?? 'basic',
       source: `${new.target.name} '${name}'`,
       params: inputSchema,
-      options: { effects, tags, metadata, availableWhen },
+      options: { effects, tags, metadata, availableWhen, returns, examples: examples as ActionOptions['examples'], title, icons, meta },
       approval: (requiresApproval as boolean | ((params: never) => boolean) | undefined) ?? false,
       body: NO_BODY,
       traits,
@@ -77,6 +88,6 @@ export abstract class ToolBase<P extends ParamsSchema = ParamsSchema> extends To
 
   /** Dispatches to {@link call}, with the agent state when `isStateInjected`. Do not override. */
   override invoke(params: Record<string, unknown>, invocation: Invocation): unknown {
-    return this.call(params as Static<P>, withAgentState(invocation, this.isStateInjected, this.source));
+    return this.checkOutput(this.call(params as Static<P>, withAgentState(invocation, this.isStateInjected, this.source)));
   }
 }

@@ -22,6 +22,7 @@ import type { ToolEffect } from './tool-effect';
 import type { ToolChunkMiddleware, ToolInfo } from './tool-info';
 import { defaultCheckPermissions, defaultSuggestions, streamTool } from './tool-permissions';
 import { resolveTraits, type ResolvedTraits, type ToolTraitsInit } from './tool-traits';
+import { outputCheck, resolveToolExtras, type ToolExtras } from './tool-extras';
 import { cutText } from '../text/cut-text';
 
 export type { Invocation } from './invocation';
@@ -94,6 +95,14 @@ export class Tool implements ToolInfo {
   readonly middlewares: readonly ToolChunkMiddleware[];
   /** True when calls go through chunks (per-tool middleware or external execution): the registry's slow path. */
   readonly hasChunkPipeline: boolean;
+  /** The `returns`, `examples`, `title`, `icons` and `meta` options, checked and frozen (see `ActionOptions`). */
+  readonly extras: ToolExtras;
+  /**
+   * Checks what the tool's code returned (a value or a promise) against the `returns` schema: passes it through, or
+   * throws (rejects) a `CoreError` `INVALID_TOOL_OUTPUT`. The identity without `returns`. Subclasses that override
+   * {@link invoke} pass their return value through it.
+   */
+  protected readonly checkOutput: (value: unknown) => unknown;
   private readonly traits: ResolvedTraits;
   private readonly description: string | DescriptionSource;
   private readonly validator: ValidateFunction;
@@ -141,7 +150,9 @@ export class Tool implements ToolInfo {
         ? compileStatusTemplate(status, where, Object.keys((this.parameters.properties as object | undefined) ?? {}))
         : (status as StatusRenderer | undefined);
     this.approval = spec.approval;
+    this.extras = resolveToolExtras(options, where, spec.name, this.validator);
     this.body = spec.body;
+    this.checkOutput = this.extras.outputSchema === undefined ? (value) => value : outputCheck(this.extras.outputSchema, where, spec.name);
     const traits = (this.traits = resolveTraits(options, spec.traits));
     this.isConcurrencySafe = traits.isConcurrencySafe;
     this.isReadOnly = traits.isReadOnly;
@@ -252,7 +263,7 @@ export class Tool implements ToolInfo {
 
   /** Runs the tool's code with validated params (from {@link parseArgs}); injected dependencies are resolved here. */
   invoke(params: Record<string, unknown>, invocation: Invocation): unknown {
-    return this.body(params, invocation);
+    return this.checkOutput(this.body(params, invocation));
   }
 
   /**
