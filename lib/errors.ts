@@ -64,3 +64,27 @@ export type CoreErrorCode =
 
 /** An error of the tool registry and its pipeline; `code` is one of {@link CoreErrorCode}. */
 export class CoreError extends AgentToolkitError<CoreErrorCode> {}
+
+/**
+ * An expected failure of a tool call, thrown by the tool's own code: "this call failed, tell the model" (an unknown
+ * order, a closed account). The call resolves to a failed result whose `error` is the message as written, and the
+ * registry logs one line at `warn`, without a stack: it is not a bug. Code `TOOL_FAILED`.
+ *
+ * Returning `ActionResult.fail(message)` is the same outcome without throwing. Any other exception a tool throws is
+ * treated as a bug: logged with its stack, and the model is told the tool failed with the error's first line.
+ *
+ * @example
+ * ```ts
+ * const order = await orders.find(params.orderId);
+ * if (order === undefined) throw new ToolError(`No order ${params.orderId}. List the customer's orders first.`);
+ * ```
+ */
+export class ToolError extends AgentToolkitError<'TOOL_FAILED'> {
+  /**
+   * @param message - what went wrong, for the model (it is sent as written).
+   * @param options - `cause`: the underlying error, kept for the host's debugging (never sent to the model).
+   */
+  constructor(message: string, options?: { cause?: unknown }) {
+    super('TOOL_FAILED', message, options);
+  }
+}

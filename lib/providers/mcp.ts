@@ -61,7 +61,7 @@ export { mcpToolResult, type McpCallToolResult, type McpContent } from './mcp-re
  * {@link ToolCallOptions}; without an `approve` step, calls that need approval are declined), validation, execution.
  * Never rejects: unknown tools, invalid arguments, declined and failed calls are results with `isError: true`.
  */
-export async function mcpCallTool(tools: Tools<ActionResult<unknown>>, params: { name: string; arguments?: Record<string, unknown> }, options?: ToolCallOptions): Promise<McpCallToolResult> {
+export async function mcpCallTool(tools: Tools<ActionResult<unknown>>, params: { name: string; arguments?: Record<string, unknown> | undefined }, options?: ToolCallOptions): Promise<McpCallToolResult> {
   // A malformed request (no params, a non-string name) still gets a CallToolResult with isError rather than a throw.
   const request = (params ?? {}) as Partial<typeof params>;
   return mcpToolResult(await executeToolCall(tools, { id: '', name: String(request.name ?? ''), args: request.arguments ?? {} }, options));

@@ -27,7 +27,8 @@ export function assertJsonSchema(schema: unknown, where: string, path = '#'): vo
   if (schema === null || typeof schema !== 'object') {
     throw new ToolDefinitionError(`${where}: the schema at ${path} is ${describe(schema)}, not a JSON Schema object. Use a TypeBox schema such as Type.String().`);
   }
-  const kind = (schema as Record<symbol, unknown>)[Kind];
+  // TypeBox 0.34 marks the kind with a symbol, TypeBox 1.x with a non-enumerable `~kind` property.
+  const kind = (schema as Record<symbol, unknown>)[Kind] ?? (schema as Record<string, unknown>)['~kind'];
   if (typeof kind === 'string' && NON_JSON_KINDS.has(kind)) {
     throw new ToolDefinitionError(
       `${where}: the schema at ${path} is Type.${kind}(), which is not JSON Schema and cannot be sent to a model. ` +

@@ -1,4 +1,4 @@
-import type { ObjectSchema, Schema, Static } from '../schema/schema-types';
+import type { ParamsSchema, Schema, Static } from '../schema/schema-types';
 import type { Availability } from '../context/availability';
 import type { ToolChunkMiddleware } from './tool-info';
 import type { ToolEffect } from './tool-effect';
@@ -8,10 +8,13 @@ import type { ToolPermissionHooks } from './tool-traits';
  * Options of `@Action(description, options)` and `tools.action(...)`. Everything except
  * `name` and `params` is runtime metadata for the host: it never appears in a model-facing schema.
  */
-export interface ActionOptions<P extends ObjectSchema = ObjectSchema> {
+export interface ActionOptions<P extends ParamsSchema = ParamsSchema> {
   /** The tool name the model calls: letters, digits, `_` and `-`, at most 64 characters. Default: the method name. */
   name?: string;
-  /** A TypeBox object schema; the method then receives the validated, typed params object as its first argument. */
+  /**
+   * The params object schema: TypeBox (`typebox` 1.x or `@sinclair/typebox` 0.34), a Standard JSON Schema (zod,
+   * ArkType, valibot) or plain JSON Schema. The method then receives the validated, typed params object first.
+   */
   params?: P;
   /** What a call does to the world. */
   effects?: readonly ToolEffect[];

@@ -1,4 +1,4 @@
-import type { ObjectSchema, Static } from '../schema/schema-types';
+import type { ParamsSchema, Static } from '../schema/schema-types';
 import type { Availability } from '../context/availability';
 import type { DescriptionSource } from '../context/context-description';
 import type { PermissionContext } from '../permissions/permission-context';
@@ -11,7 +11,7 @@ import type { ToolEffect } from './tool-effect';
 import type { ToolTraitsInit } from './tool-traits';
 
 /** What a hand-written tool passes to `super(...)`. */
-export interface ToolDefinition<P extends ObjectSchema = ObjectSchema> extends Omit<ToolTraitsInit, 'checkPermissions'> {
+export interface ToolDefinition<P extends ParamsSchema = ParamsSchema> extends Omit<ToolTraitsInit, 'checkPermissions'> {
   readonly name: string;
   readonly description: string | DescriptionSource;
   /** The params object schema (TypeBox). */
@@ -59,7 +59,7 @@ const NO_BODY = (): never => {
  * @throws ToolDefinitionError from the constructor when the definition is invalid, or when a tool that is not
  *   external does not implement `call`.
  */
-export abstract class ToolBase<P extends ObjectSchema = ObjectSchema> extends Tool {
+export abstract class ToolBase<P extends ParamsSchema = ParamsSchema> extends Tool {
   constructor(definition: ToolDefinition<P>) {
     const { name, description, inputSchema, group, effects, tags, metadata, availableWhen, requiresApproval, returns, examples, title, icons, meta, ...traits } = definition;
     super({
