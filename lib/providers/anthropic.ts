@@ -2,6 +2,7 @@ import type { ActionResult } from '../result';
 import type { Tool } from '../tool/tool';
 import type { ToolFormat } from '../tool/tool-format';
 import { objectParameters, type ObjectParameters } from './object-parameters';
+import { ANTHROPIC_RULES, assertProviderRules } from './provider-rules';
 import { resultText } from './result-text';
 import { toWellFormed } from '../text/cut-text';
 import type { ToolCallRequest } from './tool-call-request';
@@ -16,11 +17,19 @@ export interface AnthropicTool {
   input_schema: ObjectParameters;
 }
 
-/** The Anthropic Messages tool format: the params schema as written (refs in `$defs`, `properties` always present). */
+/**
+ * The Anthropic Messages tool format: the params schema as written (refs in `$defs`, `properties` always present, a
+ * root `allOf` of objects merged; see `objectParameters`). A tool Anthropic cannot take is left out of the listing
+ * with a logged reason (refused at registration when the registry declares this format): a union at the root of
+ * `input_schema`, a top-level field name outside `^[a-zA-Z0-9_.-]{1,64}$`
+ * (https://github.com/anthropics/claude-code/issues/4668 quotes the API's error).
+ */
 export const anthropicFormat: ToolFormat<AnthropicTool> = {
   id: 'anthropic',
   render(tool: Tool, description: string): AnthropicTool {
-    return { name: tool.name, description, input_schema: objectParameters(tool) };
+    const input_schema = objectParameters(tool, 'Anthropic');
+    assertProviderRules(tool, description, input_schema, ANTHROPIC_RULES);
+    return { name: tool.name, description, input_schema };
   },
 };
 

@@ -1,6 +1,7 @@
 import type { ActionResult } from '../result';
 import type { Tool } from '../tool/tool';
-import { ToolDefinitionError } from '../tool/tool-definition-error';
+import type { SchemaNode } from '../schema/schema-walk';
+import { assertProviderRules, GEMINI_RULES } from './provider-rules';
 import type { ToolFormat } from '../tool/tool-format';
 import { toGeminiSchema, type GeminiFunctionDeclaration } from './gemini-schema';
 import { jsonText, resultText } from './result-text';
@@ -19,10 +20,9 @@ export { withGeminiTypeEnum, type GeminiFunctionDeclarationOf, type GeminiSchema
 export const geminiFormat: ToolFormat<GeminiFunctionDeclaration> = {
   id: 'gemini',
   render(tool: Tool, description: string): GeminiFunctionDeclaration {
-    if (!/^[A-Za-z_]/.test(tool.name)) {
-      throw new ToolDefinitionError(`${tool.source}: Gemini takes function names that start with a letter or '_', not '${tool.name}'. Rename the tool with { name }.`);
-    }
-    return { name: tool.name, description, parameters: toGeminiSchema(tool.parameters, tool.source) };
+    const parameters = toGeminiSchema(tool.parameters, tool.source);
+    assertProviderRules(tool, description, parameters as SchemaNode, GEMINI_RULES);
+    return { name: tool.name, description, parameters };
   },
 };
 

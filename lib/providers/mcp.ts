@@ -7,6 +7,7 @@ import type { ToolFormat } from '../tool/tool-format';
 import type { Tools } from '../tools';
 import { executeToolCall, type ToolCallOptions } from './execute-tool-calls';
 import { objectParameters, type ObjectParameters } from './object-parameters';
+import { assertProviderRules, MCP_RULES } from './provider-rules';
 import { jsonText, resultText } from './result-text';
 import { wellFormedJson } from './well-formed';
 
@@ -31,7 +32,9 @@ export interface McpTool {
  * write, network or process effect, or `readOnly: true`; a tool whose effects are not declared is not read-only, so
  * no client auto-runs an undeclared destructive tool), `openWorldHint` for a network effect, and `destructiveHint:
  * true` for a tool that requires approval (otherwise left out: MCP then assumes a tool that is not read-only may be
- * destructive; `false` would be a claim the library cannot make).
+ * destructive; `false` would be a claim the library cannot make). `inputSchema` keeps a declared `$schema` (MCP's
+ * default dialect is JSON Schema 2020-12); a root `allOf` of objects is merged and a root union refused, since clients
+ * forward the schema to providers that refuse both (see `objectParameters`).
  */
 export const mcpFormat: ToolFormat<McpTool> = {
   id: 'mcp',
@@ -39,7 +42,9 @@ export const mcpFormat: ToolFormat<McpTool> = {
     const readOnly = tool.isReadOnly;
     const annotations: McpToolAnnotations = { readOnlyHint: readOnly, openWorldHint: tool.hasEffect(ToolEffect.NETWORK) };
     if (!readOnly && tool.requiresApproval) annotations.destructiveHint = true;
-    return { name: tool.name, description, inputSchema: objectParameters(tool), annotations };
+    const inputSchema = objectParameters(tool, 'MCP', { keepDialect: true });
+    assertProviderRules(tool, description, inputSchema, MCP_RULES);
+    return { name: tool.name, description, inputSchema, annotations };
   },
 };
 

@@ -5,13 +5,15 @@ export type Refusal = (path: string, reason: string, fix: string) => never;
 
 /**
  * Merges `allOf` parts that are plain objects (what `Type.Intersect` of objects produces) into one object: fields
- * and `required` lists combined, `unevaluatedProperties` dropped. For formats that have no `allOf` (OpenAI strict
- * mode, Gemini); local validation keeps using the original schema.
+ * and `required` lists combined, `unevaluatedProperties: false` written as `additionalProperties: false` (the same
+ * rule once every field is declared in one place), any other `unevaluatedProperties` dropped. For the root of every
+ * format (providers refuse `allOf` there) and for formats that have no `allOf` at all (OpenAI strict mode, Gemini);
+ * local validation keeps using the original schema.
  *
  * @param refuse - called for a part that is not a plain object (a union, a reference, a map) or a field declared twice.
  */
 export function mergeAllOf(node: SchemaNode, path: string, refuse: Refusal): SchemaNode {
-  const { allOf, unevaluatedProperties: _closed, ...rest } = node;
+  const { allOf, unevaluatedProperties: closed, ...rest } = node;
   const properties: SchemaNode = isNode(rest.properties) ? { ...rest.properties } : {};
   const required = new Set<string>(Array.isArray(rest.required) ? (rest.required as string[]) : []);
   (allOf as unknown[]).forEach((part, i) => {
@@ -25,5 +27,5 @@ export function mergeAllOf(node: SchemaNode, path: string, refuse: Refusal): Sch
     }
     for (const key of Array.isArray(part.required) ? (part.required as string[]) : []) required.add(key);
   });
-  return { ...rest, type: 'object', properties, required: [...required] };
+  return { ...rest, ...(closed === false ? { additionalProperties: false } : {}), type: 'object', properties, required: [...required] };
 }
