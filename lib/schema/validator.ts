@@ -32,7 +32,7 @@ function ajv(dialect: SchemaDialect, ownProperties: boolean): AjvInstance {
 
 function createAjv(dialect: SchemaDialect, ownProperties: boolean): AjvInstance {
   const AjvClass = dialect === 'draft-07' ? Ajv07 : dialect === '2019-09' ? Ajv2019 : Ajv2020;
-  return addFormats(
+  const instance = addFormats(
     new AjvClass({
       allErrors: true,
       useDefaults: true,
@@ -51,6 +51,9 @@ function createAjv(dialect: SchemaDialect, ownProperties: boolean): AjvInstance 
       code: { optimize: false },
     } satisfies Options),
   ) as AjvInstance;
+  // Ajv resolves `$anchor` (2019-09 and later) but its strict mode still reports the keyword as unknown.
+  if (dialect !== 'draft-07') instance.addKeyword('$anchor');
+  return instance;
 }
 
 /** Whether a field anywhere in `schema` (a `properties` or `required` name) is also an `Object.prototype` member. */

@@ -38,7 +38,7 @@ describe('root shape', () => {
 
   it('the reported case: registration with formats [ANTHROPIC, MCP] sends Anthropic an input_schema it takes', () => {
     const tools = new Tools({ formats: [ToolSchemaFormat.ANTHROPIC, ToolSchemaFormat.MCP] });
-    tools.action({ name: 'i', description: 'I.', params: intersect }, () => 'ok');
+    tools.action({ name: 'i', description: 'I.', params: intersect as never }, () => 'ok');
     const [tool] = tools.getSchema(ToolSchemaFormat.ANTHROPIC);
     const sdkTool: Anthropic.Tool = tool!;
     expect(sdkTool.input_schema).toEqual({ type: 'object', properties: { a: { type: 'string' }, b: { type: 'number' } }, required: ['a'] });
