@@ -10,7 +10,8 @@ export type Refusal = (path: string, reason: string, fix: string) => never;
  * format (providers refuse `allOf` there) and for formats that have no `allOf` at all (OpenAI strict mode, Gemini);
  * local validation keeps using the original schema.
  *
- * @param refuse - called for a part that is not a plain object (a union, a reference, a map) or a field declared twice.
+ * @param refuse - called for a part that is not a plain object (a union, a reference, a map), a field declared twice,
+ *   or a part closed to the fields of another part (no value could satisfy both).
  */
 export function mergeAllOf(node: SchemaNode, path: string, refuse: Refusal): SchemaNode {
   const { allOf, unevaluatedProperties: closed, ...rest } = node;
@@ -26,6 +27,14 @@ export function mergeAllOf(node: SchemaNode, path: string, refuse: Refusal): Sch
       defineField(properties, key, sub);
     }
     for (const key of Array.isArray(part.required) ? (part.required as string[]) : []) required.add(key);
+  });
+  (allOf as SchemaNode[]).forEach((part, i) => {
+    if (part.additionalProperties !== false && part.unevaluatedProperties !== false) return;
+    const own = isNode(part.properties) ? part.properties : {};
+    const other = Object.keys(properties).find((key) => !Object.hasOwn(own, key));
+    if (other !== undefined) {
+      refuse(pointer(pointer(path, 'allOf'), i), `is closed (additionalProperties or unevaluatedProperties false) to the field '${other}' that another allOf part declares, so no value has both`, 'Close the combined object instead (unevaluatedProperties: false beside the allOf).');
+    }
   });
   return { ...rest, ...(closed === false ? { additionalProperties: false } : {}), type: 'object', properties, required: [...required] };
 }
