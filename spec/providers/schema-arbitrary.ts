@@ -67,7 +67,7 @@ export const schemaNode: (depth: number) => fc.Arbitrary<Node> = fc.memo((depth:
 
 function objectSchema(sub: fc.Arbitrary<Node>): fc.Arbitrary<Node> {
   return fc
-    .tuple(fc.uniqueArray(fc.tuple(name, sub), { maxLength: 4, selector: ([key]) => key }), fc.array(fc.boolean(), { minLength: 4, maxLength: 4 }), fc.constantFrom(undefined, false, true), fc.constantFrom(undefined, 'dependentRequired', 'unevaluatedProperties'))
+    .tuple(fc.uniqueArray(fc.tuple(name, sub), { maxLength: 3, selector: ([key]) => key }), fc.array(fc.boolean(), { minLength: 3, maxLength: 3 }), fc.constantFrom(undefined, false, true), fc.constantFrom(undefined, 'dependentRequired', 'unevaluatedProperties'))
     .map(([fields, requiredFlags, additional, extra]) => {
       const properties = Object.fromEntries(fields);
       const keys = fields.map(([key]) => key);
