@@ -107,9 +107,9 @@ export function candidates(schema: unknown, defs: Node, pick: () => number, dept
         return typeof node.format === 'string' ? [byFormat[node.format] ?? 'abc'] : ['abc', 'a', '', 'hello', 'x1', 'abcdefghijklm'];
       }
       case 'integer':
-        return [0, 1, 2, 7, -1, 50];
+        return [0, 1, 2, 7, -1, 50, ...bounds(node, 1)];
       case 'number':
-        return [0, 0.5, 1, 2.5, 49.5, -0.25];
+        return [0, 0.5, 1, 2.5, 49.5, -0.25, ...bounds(node, 0.25)];
       case 'boolean':
         return [true, false];
       case 'null':
@@ -146,4 +146,14 @@ export function candidates(schema: unknown, defs: Node, pick: () => number, dept
         return [];
     }
   });
+}
+
+/** The values at a numeric schema's bounds: its minimum and maximum, and the first values inside its exclusive bounds. */
+function bounds(node: Node, step: number): number[] {
+  const out: number[] = [];
+  if (typeof node.minimum === 'number') out.push(node.minimum);
+  if (typeof node.maximum === 'number') out.push(node.maximum);
+  if (typeof node.exclusiveMinimum === 'number') out.push(step === 1 ? Math.floor(node.exclusiveMinimum) + 1 : node.exclusiveMinimum + step);
+  if (typeof node.exclusiveMaximum === 'number') out.push(step === 1 ? Math.ceil(node.exclusiveMaximum) - 1 : node.exclusiveMaximum - step);
+  return out;
 }
