@@ -1,10 +1,9 @@
-import { toPrefixItems } from '../schema/dialect';
+import { dialectOf, toPrefixItems } from '../schema/dialect';
 import { mergeAllOf } from '../schema/merge-all-of';
 import { normalizeRefs, withDefs } from '../schema/schema-refs';
 import { isNode, type SchemaNode } from '../schema/schema-walk';
 import type { Tool } from '../tool/tool';
 import { ToolDefinitionError } from '../tool/tool-definition-error';
-import { dialectOf } from '../schema/dialect';
 
 /** A JSON Schema node as the provider SDKs type it: a JSON object. */
 export type JsonObject = { [keyword: string]: unknown };
@@ -48,10 +47,8 @@ export function objectParameters(tool: Tool, provider: string, options: { keepDi
   for (const keyword of ['anyOf', 'oneOf'] as const) {
     if (keyword in root) refuse('#', `is a union (${keyword}) at the root; ${provider} needs a plain object there`, 'Make the union a field of the params object.');
   }
-  if ('allOf' in root) {
-    if (!Array.isArray(root.allOf)) refuse('#/allOf', 'is not a list of schemas', 'Fix the schema.');
-    root = mergeAllOf(root, '#', refuse);
-  }
+  // A non-list allOf never gets here: the validator refuses it at registration.
+  if (Array.isArray(root.allOf)) root = mergeAllOf(root, '#', refuse);
   const { type: _type, properties, ...rest } = root;
   return { ...(keep ? { $schema: declared } : {}), type: 'object', properties: (isNode(properties) ? properties : {}) as Record<string, JsonObject>, ...rest };
 }
