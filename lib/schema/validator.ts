@@ -23,14 +23,22 @@ const compiled = new Map<string, ValidateFunction>();
  * one can never be left out and a missing required one is not reported. Kept apart because the own-property checks
  * cost every call of every other tool about a third of the validation time.
  */
-function ajv(dialect: SchemaDialect, ownProperties: boolean): AjvInstance {
-  const key = `${dialect}:${String(ownProperties)}`;
+function ajv(dialect: SchemaDialect, ownProperties: boolean, dynamic: boolean): AjvInstance {
+  const key = `${dialect}:${String(ownProperties)}:${String(dynamic)}`;
   let instance = instances.get(key);
-  if (instance === undefined) instances.set(key, (instance = createAjv(dialect, ownProperties)));
+  if (instance === undefined) instances.set(key, (instance = createAjv(dialect, ownProperties, dynamic)));
   return instance;
 }
 
-function createAjv(dialect: SchemaDialect, ownProperties: boolean): AjvInstance {
+/**
+ * Keywords whose generated code needs Ajv's dynamic-scope and evaluated-property tracking. The 2019-09 and 2020-12
+ * classes always generate that tracking, which costs every call (an object allocated per validation); a schema with
+ * none of these keywords is compiled by an instance of the same class with the tracking turned off, which validates
+ * the same values with the draft-07 class's code.
+ */
+const DYNAMIC_KEYWORDS = /"(?:\$dynamicRef|\$dynamicAnchor|\$recursiveRef|\$recursiveAnchor|unevaluatedProperties|unevaluatedItems)"/;
+
+function createAjv(dialect: SchemaDialect, ownProperties: boolean, dynamic: boolean): AjvInstance {
   const AjvClass = dialect === 'draft-07' ? Ajv07 : dialect === '2019-09' ? Ajv2019 : Ajv2020;
   const instance = addFormats(
     new AjvClass({
@@ -51,8 +59,12 @@ function createAjv(dialect: SchemaDialect, ownProperties: boolean): AjvInstance 
       code: { optimize: false },
     } satisfies Options),
   ) as AjvInstance;
-  // Ajv resolves `$anchor` (2019-09 and later) but its strict mode still reports the keyword as unknown.
-  if (dialect !== 'draft-07') instance.addKeyword('$anchor');
+  if (dialect !== 'draft-07') {
+    // Ajv resolves `$anchor` (2019-09 and later) but its strict mode still reports the keyword as unknown.
+    instance.addKeyword('$anchor');
+    // Read at compile time only; see DYNAMIC_KEYWORDS.
+    if (!dynamic) Object.assign(instance.opts, { dynamicRef: false, unevaluated: false });
+  }
   return instance;
 }
 
@@ -84,7 +96,7 @@ export function compileValidator(schema: JsonSchema, where: string): ValidateFun
       throw new ToolDefinitionError(`${where}: the params schema names the dialect ${JSON.stringify(schema.$schema)} in $schema; the validator takes JSON Schema 2020-12 (the default), 2019-09, draft-07 and draft-06. Remove $schema or name one of these.`);
     }
     try {
-      validate = ajv(dialect, namesPrototypeMember(schema)).compile(schema);
+      validate = ajv(dialect, namesPrototypeMember(schema), DYNAMIC_KEYWORDS.test(key)).compile(schema);
     } catch (error) {
       throw new ToolDefinitionError(`${where}: the params schema is not valid JSON Schema: ${(error as Error).message}. Fix the schema.`, { cause: error });
     }
