@@ -148,7 +148,12 @@ function acceptsNull(node: unknown, schema: NormalizedSchema): boolean {
   if (node.type === 'null' || (Array.isArray(node.type) && node.type.includes('null'))) return true;
   if (Array.isArray(node.enum)) return node.type === undefined;
   const branchAccepts = (branch: unknown) => acceptsNull(resolve(branch, schema), schema);
+  if (Array.isArray(node.allOf) && !node.allOf.every(branchAccepts)) return false;
+  if ('not' in node && branchAccepts(node.not)) return false;
   if (Array.isArray(node.anyOf)) return node.anyOf.some(branchAccepts);
   // oneOf: null passes only when exactly one branch takes it.
-  return Array.isArray(node.oneOf) && node.oneOf.filter(branchAccepts).length === 1;
+  if (Array.isArray(node.oneOf)) return node.oneOf.filter(branchAccepts).length === 1;
+  // Without a type, JSON Schema lets null through the other keywords (properties, items, minLength, ...) unless
+  // they imply a type, as draft 7 and the strict converter read properties and items.
+  return node.type === undefined && !isNode(node.properties) && !('items' in node) && (Array.isArray(node.allOf) || 'not' in node);
 }

@@ -3,6 +3,7 @@ import Ajv2019 from 'ajv/dist/2019';
 import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { dialectOf, type SchemaDialect } from './dialect';
+import { isNode, mapSubschemas, pointer } from './schema-walk';
 import { ToolDefinitionError } from '../tool/tool-definition-error';
 import type { JsonSchema } from './json-schema';
 import { cutText } from '../text/cut-text';
@@ -68,6 +69,22 @@ function createAjv(dialect: SchemaDialect, ownProperties: boolean, dynamic: bool
   return instance;
 }
 
+/**
+ * The path of the first field `default` Ajv cannot apply: one on a field of an object inside `anyOf`, `oneOf`, `not`
+ * or `if` (Ajv, "Assigning defaults": https://ajv.js.org/guide/modifying-data.html#assigning-defaults).
+ */
+function ignoredDefault(node: unknown, path: string, inside: boolean, isField = false): string | undefined {
+  if (!isNode(node)) return undefined;
+  if (inside && isField && 'default' in node) return pointer(path, 'default');
+  let found: string | undefined;
+  mapSubschemas(node, path, (sub, at) => {
+    const keyword = at.slice(path.length + 1).split('/')[0];
+    found ??= ignoredDefault(sub, at, inside || keyword === 'anyOf' || keyword === 'oneOf' || keyword === 'not' || keyword === 'if', keyword === 'properties');
+    return sub;
+  });
+  return found;
+}
+
 /** Whether a field anywhere in `schema` (a `properties` or `required` name) is also an `Object.prototype` member. */
 function namesPrototypeMember(schema: unknown): boolean {
   if (schema === null || typeof schema !== 'object') return false;
@@ -98,7 +115,12 @@ export function compileValidator(schema: JsonSchema, where: string): ValidateFun
     try {
       validate = ajv(dialect, namesPrototypeMember(schema), DYNAMIC_KEYWORDS.test(key)).compile(schema);
     } catch (error) {
-      throw new ToolDefinitionError(`${where}: the params schema is not valid JSON Schema: ${(error as Error).message}. Fix the schema.`, { cause: error });
+      const message = (error as Error).message;
+      const ignored = /default is ignored/.test(message) ? ignoredDefault(schema, '#', false) : undefined;
+      if (ignored !== undefined) {
+        throw new ToolDefinitionError(`${where}: the params schema has a default at ${ignored} on a field inside anyOf, oneOf, not or if, where it is never applied. Remove it, or declare the field with its default outside the union.`, { cause: error });
+      }
+      throw new ToolDefinitionError(`${where}: the params schema is not valid JSON Schema: ${message}. Fix the schema.`, { cause: error });
     }
     compiled.set(key, validate);
   }

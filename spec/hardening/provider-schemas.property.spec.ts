@@ -105,11 +105,8 @@ function lcg(seed: number): () => number {
   return () => (state = (Math.imul(state, 1664525) + 1013904223) >>> 0) >>> 8;
 }
 
-/**
- * What a refusal names: the path in the schema, or the name or description a provider does not take. Ajv's strict
- * mode also refuses a `default` it cannot apply (inside a union), naming the data path.
- */
-const REFUSAL = /the schema at #|its name '9lives'|its description is \d+ characters|strict mode: default is ignored for: data/;
+/** What a refusal names: the path in the schema, or the name or description a provider does not take. */
+const REFUSAL = /the schema at #|a default at #|its name '9lives'|its description is \d+ characters/;
 
 const toolName = fc.oneof({ weight: 9, arbitrary: fc.constantFrom('tool_a', 'get-weather', 'refund') }, { weight: 1, arbitrary: fc.constant('9lives') });
 

@@ -162,3 +162,19 @@ describe('dialects', () => {
     expect(() => new Tools().action({ name: 'u', description: 'U.', params: { type: 'object', properties: { a: { type: 'string', minLenght: 2 } } } as never }, () => 'ok')).toThrow(/tool 'u'.*not valid JSON Schema.*minLenght/);
   });
 });
+
+describe('a default Ajv cannot apply', () => {
+  it.each([
+    ['anyOf', { a: { anyOf: [{ type: 'object', properties: { b: { type: 'string', default: 'x' } } }, { type: 'null' }] } }, '#/properties/a/anyOf/0/properties/b/default'],
+    ['oneOf', { a: { type: 'object', properties: { b: { oneOf: [{ type: 'integer' }, { type: 'object', properties: { c: { type: 'string', default: 'y' } } }] } } } }, '#/properties/a/properties/b/oneOf/1/properties/c/default'],
+    ['not', { a: { type: 'object', not: { type: 'object', properties: { z: { type: 'string', default: 'z' } }, required: ['z'] } } }, '#/properties/a/not/properties/z/default'],
+  ])('on a field inside %s is refused at registration, naming its path', (_name, properties, path) => {
+    const register = () => new Tools().action({ name: 'd', description: 'D.', params: { type: 'object', properties } as never, strict: false }, () => 'ok');
+    expect(register).toThrow(ToolDefinitionError);
+    expect(register).toThrow(`the params schema has a default at ${path} on a field inside anyOf, oneOf, not or if`);
+  });
+
+  it('a default on a union branch itself is not a field default and registers', () => {
+    expect(() => new Tools().action({ name: 'd', description: 'D.', params: { type: 'object', properties: { a: { anyOf: [{ type: 'string', default: 'x' }, { type: 'null' }] } } } as never, strict: false }, () => 'ok')).not.toThrow();
+  });
+});

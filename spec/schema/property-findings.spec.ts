@@ -55,4 +55,14 @@ describe('findings of the property-based test', () => {
     expect(await tools.execute('t', { a: { a: null } })).toMatchObject({ ok: true, result: { a: {} } });
     expect(await tools.execute('t', { a: { s: 'x' } })).toMatchObject({ ok: true, result: { a: { s: 'x' } } });
   });
+
+  it.each([
+    ['not', { not: { type: 'string' } }],
+    ['allOf of parts taking null', { allOf: [{ not: { type: 'string' } }, { type: 'null' }] }],
+  ])('a null the field takes through %s is kept, even where another allOf part requires the field', async (_name, field) => {
+    const params = { type: 'object', properties: { a: { type: 'array', items: { type: 'object', allOf: [{ type: 'object', properties: { user_name: field } }, { type: 'object', properties: { user_name: { type: 'null' } }, required: ['user_name'] }] } } } };
+    const tools = new Tools();
+    action(tools, params, false);
+    expect(await tools.execute('t', { a: [{ user_name: null }] })).toMatchObject({ ok: true, result: { a: [{ user_name: null }] } });
+  });
 });
