@@ -5,6 +5,7 @@ import type { Tools } from '../tools';
 import { anthropicStrictSchema } from './anthropic-strict';
 import type { ToolFormat } from '../tool/tool-format';
 import { objectParameters, type ObjectParameters } from './object-parameters';
+import { ANTHROPIC_RULES, assertProviderRules } from './provider-rules';
 import type { ToolCallRequest } from './tool-call-request';
 
 /**
@@ -33,15 +34,19 @@ function render(tool: Tool, description: string, strict: boolean): AnthropicTool
   const entry: AnthropicTool =
     strict && tool.strict
       ? { name: tool.name, description, input_schema: anthropicStrictSchema(tool), strict: true }
-      : { name: tool.name, description, input_schema: objectParameters(tool), ...(strict ? { strict: false } : {}) };
+      : { name: tool.name, description, input_schema: objectParameters(tool, 'Anthropic'), ...(strict ? { strict: false } : {}) };
+  assertProviderRules(tool, description, entry.input_schema, ANTHROPIC_RULES);
   if (tool.extras.examples.length > 0) entry.input_examples = tool.extras.examples.map((example) => ({ ...example }));
   return entry;
 }
 
 /**
- * The Anthropic Messages tool format: the params schema as written (refs in `$defs`, `properties` always present),
- * and `input_examples` from the tool's `examples` option
- * (https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use#providing-tool-use-examples).
+ * The Anthropic Messages tool format: the params schema as written (refs in `$defs`, `properties` always present, a
+ * root `allOf` of objects merged; see `objectParameters`), and `input_examples` from the tool's `examples` option
+ * (https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use#providing-tool-use-examples). A
+ * tool Anthropic cannot take is left out of the listing with a logged reason (refused at registration when the
+ * registry declares this format): a union at the root of `input_schema`, a top-level field name outside
+ * `^[a-zA-Z0-9_.-]{1,64}$` (https://github.com/anthropics/claude-code/issues/4668 quotes the API's error).
  */
 export const anthropicFormat: ToolFormat<AnthropicTool> = {
   id: 'anthropic',

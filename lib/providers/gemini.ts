@@ -1,5 +1,6 @@
 import type { Tool } from '../tool/tool';
-import { ToolDefinitionError } from '../tool/tool-definition-error';
+import type { SchemaNode } from '../schema/schema-walk';
+import { assertProviderRules, GEMINI_RULES } from './provider-rules';
 import type { ToolFormat } from '../tool/tool-format';
 import { toGeminiSchema, type GeminiFunctionDeclaration } from './gemini-schema';
 import type { ToolCallRequest } from './tool-call-request';
@@ -15,10 +16,9 @@ export { withGeminiTypeEnum, type GeminiFunctionDeclarationOf, type GeminiSchema
 export const geminiFormat: ToolFormat<GeminiFunctionDeclaration> = {
   id: 'gemini',
   render(tool: Tool, description: string): GeminiFunctionDeclaration {
-    if (!/^[A-Za-z_]/.test(tool.name)) {
-      throw new ToolDefinitionError(`${tool.source}: Gemini takes function names that start with a letter or '_', not '${tool.name}'. Rename the tool with { name }.`);
-    }
-    return { name: tool.name, description, parameters: toGeminiSchema(tool.parameters, tool.source) };
+    const parameters = toGeminiSchema(tool.parameters, tool.source);
+    assertProviderRules(tool, description, parameters as SchemaNode, GEMINI_RULES);
+    return { name: tool.name, description, parameters };
   },
 };
 

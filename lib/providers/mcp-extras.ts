@@ -22,7 +22,7 @@ export function mcpToolExtras(tool: Tool, description: string): {
     ...(title === undefined ? {} : { title }),
     ...(icons.length === 0 ? {} : { icons: icons.map(({ sizes, ...icon }) => (sizes === undefined ? icon : { ...icon, sizes: [...sizes] })) }),
     description,
-    inputSchema: objectParameters(tool),
+    inputSchema: objectParameters(tool, 'MCP', { keepDialect: true }),
     ...(outputSchema !== undefined && outputSchema.type === 'object' ? { outputSchema: objectSchema(outputSchema, tool.source) } : {}),
     ...(meta === undefined ? {} : { _meta: { ...meta } }),
   };

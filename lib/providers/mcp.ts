@@ -8,6 +8,7 @@ import { executeToolCall, type ToolCallOptions } from './execute-tool-calls';
 import { mcpToolExtras } from './mcp-extras';
 import { mcpToolResult, type McpCallToolResult } from './mcp-result';
 import type { ObjectParameters } from './object-parameters';
+import { assertProviderRules, MCP_RULES } from './provider-rules';
 
 /** MCP tool annotations: hints for the client, derived from the tool's effects and approval. */
 export interface McpToolAnnotations {
@@ -37,7 +38,9 @@ export interface McpTool {
  * destructive; `false` would be a claim the library cannot make). The `title`, `icons` and `meta` options become
  * `title`, `icons` and `_meta`; a `returns` object schema becomes `outputSchema` (a `returns` schema of another type
  * is not listed: MCP's `outputSchema` and `structuredContent` are objects). See the MCP specification 2025-06-18,
- * https://modelcontextprotocol.io/specification/2025-06-18/server/tools#tool.
+ * https://modelcontextprotocol.io/specification/2025-06-18/server/tools#tool. `inputSchema` keeps a declared `$schema`
+ * (MCP's default dialect is JSON Schema 2020-12); a root `allOf` of objects is merged and a root union refused, since
+ * clients forward the schema to providers that refuse both (see `objectParameters`).
  */
 export const mcpFormat: ToolFormat<McpTool> = {
   id: 'mcp',
@@ -45,7 +48,9 @@ export const mcpFormat: ToolFormat<McpTool> = {
     const readOnly = tool.isReadOnly;
     const annotations: McpToolAnnotations = { readOnlyHint: readOnly, openWorldHint: tool.hasEffect(ToolEffect.NETWORK) };
     if (!readOnly && tool.requiresApproval) annotations.destructiveHint = true;
-    return { ...mcpToolExtras(tool, description), annotations };
+    const entry = mcpToolExtras(tool, description);
+    assertProviderRules(tool, description, entry.inputSchema, MCP_RULES);
+    return { ...entry, annotations };
   },
 };
 

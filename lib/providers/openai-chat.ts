@@ -17,7 +17,7 @@ function chatFormat(id: string, strict: boolean): ToolFormat<OpenAIChatTool> {
   return {
     id,
     render(tool: Tool, description: string): OpenAIChatTool {
-      return { type: 'function', function: { name: tool.name, description, ...openAIFunctionParameters(tool, strict) } };
+      return { type: 'function', function: { name: tool.name, description, ...openAIFunctionParameters(tool, strict, description) } };
     },
   };
 }

@@ -20,7 +20,7 @@ function responsesFormat(id: string, strict: boolean): ToolFormat<OpenAIResponse
   return {
     id,
     render(tool: Tool, description: string): OpenAIResponsesTool {
-      return { type: 'function', name: tool.name, description, ...openAIFunctionParameters(tool, strict) };
+      return { type: 'function', name: tool.name, description, ...openAIFunctionParameters(tool, strict, description) };
     },
   };
 }

@@ -1,5 +1,6 @@
 import { ToolDefinitionError } from '../tool/tool-definition-error';
 import { deepFreeze } from './deep-freeze';
+import { dialectOf, toPrefixItems } from './dialect';
 
 /** A JSON Schema object as sent to a provider: plain data, no TypeBox symbols. */
 export type JsonSchema = { readonly [keyword: string]: unknown };
@@ -77,9 +78,12 @@ function describe(value: unknown): string {
 
 /**
  * A deep, frozen copy of `schema` as plain JSON: TypeBox's symbol keys dropped, nothing shared with the input. This
- * is the model-facing form every provider format starts from.
+ * is the model-facing form every provider format starts from. A schema in JSON Schema 2020-12 (one that names no other
+ * dialect in `$schema`) has its draft-07 tuples rewritten to `prefixItems` (see `toPrefixItems`); a schema that names
+ * draft-07 or 2019-09 is kept as written.
  */
 export function toPlainJsonSchema(schema: object): JsonSchema {
-  return deepFreeze(JSON.parse(JSON.stringify(schema)) as JsonSchema);
+  const plain = JSON.parse(JSON.stringify(schema)) as JsonSchema;
+  return deepFreeze(dialectOf(plain) === '2020-12' ? toPrefixItems(plain) : plain);
 }
 
