@@ -42,7 +42,7 @@ export function toolOutput(result: McpCallResult, serverName: string, toolName: 
   if (structured !== undefined && allText) return structured;
   if (allText) return blocks.map((block) => (block as { text: string }).text).join('\n');
   const only = blocks[0]!;
-  if (blocks.length === 1 && only.type === 'data' && only.source.type === 'base64') {
+  if (structured === undefined && blocks.length === 1 && only.type === 'data' && only.source.type === 'base64') {
     return BinaryContent.from(Buffer.from(only.source.data, 'base64'), only.source.mediaType, only.name);
   }
   const content = structured === undefined ? blocks : [...blocks, { type: 'data', source: { type: 'json', value: structured } } satisfies ContentBlock];

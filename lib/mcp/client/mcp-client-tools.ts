@@ -12,7 +12,7 @@ import { McpClientError } from './mcp-client-error';
 import type { McpClientOptions, McpToolDrift, McpToolsChange } from './mcp-client-options';
 import { McpRemoteTool } from './mcp-remote-tool';
 import { localToolName, SERVER_NAME, toolFingerprint } from './mcp-tool-naming';
-import { createTransport } from './mcp-transport';
+import { createTransport, isSessionGone } from './mcp-transport';
 
 const DEFAULT_CLIENT_INFO = { name: 'agenttoolkit', version: '1.0.0' };
 /** A reason or server message quoted to the model or in a log line is cut to this many characters. */
@@ -347,10 +347,19 @@ export class McpClientTools {
 
   /** One `tools/call`: the pipeline has validated `args` against the tool's schema. */
   private async call(remoteName: string, localName: string, args: Record<string, unknown>, invocation: Invocation): Promise<unknown> {
-    const client = await this.ready(invocation.signal);
+    let client = await this.ready(invocation.signal);
     let result;
     try {
-      result = await client.callTool({ name: remoteName, arguments: args }, undefined, { signal: invocation.signal, ...this.requestOptions() });
+      try {
+        result = await client.callTool({ name: remoteName, arguments: args }, undefined, { signal: invocation.signal, ...this.requestOptions() });
+      } catch (error) {
+        // The server did not process a request of a session it no longer knows: a new session, and the call once more.
+        if (invocation.signal.aborted || !isSessionGone(error, this.options) || this.reconnectPolicy === undefined) throw error;
+        this.warn('the server no longer knows the session (HTTP 404); starting a new one');
+        this.lost(client, error);
+        client = await this.ready(invocation.signal);
+        result = await client.callTool({ name: remoteName, arguments: args }, undefined, { signal: invocation.signal, ...this.requestOptions() });
+      }
     } catch (error) {
       if (invocation.signal.aborted) throw error;
       if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) {
@@ -378,7 +387,7 @@ export class McpClientTools {
   /** A call failed below the protocol (a transport error): the connection is treated as lost and re-established. */
   private lost(client: Client, error: unknown): void {
     if (this.current !== client || this.reconnectPolicy === undefined || this.closed) return;
-    this.warn(`the connection failed: ${messageOf(error)}; reconnecting`);
+    if (!isSessionGone(error, this.options)) this.warn(`the connection failed: ${messageOf(error)}; reconnecting`);
     this.connected = false;
     this.reconnect().catch(() => undefined);
   }

@@ -27,3 +27,15 @@ export function createTransport(options: McpClientOptions): Transport {
     ...(headers === undefined ? {} : { requestInit: { ...transportOptions.requestInit, headers } }),
   });
 }
+
+/**
+ * Whether `error` is a Streamable HTTP server's 404 to a request carrying a session id: the server no longer knows
+ * the session (it restarted, or expired it), so it did not process the request, and the client must start a new
+ * session (MCP specification 2025-06-18, "Session Management").
+ */
+export function isSessionGone(error: unknown, options: McpClientOptions): boolean {
+  if (options.url === undefined) return false;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- already loaded by createTransport for a url
+  const { StreamableHTTPError } = require('@modelcontextprotocol/sdk/client/streamableHttp.js') as typeof import('@modelcontextprotocol/sdk/client/streamableHttp.js');
+  return error instanceof StreamableHTTPError && error.code === 404;
+}
