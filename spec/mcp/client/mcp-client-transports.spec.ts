@@ -1,15 +1,8 @@
-import { createServer, type Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
 import { join } from 'node:path';
-import { randomUUID } from 'node:crypto';
 import type { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
-import { isInitializeRequest } from '@modelcontextprotocol/sdk/types.js';
-import { z } from 'zod';
 import { ActionResult, Tools } from '../../../lib';
 import { McpClientTools } from '../../../lib/mcp';
-import { recordingLogger, until } from './support';
+import { HttpMcpServer, recordingLogger, until } from './support';
 
 const STDIO_SERVER = join(__dirname, '..', '..', '..', 'examples', 'mcp-stdio-server.cjs');
 
@@ -77,49 +70,6 @@ describe('McpClientTools over stdio (a child process running the official SDK se
     expect(tools.list()).toEqual([]);
   });
 });
-
-/** An official SDK server over Streamable HTTP on loopback, one session per client, that can be restarted on its port. */
-class HttpMcpServer {
-  private http: HttpServer | undefined;
-  readonly calls: string[] = [];
-  headers: Record<string, string | string[] | undefined> = {};
-  port = 0;
-
-  async start(port = 0): Promise<string> {
-    const sessions = new Map<string, StreamableHTTPServerTransport>();
-    this.http = createServer(async (req, res) => {
-      this.headers = req.headers;
-      const chunks: Buffer[] = [];
-      for await (const chunk of req) chunks.push(chunk as Buffer);
-      const body: unknown = chunks.length ? JSON.parse(Buffer.concat(chunks).toString()) : undefined;
-      const id = req.headers['mcp-session-id'] as string | undefined;
-      let transport = id === undefined ? undefined : sessions.get(id);
-      if (transport === undefined) {
-        if (id !== undefined || !isInitializeRequest(body)) return void res.writeHead(404).end();
-        transport = new StreamableHTTPServerTransport({ sessionIdGenerator: randomUUID, onsessioninitialized: (sid) => void sessions.set(sid, transport!) });
-        await this.mcpServer().connect(transport);
-      }
-      await transport.handleRequest(req, res, body);
-    });
-    await new Promise<void>((resolve) => this.http!.listen(port, '127.0.0.1', resolve));
-    this.port = (this.http.address() as AddressInfo).port;
-    return `http://127.0.0.1:${this.port}/mcp`;
-  }
-
-  async stop(): Promise<void> {
-    const http = this.http;
-    this.http = undefined;
-    if (http === undefined) return;
-    http.closeAllConnections();
-    await new Promise((resolve) => http.close(resolve));
-  }
-
-  private mcpServer(): McpServer {
-    const server = new McpServer({ name: 'http-notes', version: '1.0.0' });
-    server.registerTool('echo', { description: 'Echo.', inputSchema: { text: z.string() } }, ({ text }) => (this.calls.push(text), { content: [{ type: 'text', text }] }));
-    return server;
-  }
-}
 
 describe('McpClientTools over Streamable HTTP (official SDK server on loopback)', () => {
   const server = new HttpMcpServer();
