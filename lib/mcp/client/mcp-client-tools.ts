@@ -127,7 +127,8 @@ export class McpClientTools {
 
   /**
    * Approves the current definition of a refused tool (by the server's name) and registers it.
-   * @returns false when no tool of that name is refused.
+   * @returns false when no tool of that name is refused, or when it could not be registered (logged and reported as
+   *   skipped, as at a listing).
    */
   approve(remoteName: string): boolean {
     const drift = this.refusedDrifts.get(remoteName);
@@ -193,7 +194,8 @@ export class McpClientTools {
     if (own) {
       this.options.setupClient?.(client);
       const transport: Transport = createTransport(this.options);
-      await client.connect(transport);
+      // On a failed handshake the SDK closes the transport itself (a started server process is stopped).
+      await client.connect(transport, this.requestOptions());
     }
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       this.refresh().catch((error: unknown) => this.warn(`could not refresh its tools after tools/list_changed: ${messageOf(error)}`));

@@ -3,6 +3,9 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
+import { mkdtempSync, readFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { z } from 'zod';
 import { ActionResult, PermissionBehavior, PermissionEngine, PermissionMiddleware, TimeoutMiddleware, ToolEffect, ToolSchemaFormat, Tools, permissionRule } from '../../../lib';
 import { McpClientError, McpClientTools, McpRemoteTool, connectMcpServer, type McpToolDrift } from '../../../lib/mcp';
@@ -379,5 +382,31 @@ describe('McpClientTools: an MCP server\'s tools in a registry (official SDK ser
     expect(b).toBe(c);
     await a;
     expect(lists).toBe(2);
+  });
+
+  it('Tools.unregister removes tools by name, ignoring unknown names and the reset_tools meta tool', async () => {
+    const { tools } = await setup();
+    tools.createGroup('extra', 'Extra tools.');
+    expect(tools.unregister('mcp__notes__add', 'nope', 'reset_tools', 'mcp__notes__add')).toEqual(['mcp__notes__add']);
+    expect(tools.get('mcp__notes__add')).toBeUndefined();
+    expect(tools.get('reset_tools')).toBeDefined();
+    expect(tools.unregister()).toEqual([]);
+    expect(tools.getSchema(ToolSchemaFormat.OPENAI).map((t) => t.function.name)).not.toContain('mcp__notes__add');
+  });
+
+  it('stops a started server whose handshake fails (here: it never answers initialize)', async () => {
+    const pidFile = join(mkdtempSync(join(tmpdir(), 'mcp-')), 'pid');
+    const script = `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000);`;
+    const error = await McpClientTools.connect(new Tools(), { name: 'x', command: process.execPath, args: ['-e', script], stderr: 'ignore', requestTimeoutMs: 300 }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: 'MCP_CONNECT_FAILED', message: expect.stringMatching(/timed out/i) });
+    const pid = Number(readFileSync(pidFile, 'utf8'));
+    await until(() => {
+      try {
+        process.kill(pid, 0);
+        return false;
+      } catch {
+        return true;
+      }
+    });
   });
 });
