@@ -409,4 +409,15 @@ describe('McpClientTools: an MCP server\'s tools in a registry (official SDK ser
       }
     });
   });
+
+  it('works with a registry of a result subclass: remote results and failures are instances of it', async () => {
+    class TracedResult<T = unknown> extends ActionResult<T> {
+      static override readonly fields = ActionResult.extendFields('traceId');
+      declare readonly traceId?: string;
+    }
+    const tools = new Tools({ resultType: TracedResult, logger: recordingLogger() });
+    await McpClientTools.connect(tools, { name: 'notes', client: await connectInMemory(sdkServer()) });
+    expect(await tools.execute('mcp__notes__add', { a: 1, b: 2 })).toBeInstanceOf(TracedResult);
+    expect(await tools.execute('mcp__notes__fail', {})).toBeInstanceOf(TracedResult);
+  });
 });
