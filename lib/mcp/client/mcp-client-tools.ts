@@ -180,11 +180,19 @@ export class McpClientTools {
     return this.reconnecting;
   }
 
-  /** Unregisters this server's tools and closes the connection (a `client` you passed is left open). Idempotent. */
+  /**
+   * Unregisters this server's tools and closes the connection: a Streamable HTTP session is ended first (an HTTP
+   * `DELETE`, as the MCP specification asks of a client that no longer needs it), a stdio server process is stopped.
+   * A `client` you passed is left open. Idempotent.
+   */
   async close(): Promise<void> {
     this.closed = true;
     this.tools.unregister(...[...this.registered.values()].map((tool) => tool.name));
     this.registered.clear();
+    const transport = this.options.client === undefined ? (this.current?.transport as { sessionId?: string; terminateSession?: () => Promise<void> } | undefined) : undefined;
+    if (this.connected && transport?.sessionId !== undefined && transport.terminateSession !== undefined) {
+      await transport.terminateSession().catch((error: unknown) => this.warn(`ending the HTTP session failed: ${messageOf(error)}`));
+    }
     await this.dropClient();
   }
 

@@ -79,6 +79,7 @@ describe('McpClientTools over Streamable HTTP (official SDK server on loopback)'
     mcp = undefined;
     await server.stop();
     server.calls.length = 0;
+    server.methods.length = 0;
   });
 
   it('connects to the URL with the given headers, registers and calls the tools', async () => {
@@ -88,6 +89,19 @@ describe('McpClientTools over Streamable HTTP (official SDK server on loopback)'
     expect(mcp.toolNames).toEqual(['mcp__web__echo']);
     expect(await tools.execute('mcp__web__echo', { text: 'hi' })).toEqual(ActionResult.success('hi'));
     expect(server.headers).toMatchObject({ authorization: 'Bearer t0ken', 'x-extra': '1' });
+    await mcp.close();
+    expect(server.methods.at(-1)).toBe('DELETE');
+    expect(server.headers['mcp-session-id']).toBeDefined();
+  });
+
+  it('closes even when ending the session fails (the server is gone)', async () => {
+    const url = await server.start();
+    const logger = recordingLogger();
+    mcp = await McpClientTools.connect(new Tools(), { name: 'web', url, logger, reconnect: false });
+    await server.stop();
+    await mcp.close();
+    expect(mcp.isConnected).toBe(false);
+    expect(logger.lines.join('\n')).toMatch(/ending the HTTP session failed/);
   });
 
   it('starts a new session when the restarted server no longer knows the old one, and the call goes through once', async () => {

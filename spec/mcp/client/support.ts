@@ -54,6 +54,7 @@ export async function until(predicate: () => boolean, ms = 5000): Promise<void> 
 export class HttpMcpServer {
   private http: HttpServer | undefined;
   readonly calls: string[] = [];
+  readonly methods: string[] = [];
   headers: Record<string, string | string[] | undefined> = {};
   port = 0;
 
@@ -61,6 +62,7 @@ export class HttpMcpServer {
     const sessions = new Map<string, StreamableHTTPServerTransport>();
     this.http = createServer(async (req, res) => {
       this.headers = req.headers;
+      this.methods.push(req.method!);
       const chunks: Buffer[] = [];
       for await (const chunk of req) chunks.push(chunk as Buffer);
       const body: unknown = chunks.length ? JSON.parse(Buffer.concat(chunks).toString()) : undefined;
