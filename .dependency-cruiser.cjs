@@ -75,6 +75,13 @@ module.exports = {
       to: { path: ['^lib/(providers|skills)/', ENTRY] },
     },
     {
+      name: 'mcp-client-layer',
+      severity: 'error',
+      comment: 'The MCP client adapter (lib/mcp/client) depends on the core and the low layer only: never on providers, ports, skills, built-in tools or the MCP server side.',
+      from: { path: '^lib/mcp/client/' },
+      to: { path: ['^lib/(providers|workspace|sandbox|skills|builtins)/', '^lib/mcp/server/', ENTRY] },
+    },
+    {
       name: 'entry-points-unimported',
       severity: 'error',
       comment: 'Entry points are for users: no library module imports one.',

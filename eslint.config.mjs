@@ -31,7 +31,7 @@ export default tseslint.config(
   // Here: the heavy or optional third-party modules, each allowed in its own adapter only.
   {
     files: ['lib/**/*.ts'],
-    ignores: ['lib/sandbox/docker/**', 'lib/skills/**', 'lib/builtins/shell/**'],
+    ignores: ['lib/sandbox/docker/**', 'lib/skills/**', 'lib/builtins/shell/**', 'lib/mcp/**'],
     rules: { 'no-restricted-imports': ['error', { paths: heavy }] },
   },
   {
@@ -41,6 +41,10 @@ export default tseslint.config(
   {
     files: ['lib/sandbox/docker/**'],
     rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => h.name !== 'dockerode') }] },
+  },
+  {
+    files: ['lib/mcp/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => h.name !== '@modelcontextprotocol/sdk') }] },
   },
   {
     files: ['lib/skills/**'],

@@ -170,6 +170,17 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
     return [...this.byName.values()];
   }
 
+  /**
+   * Removes tools by name, for tools whose source went away (an MCP server that no longer lists a tool). Names not
+   * registered, and the `reset_tools` meta tool, are ignored; the listing caches are cleared.
+   * @returns the names removed, in the order given.
+   */
+  unregister(...names: string[]): string[] {
+    const removed = names.filter((name) => this.byName.get(name) !== undefined && this.byName.get(name) !== this.metaTool && this.byName.delete(name));
+    if (removed.length > 0) this.schemaCache.clear();
+    return removed;
+  }
+
   /** The tools available in `context` (default: the active context), in registration order. */
   getAvailable(context: ToolContext = this.activeContext): Tool[] {
     return this.list().filter((tool) => this.isListed(tool, context));

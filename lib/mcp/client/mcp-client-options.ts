@@ -1,0 +1,114 @@
+import type { Client, ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
+import type { StreamableHTTPClientTransportOptions } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import type { Tool as McpToolDefinition } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolLogger } from '../../pipeline/logger';
+
+/**
+ * Options of `McpClientTools.connect(tools, options)`. Give exactly one server: `command` (a stdio server the adapter
+ * starts), `url` (a Streamable HTTP endpoint) or `client` (an SDK `Client` you connected yourself).
+ */
+export interface McpClientOptions {
+  /**
+   * The server's name: part of each tool's name (`mcp__<name>__<tool>`) and its `mcpName`, so the permission rules
+   * `mcp__<name>` and `mcp__<name>__*` cover every tool of the server. Letters, digits and `-`, in runs joined by
+   * single `_` (no `__`, which separates the parts of a tool name).
+   */
+  readonly name: string;
+  /** A stdio server: the program to start (the MCP stdio transport: JSON-RPC over its stdin and stdout). */
+  readonly command?: string | undefined;
+  /** The program's arguments. */
+  readonly args?: readonly string[] | undefined;
+  /** Extra environment variables for the program (added to the SDK's small default environment, not to `process.env`). */
+  readonly env?: Readonly<Record<string, string>> | undefined;
+  /** The program's working directory (default: this process's). */
+  readonly cwd?: string | undefined;
+  /** Where the program's stderr goes (default `'inherit'`). */
+  readonly stderr?: 'inherit' | 'ignore' | 'pipe' | undefined;
+  /** A Streamable HTTP server: its MCP endpoint. */
+  readonly url?: string | URL | undefined;
+  /** Headers sent with every HTTP request (an `Authorization` header, for example). */
+  readonly headers?: Readonly<Record<string, string>> | undefined;
+  /** Further options of the SDK's `StreamableHTTPClientTransport` (`authProvider`, `fetch`, `reconnectionOptions`). */
+  readonly transportOptions?: StreamableHTTPClientTransportOptions | undefined;
+  /**
+   * An SDK `Client` you connected yourself (any transport). The adapter lists and calls tools through it and
+   * installs its `tools/list_changed` handler on it; it never closes or reconnects it.
+   */
+  readonly client?: Client | undefined;
+  /** The prefix of registered tool names (default `mcp__<name>__`). */
+  readonly prefix?: string | undefined;
+  /** The group of the registered tools (default `"basic"`, always active; see `tools.createGroup`). */
+  readonly group?: string | undefined;
+  /** Only these tools of the server (by the server's names) are registered. Default: all. */
+  readonly allow?: readonly string[] | undefined;
+  /** These tools of the server (by the server's names) are never registered; wins over `allow`. */
+  readonly deny?: readonly string[] | undefined;
+  /**
+   * Whether the server's `readOnlyHint` makes a tool read-only here (so the permission engine allows its calls
+   * without asking). Default `false`: annotations are hints a server may get wrong, so every remote tool is treated
+   * as having side effects.
+   */
+  readonly trustReadOnlyHint?: boolean | undefined;
+  /**
+   * Fingerprints approved earlier (`mcp.fingerprints()` of a previous run, by the server's tool names): a tool whose
+   * definition no longer matches is drift from the start. Tools without one are approved when first seen.
+   */
+  readonly approvedFingerprints?: Readonly<Record<string, string>> | undefined;
+  /**
+   * Called when a tool's definition differs from the one approved. Resolve `true` to approve the new definition
+   * (the tool is registered with it), `false` to refuse it (the tool is removed from the registry until
+   * `mcp.approve(name)`). Default: refuse, and log a warning.
+   */
+  readonly onDrift?: ((drift: McpToolDrift) => boolean | Promise<boolean>) | undefined;
+  /** Called after each listing that changed the registry (the first one included). */
+  readonly onToolsChanged?: ((change: McpToolsChange) => void) | undefined;
+  /**
+   * Reconnection of a server the adapter connected (`command` or `url`) when its connection is lost: up to
+   * `maxAttempts` tries (default 3), waiting `delayMs` (default 250) and doubling up to `maxDelayMs` (default 5000)
+   * between them; a call made while disconnected waits for it. `false` turns it off. Never for a `client` you pass.
+   */
+  readonly reconnect?: { readonly maxAttempts?: number; readonly delayMs?: number; readonly maxDelayMs?: number } | false | undefined;
+  /** The timeout of each MCP request in milliseconds, progress notifications resetting it (default: the SDK's, 60 s). */
+  readonly requestTimeoutMs?: number | undefined;
+  /** How this client introduces itself (default `{ name: 'agenttoolkit', version: '1.0.0' }`). */
+  readonly clientInfo?: { readonly name: string; readonly version: string } | undefined;
+  /** Options of each SDK `Client` the adapter creates (its `capabilities`, for example elicitation). */
+  readonly clientOptions?: ClientOptions | undefined;
+  /**
+   * Called with each SDK `Client` the adapter creates, before it connects (after a reconnection too): install request
+   * handlers there, such as an elicitation or sampling handler.
+   */
+  readonly setupClient?: ((client: Client) => void) | undefined;
+  /** Where warnings (refused, skipped or drifted tools, lost connections) go (default: the console). */
+  readonly logger?: ToolLogger | undefined;
+}
+
+/** A tool whose definition changed after it was approved. */
+export interface McpToolDrift {
+  /** The MCP server's name. */
+  readonly serverName: string;
+  /** The server's name for the tool. */
+  readonly remoteName: string;
+  /** The tool's name in the registry. */
+  readonly toolName: string;
+  /** The fingerprint that was approved. */
+  readonly approvedFingerprint: string;
+  /** The fingerprint of the definition the server lists now. */
+  readonly fingerprint: string;
+  /** The approved definition, when this adapter saw it (not for a fingerprint passed as `approvedFingerprints`). */
+  readonly previous: Readonly<McpToolDefinition> | undefined;
+  /** The definition the server lists now. */
+  readonly current: Readonly<McpToolDefinition>;
+}
+
+/** What one listing changed, by registered tool name. */
+export interface McpToolsChange {
+  readonly added: readonly string[];
+  readonly removed: readonly string[];
+  /** Tools whose new definition was approved and re-registered. */
+  readonly changed: readonly string[];
+  /** Tools whose new definition was refused (and which are no longer registered). */
+  readonly refused: readonly string[];
+  /** Tools of the server that could not be registered, with the reason (a schema a format cannot express, a name taken). */
+  readonly skipped: ReadonlyArray<{ readonly remoteName: string; readonly reason: string }>;
+}
