@@ -61,9 +61,11 @@ const LIST_SCRIPT = `if [ "$2" = all ]; then set -- "$1" ! -type l; else set -- 
 find "$@" -mindepth 1 -exec sh -c 'for f do printf "%s\\0" "$f"; stat -c "${STAT_FORMAT}" -- "$f" 2>/dev/null || echo; done' sh {} +`;
 /**
  * COMMIT: moves the uploaded temporary file $1 onto $2: `mv -T` replaces (never into a folder), `link` creates only
- * when nothing is there (one atomic step). With $4, refuses (exit 42) unless $2's stat line is still $4.
+ * when nothing is there (one atomic step). With $4, refuses (exit 42) unless $2's stat line is still $4. `touch`
+ * gives the file the time of the write to the nanosecond (a tar header holds whole seconds only).
  */
 const COMMIT_SCRIPT = `if [ -n "$4" ] && [ "$(stat -c '${STAT_FORMAT}' -- "$2" 2>/dev/null)" != "$4" ]; then rm -f -- "$1"; exit 42; fi
+touch -c -- "$1" || { rm -f -- "$1"; exit 1; }
 if [ "$3" = new ]; then link "$1" "$2"; rc=$?; rm -f -- "$1"; exit $rc; fi
 mv -f -T -- "$1" "$2"; rc=$?; [ $rc = 0 ] || rm -f -- "$1"; exit $rc`;
 

@@ -7,11 +7,15 @@ import { AGENT_STATE, ToolContext, Tools, type ActionResult, type AgentState } f
 import type { Workspace } from '../../../lib/workspace';
 import { LocalWorkspace } from '../../../lib/workspace';
 import { fileTools, type FileTools } from '../../../lib/builtins';
+import { SandboxPolicy } from '../../../lib/sandbox';
+import { DockerSandbox, DockerWorkspace } from '../../../lib/sandbox/docker';
+import { isCI } from '../../../scripts/ci-flag';
+import { dockerEngine } from '../../sandbox/helpers';
 
 export interface Backend {
   readonly name: string;
   /** A workspace over a new empty folder, and that folder's path on the host when the test can reach it. */
-  make(): { workspace: Workspace; hostPath: string | undefined; dispose(): void };
+  make(): { workspace: Workspace; hostPath: string | undefined; dispose(): void | Promise<void> };
 }
 
 export const BACKENDS: readonly Backend[] = [
@@ -23,7 +27,38 @@ export const BACKENDS: readonly Backend[] = [
       return { workspace: new LocalWorkspace(root), hostPath: root, dispose: () => rmSync(dir, { recursive: true, force: true }) };
     },
   },
+  ...dockerBackends(),
 ];
+
+/**
+ * DockerWorkspace over a DockerSandbox's container, one container per spec file, a fresh folder per test. The
+ * folder is bound from the host, but the test is given no `hostPath`: every byte goes through the engine's API, as
+ * with a remote engine. Without an engine the backend is left out, except in CI, where its tests fail.
+ */
+function dockerBackends(): Backend[] {
+  const engine = dockerEngine();
+  if (engine === undefined) {
+    if (!isCI()) return [];
+    return [{ name: 'DockerWorkspace', make: () => { throw new Error('DockerWorkspace needs AGENTTOOLKIT_DOCKER_HOST and AGENTTOOLKIT_DOCKER_IMAGE (required in CI).'); } }];
+  }
+  let shared: { sandbox: DockerSandbox; dir: string } | undefined;
+  let count = 0;
+  afterAll(async () => {
+    await shared?.sandbox.close();
+    if (shared) rmSync(shared.dir, { recursive: true, force: true });
+  });
+  return [{
+    name: 'DockerWorkspace',
+    make() {
+      if (shared === undefined) {
+        const dir = realpathSync(mkdtempSync(join(tmpdir(), 'builtins-docker-')));
+        shared = { dir, sandbox: new DockerSandbox(engine.image, new SandboxPolicy({ workingDirectory: dir, writablePaths: [dir] }), { connection: engine.host }) };
+      }
+      const root = `/workspace/t${++count}/project`;
+      return { workspace: new DockerWorkspace(shared.sandbox, { connection: engine.host, root }), hostPath: undefined, dispose: () => undefined };
+    },
+  }];
+}
 
 export interface Harness {
   readonly workspace: Workspace;
@@ -36,7 +71,7 @@ export interface Harness {
   text(name: string, args: Record<string, unknown>): Promise<string>;
   /** The error of a failed call (fails the test when the call succeeded). */
   error(name: string, args: Record<string, unknown>): Promise<string>;
-  dispose(): void;
+  dispose(): void | Promise<void>;
 }
 
 export function harness(backend: Backend): Harness {
