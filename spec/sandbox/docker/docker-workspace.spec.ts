@@ -209,6 +209,27 @@ describeWithEngine('docker', 'DockerWorkspace (real Docker engine, no shared dis
     });
   });
 
+  describe('concurrent changes', () => {
+    it('refuses an edit when the file changed after it was read (the change is observed, then refused)', async () => {
+      await ws.writeFile('busy.log', 'MARKER\n');
+      // A writer inside the container appends without pause until told to stop.
+      const writer = await container.exec({ Cmd: ['/bin/sh', '-c', 'while [ ! -e "$1.stop" ]; do echo x >> "$1"; done', 'sh', `${root}/busy.log`] });
+      const attached = (await writer.start({ hijack: true, stdin: false })) as NodeJS.ReadableStream & { destroy(): void };
+      attached.resume();
+      const outcomes: unknown[] = [];
+      try {
+        for (let i = 0; i < 5; i++) outcomes.push(await codeOf(ws.editFile('busy.log', 'MARKER', 'EDITED')));
+      } finally {
+        await sh('touch "$1/busy.log.stop"', root);
+        while ((await writer.inspect()).Running) await new Promise((resolve) => setTimeout(resolve, 20));
+        attached.destroy();
+      }
+      // Every edit raced the writer; each one must have been refused, none may have dropped the appended lines.
+      expect(outcomes).toEqual(Array(5).fill('PATH_CHANGED'));
+      expect((await sh('head -1 "$1/busy.log"', root)).trim()).toBe('MARKER');
+    });
+  });
+
   describe('size limit', () => {
     it('refuses reads, writes and edits over maxFileSize', async () => {
       const small = new DockerWorkspace(container, { root, maxFileSize: 16 });
