@@ -15,6 +15,7 @@ export { ReadTool, ReadInput, READ_MAX_LINES, READ_MAX_LINE_LENGTH, numberedLine
 export { WriteTool, WriteInput, type WriteParams } from './files/write-tool';
 export { EditTool, EditInput, type EditParams } from './files/edit-tool';
 export { GlobTool, GlobInput, GLOB_DEFAULT_LIMIT, GLOB_MAX_LIMIT, type GlobParams } from './files/glob-tool';
+export { GrepTool, GrepInput, GREP_DEFAULT_LIMIT, GREP_MAX_LIMIT, GREP_MAX_OUTPUT, GREP_DEFAULT_TIMEOUT_MS, ripgrepPath, type GrepParams, type GrepToolOptions } from './files/grep-tool';
 export { fileTools, type FileTools } from './files/file-tools';
 export type { FileToolOptions } from './files/file-tool-options';
 export { CREDENTIAL_DIRECTORIES, CREDENTIAL_FILES, isCredentialPath, isCredentialPathResolved, type CredentialPathOptions } from './files/credential-paths';
@@ -26,3 +27,4 @@ export {
   type TaskCreateParams, type TaskGetParams, type TaskUpdateParams, type TaskToolOptions,
 } from './tasks/task-tools';
 export { TaskStore, TASKS_STATE_KEY, type Task, type TaskPatch, type TaskStatus, type TaskMetadataValue } from './tasks/task-store';
+export { BashTool, BashInput, bashTool, BASH_DEFAULT_TIMEOUT_MS, BASH_MAX_TIMEOUT_MS, BASH_MAX_OUTPUT_CHARS, BASH_OUTPUT_METADATA_KEY, type BashParams, type BashToolOptions } from './shell/bash-tool';

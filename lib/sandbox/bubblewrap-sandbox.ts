@@ -112,6 +112,7 @@ export class BubblewrapSandbox implements Sandbox {
         cwd: undefined,
         timeoutMs: call.timeoutMs,
         maxOutputBytes: call.maxOutputBytes,
+        onOutput: call.onOutput,
         signal,
         tag: undefined,
         keepBackground: false,

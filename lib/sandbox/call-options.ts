@@ -2,7 +2,7 @@ import { cutText } from '../text/cut-text';
 import { checkEnvironment } from './environment';
 import { SandboxError } from './errors';
 import { timeout, type SandboxPolicy } from './policy';
-import type { SandboxExecuteOptions } from './sandbox';
+import type { SandboxExecuteOptions, SandboxOutputChunk } from './sandbox';
 
 /**
  * The most bytes one argument or one `NAME=VALUE` variable may have, its terminating NUL included: Linux's
@@ -28,6 +28,8 @@ export interface CheckedCall {
   env: Readonly<Record<string, string>>;
   /** Whether background processes may outlive a normal exit. */
   keepBackground: boolean;
+  /** The call's output listener, if any. */
+  onOutput: ((chunk: SandboxOutputChunk) => void) | undefined;
 }
 
 /**
@@ -37,7 +39,7 @@ export interface CheckedCall {
  * @param inherited - the backend's inherited host variables (already checked).
  * @throws SandboxError `OPTIONS_INVALID` for an empty command, a bad `env` entry, a command or variable longer than
  * {@link MAX_ARGUMENT_BYTES}, a command and variables longer than {@link MAX_EXEC_BYTES} together, a `timeoutMs` that is
- * not a positive integer up to 2^31 - 1 ms or a `keepBackground` that is not a boolean. Messages name variables, never their values.
+ * not a positive integer up to 2^31 - 1 ms, a `keepBackground` that is not a boolean or an `onOutput` that is not a function. Messages name variables, never their values.
  */
 export function checkCall(policy: SandboxPolicy, command: string, options: SandboxExecuteOptions, inherited: Readonly<Record<string, string>> = {}): CheckedCall {
   if (typeof command !== 'string' || command.trim() === '' || command.includes('\0')) {
@@ -48,7 +50,9 @@ export function checkCall(policy: SandboxPolicy, command: string, options: Sandb
   checkExecSize(command, env);
   const keepBackground = options.keepBackground ?? false;
   if (typeof keepBackground !== 'boolean') throw new SandboxError('OPTIONS_INVALID', 'execute keepBackground must be true or false.');
-  return { timeoutMs, maxOutputBytes: policy.limits.maxOutputBytes, env, keepBackground };
+  const onOutput = options.onOutput;
+  if (onOutput !== undefined && typeof onOutput !== 'function') throw new SandboxError('OPTIONS_INVALID', 'execute onOutput must be a function.');
+  return { timeoutMs, maxOutputBytes: policy.limits.maxOutputBytes, env, keepBackground, onOutput };
 }
 
 /** Refuses what `execve` would refuse with `E2BIG`, the same way on every backend, before anything starts. */

@@ -1,4 +1,6 @@
+import { StringDecoder } from 'node:string_decoder';
 import { utf8CutLength } from '../text/cut-text';
+import type { SandboxOutputChunk } from './sandbox';
 
 type Stream = 'stdout' | 'stderr';
 
@@ -11,6 +13,10 @@ const LOOKAHEAD_BYTES = 4;
  *
  * A stream that lost bytes is cut at a UTF-8 character boundary: a character the budget would split is dropped
  * whole, so the text never ends in a replacement character the command did not print.
+ *
+ * With a listener, every kept byte is also handed on as it arrives, decoded as UTF-8 (a chunk never ends inside a
+ * character: the decoder holds the partial bytes back), so what streams is exactly what the budget keeps. A listener
+ * that throws is ignored: it cannot break the capture or the run.
  */
 export class OutputCapture {
   private readonly chunks: Record<Stream, Buffer[]> = { stdout: [], stderr: [] };
@@ -20,9 +26,26 @@ export class OutputCapture {
   /** True once a byte was dropped. */
   truncated = false;
 
-  /** @param maxBytes - budget for stdout and stderr together, in bytes. */
-  constructor(maxBytes: number) {
+  private readonly decoders: Record<Stream, StringDecoder> | undefined;
+
+  /**
+   * @param maxBytes - budget for stdout and stderr together, in bytes.
+   * @param onOutput - called with each kept piece of output, in arrival order.
+   */
+  constructor(maxBytes: number, private readonly onOutput?: (chunk: SandboxOutputChunk) => void) {
     this.remaining = maxBytes;
+    this.decoders = onOutput === undefined ? undefined : { stdout: new StringDecoder('utf8'), stderr: new StringDecoder('utf8') };
+  }
+
+  private forward(stream: Stream, bytes: Buffer): void {
+    if (this.decoders === undefined) return;
+    const text = this.decoders[stream].write(bytes);
+    if (text === '') return;
+    try {
+      this.onOutput!({ stream, text });
+    } catch {
+      // The listener's failure is its own; the capture goes on.
+    }
   }
 
   /** Keeps what fits of `chunk` in the budget and drops the rest. */
@@ -31,14 +54,17 @@ export class OutputCapture {
     if (chunk.length <= this.remaining && this.dropped[stream] === undefined) {
       this.chunks[stream].push(chunk);
       this.remaining -= chunk.length;
+      this.forward(stream, chunk);
       return;
     }
     this.truncated = true;
     const kept = this.dropped[stream] === undefined ? this.remaining : 0;
     if (kept > 0) {
       // Copy, so the kept slice does not pin the whole (possibly large) chunk.
-      this.chunks[stream].push(Buffer.from(chunk.subarray(0, kept)));
+      const slice = Buffer.from(chunk.subarray(0, kept));
+      this.chunks[stream].push(slice);
       this.remaining = 0;
+      this.forward(stream, slice);
     }
     const seen = this.dropped[stream] ?? Buffer.alloc(0);
     if (seen.length < LOOKAHEAD_BYTES) {

@@ -4,7 +4,7 @@ import { constants } from 'node:os';
 import type { Readable, Writable } from 'node:stream';
 import { SandboxError } from './errors';
 import { OutputCapture } from './output-capture';
-import type { SandboxResult } from './sandbox';
+import type { SandboxOutputChunk, SandboxResult } from './sandbox';
 
 /** How long a killed command may take to release its pipes before the call returns anyway, in ms. */
 export const KILL_GRACE_MS = 2_000;
@@ -26,6 +26,8 @@ export interface ProcessTreeRun {
   timeoutMs: number;
   /** Budget for stdout + stderr, in bytes. */
   maxOutputBytes: number;
+  /** Receives the kept output as it arrives (see `SandboxExecuteOptions.onOutput`). */
+  onOutput?: ((chunk: SandboxOutputChunk) => void) | undefined;
   /** Aborting kills the tree and rejects with the signal's reason. */
   signal: AbortSignal;
   /** Written to the process's file descriptor 3, which is then closed (bwrap's `--args` channel). */
@@ -70,7 +72,7 @@ export function runProcessTree(run: ProcessTreeRun): Promise<SandboxResult> {
     });
     info.on('error', () => undefined);
   }
-  const output = new OutputCapture(run.maxOutputBytes);
+  const output = new OutputCapture(run.maxOutputBytes, run.onOutput);
   child.stdout!.on('data', (chunk: Buffer) => output.push('stdout', chunk));
   child.stderr!.on('data', (chunk: Buffer) => output.push('stderr', chunk));
   if (run.fd3Data !== undefined) {

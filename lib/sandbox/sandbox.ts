@@ -25,6 +25,20 @@ export interface SandboxExecuteOptions {
    * (`OPTIONS_INVALID`): its pid namespace ends with the command.
    */
   keepBackground?: boolean;
+  /**
+   * Receives the command's output while it runs, piece by piece, in the order the sandbox read it: the same bytes
+   * the result captures (within `limits.maxOutputBytes`; nothing after the budget is spent), decoded as UTF-8, a
+   * piece never ending inside a character. Called synchronously from the reading loop: keep it quick, and do not
+   * throw (a listener's exception is ignored). Every backend of this library calls it; a backend that does not
+   * stream ignores it, and the result still carries the whole output.
+   */
+  onOutput?: (chunk: SandboxOutputChunk) => void;
+}
+
+/** One piece of output streamed to {@link SandboxExecuteOptions.onOutput}. */
+export interface SandboxOutputChunk {
+  readonly stream: 'stdout' | 'stderr';
+  readonly text: string;
 }
 
 /**

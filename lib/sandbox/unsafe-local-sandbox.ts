@@ -48,6 +48,7 @@ export class UnsafeLocalSandbox implements Sandbox {
         cwd,
         timeoutMs: call.timeoutMs,
         maxOutputBytes: call.maxOutputBytes,
+        onOutput: call.onOutput,
         signal,
         tag,
         keepBackground: call.keepBackground,

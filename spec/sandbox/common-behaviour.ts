@@ -1,4 +1,4 @@
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SandboxError, SandboxPolicy, type Sandbox } from '../../lib/sandbox';
 import { collectListenerWarnings, isDead, processesMatching, sleepers, tempDir, uniqueSleep, watchSleepers } from './helpers';
@@ -306,5 +306,51 @@ export function commonBehaviour(make: SandboxFactory, options: { floodBytes: num
     expect((await sandbox.execute('echo ok', { timeoutMs: 2 ** 31 - 1 })).stdout).toBe('ok\n');
     await expect(sandbox.execute('true', { env: { 'A=B': 'x' } })).rejects.toMatchObject({ code: 'OPTIONS_INVALID' });
     await expect(sandbox.execute('true', { keepBackground: 'yes' as unknown as boolean })).rejects.toMatchObject({ code: 'OPTIONS_INVALID' });
+  });
+
+  describe('onOutput streaming', () => {
+    it('hands output on while the command runs: the first piece arrives before the second is printed', async () => {
+      const sandbox = open(SandboxPolicy.forWorkspace(dir.path));
+      const flag = join(dir.path, 'go');
+      const seen: string[] = [];
+      let flagWasMissing = false;
+      // The command waits for the flag, which the listener creates only once it has seen 'first'.
+      const result = await sandbox.execute('echo first; echo e1 >&2; while [ ! -e go ]; do sleep 0.05; done; echo second', {
+        onOutput: (chunk) => {
+          seen.push(`${chunk.stream}:${chunk.text}`);
+          if (chunk.text.includes('first')) {
+            flagWasMissing = !existsSync(flag);
+            writeFileSync(flag, '');
+          }
+        },
+      });
+      expect(flagWasMissing).toBe(true);
+      expect(result).toMatchObject({ exitCode: 0, stdout: 'first\nsecond\n', stderr: 'e1\n' });
+      expect(seen.filter((s) => s.startsWith('stdout:')).join('')).toBe('stdout:first\nstdout:second\n');
+      expect(seen).toContain('stderr:e1\n');
+    });
+
+    it('streams exactly what the output budget keeps, never splitting a character, and survives a throwing listener', async () => {
+      const sandbox = open(SandboxPolicy.forWorkspace(dir.path, { limits: { maxOutputBytes: 1001 } }));
+      const texts: string[] = [];
+      let calls = 0;
+      // 'é' is two bytes: a 1001-byte budget splits the 501st; the flood goes on far past the budget.
+      const result = await sandbox.execute("i=0; while [ $i -lt 2000 ]; do printf 'éééééééééé'; i=$((i+1)); done", {
+        onOutput: (chunk) => {
+          texts.push(chunk.text);
+          calls += 1;
+          if (calls === 1) throw new Error('listener bug');
+        },
+      });
+      expect(result.truncated).toBe(true);
+      expect(texts.join('')).toBe(result.stdout);
+      expect(result.stdout).toBe('é'.repeat(500));
+      expect(texts.join('')).not.toContain('\uFFFD');
+    });
+
+    it('refuses an onOutput that is not a function', async () => {
+      const sandbox = open(SandboxPolicy.forWorkspace(dir.path));
+      await expect(sandbox.execute('true', { onOutput: 'yes' as unknown as () => void })).rejects.toMatchObject({ code: 'OPTIONS_INVALID' });
+    });
   });
 }

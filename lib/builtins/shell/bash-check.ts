@@ -59,7 +59,7 @@ export function checkShellCommand(analysis: ShellAnalysis, context: PermissionCo
     if (danger !== undefined) return immune(danger);
   }
   for (const command of analysis.commands) {
-    const name = programName(command);
+    const name = riskName(command);
     if (name === undefined || !FILE_COMMANDS.has(name)) continue;
     const sensitive = pathArguments(command, name).find((w) => !w.literal || context.isDangerousPath(w.text));
     if (sensitive !== undefined) return immune(`The command ${name} touches ${sensitive.text}, a sensitive path.`);
@@ -93,6 +93,17 @@ function immune(message: string): PermissionDecision {
 function programName(command: SimpleCommand): string | undefined {
   const program = command.program;
   return program === undefined || program.includes('/') ? undefined : program;
+}
+
+/**
+ * The program's name for the danger checks: a path-spelled program (`/bin/rm`, `./rm`) is judged by its last
+ * component, so a path cannot hide a dangerous command (read-only detection keeps {@link programName}, which
+ * trusts no path).
+ */
+function riskName(command: SimpleCommand): string | undefined {
+  const program = command.program;
+  if (program === undefined) return undefined;
+  return program.slice(program.lastIndexOf('/') + 1) || undefined;
 }
 
 function runWords(command: SimpleCommand): readonly ShellWord[] {
@@ -135,7 +146,7 @@ function isSweepingRemoval(w: ShellWord): boolean {
 
 /** A dangerous command, judged on its parsed words (so `--format` is not `format`). */
 function dangerous(command: SimpleCommand): string | undefined {
-  const name = programName(command);
+  const name = riskName(command);
   const words = runWords(command);
   const flags = shortFlags(words);
   const has = (...names: string[]) => words.some((w, k) => k > 0 && w.literal && names.includes(w.text));

@@ -139,6 +139,7 @@ export class DockerSandbox implements Sandbox {
               user: this.user,
               timeoutMs: call.timeoutMs,
               maxOutputBytes: call.maxOutputBytes,
+              onOutput: call.onOutput,
               signal,
               keepBackground: call.keepBackground,
               sweep: () => this.sweep(container, tag),

@@ -2,7 +2,7 @@ import { Writable } from 'node:stream';
 import type Docker from 'dockerode';
 import { OutputCapture } from '../output-capture';
 import { KILL_GRACE_MS } from '../process-tree';
-import type { SandboxResult } from '../sandbox';
+import type { SandboxOutputChunk, SandboxResult } from '../sandbox';
 import { CALL_WRAPPER_SCRIPT } from './container-script';
 
 /** What {@link runExec} needs to run one command in a running container. */
@@ -23,6 +23,8 @@ export interface ExecRun {
   timeoutMs: number;
   /** Budget for stdout + stderr, in bytes. */
   maxOutputBytes: number;
+  /** Receives the kept output as it arrives (see `SandboxExecuteOptions.onOutput`). */
+  onOutput?: ((chunk: SandboxOutputChunk) => void) | undefined;
   /** Aborting sweeps the call's processes and rejects with the signal's reason. */
   signal: AbortSignal;
   /** Leave background processes alive when the command exits normally. */
@@ -59,7 +61,7 @@ export async function runExec(run: ExecRun): Promise<SandboxResult> {
     ...(run.user === undefined ? {} : { User: run.user }),
   });
   const stream = (await exec.start({ hijack: true, stdin: false })) as NodeJS.ReadableStream & { destroy(): void };
-  const output = new OutputCapture(run.maxOutputBytes);
+  const output = new OutputCapture(run.maxOutputBytes, run.onOutput);
   run.docker.modem.demuxStream(stream, sink(output, 'stdout'), sink(output, 'stderr'));
 
   const ended = new Promise<void>((resolve) => {

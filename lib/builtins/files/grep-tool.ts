@@ -1,0 +1,255 @@
+import { Type, type Static } from '@sinclair/typebox';
+import { relative } from 'node:path';
+import { Availability } from '../../context/availability';
+import { isWithin } from '../../fs/path-within';
+import { resolveRealPath } from '../../fs/resolve-real-path';
+import { PermissionDecision } from '../../permissions/permission-decision';
+import type { PermissionContext } from '../../permissions/permission-context';
+import type { ActionResult } from '../../result';
+import { cutText } from '../../text/cut-text';
+import type { ToolInvocation } from '../../tool/agent-state';
+import { ToolEffect } from '../../tool/tool-effect';
+import { LocalWorkspace } from '../../workspace/local/local-workspace';
+import { CREDENTIAL_DIRECTORIES, CREDENTIAL_FILES } from './credential-paths';
+import { BuiltinToolError } from './errors';
+import { failed } from './failure';
+import { FilePathTool } from './file-path-tool';
+import type { FileToolOptions } from './file-tool-options';
+import { credentialExclusions, VCS_FOLDERS } from './grep-exclusions';
+import type { PathPermissions } from './path-permissions';
+import { checkRipgrepOption, ripgrepPath } from './ripgrep-path';
+import { runRipgrep } from './run-ripgrep';
+
+export { ripgrepPath } from './ripgrep-path';
+
+/** Default and largest `head_limit` of Grep (result lines, file paths or counts). */
+export const GREP_DEFAULT_LIMIT = 250;
+export const GREP_MAX_LIMIT = 5000;
+/** Longest answer Grep hands the model, in UTF-16 code units. */
+export const GREP_MAX_OUTPUT = 30_000;
+/** Default time a search may take before ripgrep is killed. */
+export const GREP_DEFAULT_TIMEOUT_MS = 60_000;
+/** Most output read from ripgrep (bytes); past it ripgrep is killed and the answer says the total is unknown. */
+const MAX_RG_OUTPUT = 16 * 1024 * 1024;
+/** Longest line ripgrep prints whole; longer ones are shown as a preview of this many characters. */
+const MAX_COLUMNS = 500;
+
+const Context = (what: string) => Type.Optional(Type.Integer({ minimum: 0, maximum: 100, description: `${what} (content mode only).` }));
+
+export const GrepInput = Type.Object({
+  pattern: Type.String({ minLength: 1, description: 'Regular expression to search file contents for (ripgrep syntax, for example "log.*Error" or "function\\s+\\w+").' }),
+  path: Type.Optional(Type.String({ description: 'File or folder to search, relative to the workspace root (default the root).' })),
+  glob: Type.Optional(Type.String({ description: 'Only files whose path matches this glob (for example "*.ts" or "src/**/*.{ts,tsx}").' })),
+  type: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_+.-]+$', description: 'Only files of this ripgrep type (for example "ts", "py", "rust").' })),
+  output_mode: Type.Optional(Type.Union([Type.Literal('content'), Type.Literal('files_with_matches'), Type.Literal('count')], {
+    description: '"files_with_matches" (default): paths of matching files; "content": matching lines; "count": matching lines per file.',
+  })),
+  after_context: Context('Lines to show after each match, like grep -A'),
+  before_context: Context('Lines to show before each match, like grep -B'),
+  context: Context('Lines to show before and after each match, like grep -C'),
+  line_number: Type.Optional(Type.Boolean({ description: 'Show line numbers (content mode only; default true).' })),
+  ignore_case: Type.Optional(Type.Boolean({ description: 'Case-insensitive search, like grep -i.' })),
+  multiline: Type.Optional(Type.Boolean({ description: 'Let the pattern span lines ("." matches newlines too).' })),
+  head_limit: Type.Optional(Type.Integer({ minimum: 1, maximum: GREP_MAX_LIMIT, description: `Most result lines to return (default ${GREP_DEFAULT_LIMIT}).` })),
+  offset: Type.Optional(Type.Integer({ minimum: 0, description: 'Result lines to skip first, to page through a long result (default 0).' })),
+}, { additionalProperties: false });
+
+export type GrepParams = Static<typeof GrepInput>;
+
+/** What {@link GrepTool} takes besides the file tools' options. */
+export interface GrepToolOptions extends FileToolOptions {
+  /** Absolute path of the ripgrep binary (default: the one `@vscode/ripgrep` ships, found on first use). */
+  readonly rgPath?: string;
+  /** Time a search may take before ripgrep is killed (default {@link GREP_DEFAULT_TIMEOUT_MS}). */
+  readonly timeoutMs?: number;
+}
+
+const DESCRIPTION =
+  'Searches file contents of the workspace with a regular expression (ripgrep). Hidden files are searched; ' +
+  'version-control folders, ignored files (.gitignore) and credential files are not. Results are in path order; use ' +
+  'head_limit and offset to page through long results.';
+
+/**
+ * The built-in `Grep` tool: ripgrep over a {@link LocalWorkspace}'s root (another workspace leaves it unavailable).
+ * ripgrep runs without a shell, with an empty environment and `--no-config`; the pattern, glob and type are passed as
+ * `--opt=value` words and the path after `--`, so none can be read as an option. The searched path must stay inside
+ * the workspace root once links are resolved; ripgrep does not follow links while it walks. Credential files
+ * (`.env`, `.ssh/`, ...) are excluded from every search; a call whose path or glob names credentials is not
+ * read-only and asks, and once allowed it searches them. Read-only and concurrency-safe otherwise.
+ */
+export class GrepTool extends FilePathTool<typeof GrepInput> {
+  readonly #realRoot: string | undefined;
+  readonly #rgPath: string | undefined;
+  readonly #timeoutMs: number;
+  readonly #names: readonly string[];
+  readonly #exclusions: readonly string[];
+
+  /** @throws BuiltinToolError `INVALID_BUILTIN_OPTION` for an unusable root, `rgPath` or `timeoutMs`. */
+  constructor(options: GrepToolOptions) {
+    const local = options.workspace instanceof LocalWorkspace;
+    const names = credentialNames(options);
+    super(options, (permissions) => ({
+      name: options.name ?? 'Grep',
+      description: DESCRIPTION,
+      inputSchema: GrepInput,
+      effects: [ToolEffect.READS_WORKSPACE],
+      isReadOnly: true,
+      isConcurrencySafe: true,
+      readOnlyWhen: (input) => !touchesCredentials(input, permissions, names),
+      availableWhen: new Availability(() => local),
+    }));
+    const timeout = options.timeoutMs ?? GREP_DEFAULT_TIMEOUT_MS;
+    if (!Number.isInteger(timeout) || timeout <= 0) {
+      throw new BuiltinToolError('INVALID_BUILTIN_OPTION', `Grep's timeoutMs must be a positive integer of milliseconds; got ${String(timeout)}.`);
+    }
+    this.#rgPath = checkRipgrepOption(options.rgPath);
+    this.#timeoutMs = timeout;
+    this.#names = names;
+    this.#realRoot = local ? (options.workspace as LocalWorkspace).root : undefined;
+    this.#exclusions = this.#realRoot === undefined ? [] : credentialExclusions(this.#realRoot, options.credentialPaths);
+  }
+
+  override checkPermissions(input: GrepParams, context: PermissionContext): PermissionDecision {
+    if (touchesCredentials(input, this.permissions, this.#names)) {
+      return PermissionDecision.ask(`${this.name} '${input.pattern}' in '${this.paths.display(searchPath(input))}' searches credential files; the user must confirm.`,
+        { suggestions: this.generateSuggestions(input, context) });
+    }
+    return PermissionDecision.allow(`${this.name} only reads (credential files excluded).`);
+  }
+
+  /** A path rule covers a Grep call when it covers the file or folder searched (default the root). */
+  protected override judgedPath(input: Record<string, unknown>): string {
+    return searchPath(input);
+  }
+
+  protected override suggestedPath(input: Record<string, unknown>): string {
+    return `${searchPath(input)}/x`;
+  }
+
+  override async call(input: GrepParams, invocation: ToolInvocation): Promise<string | ActionResult> {
+    const realRoot = this.#realRoot;
+    if (realRoot === undefined) return failed(`${this.name} runs ripgrep on the local disk and needs a LocalWorkspace; this workspace is not one.`);
+    const shown = input.path === undefined ? undefined : this.paths.display(input.path);
+    const target = this.#target(input, realRoot);
+    if (typeof target !== 'string') return target;
+    let rg: string;
+    try {
+      rg = this.#rgPath ?? ripgrepPath();
+    } catch (error) {
+      return failed(`${(error as BuiltinToolError).code}: ${(error as BuiltinToolError).message}`);
+    }
+    const credentialSearch = touchesCredentials(input, this.permissions, this.#names);
+    const args = this.#arguments(input, credentialSearch, target);
+    const signal = AbortSignal.any([invocation.signal, AbortSignal.timeout(this.#timeoutMs)]);
+    const run = await runRipgrep(rg, args, realRoot, signal, MAX_RG_OUTPUT);
+    const where = shown === undefined ? '' : ` in '${shown}'`;
+    if (run.stopped === 'spawn') return failed(`RIPGREP_NOT_FOUND: ${this.name} could not run ripgrep at '${rg}': ${run.spawnError}`);
+    if (run.stopped === 'abort') {
+      return failed(invocation.signal.aborted ? `${this.name} '${input.pattern}'${where} was cancelled.`
+        : `${this.name} '${input.pattern}'${where} took longer than ${this.#timeoutMs} ms and was stopped. Narrow the path, glob or type.`);
+    }
+    const errors = run.stderr.trim();
+    const lines = outputLines(run.stdout, target === '.', run.stopped === 'output');
+    if (run.code === 1 || (run.code === 0 && lines.length === 0)) return `No matches for '${input.pattern}'${where}.`;
+    if (lines.length === 0) return failed(`${this.name} '${input.pattern}'${where} failed: ${errors || `ripgrep exited with code ${String(run.code)}`}`);
+    const text = page(lines, input, run.stopped === 'output');
+    const warning = errors === '' ? '' : `\n\n(Some files could not be searched: ${cutText(errors, 1000)})`;
+    return cutText(text + warning, GREP_MAX_OUTPUT, '\n... (output cut; narrow the search or lower head_limit)');
+  }
+
+  /** The path handed to ripgrep, relative to the real root, or a failed result when it leaves the workspace. */
+  #target(input: GrepParams, realRoot: string): string | ActionResult {
+    const path = searchPath(input);
+    const absolute = this.paths.absolute(path);
+    const refused = failed(`Refused: '${path}' is outside the workspace; ${this.name} searches only inside it.`);
+    if (path.includes('\0') || !isWithin(this.paths.root, absolute)) return refused;
+    let real: string;
+    try {
+      real = resolveRealPath(absolute, realRoot);
+    } catch {
+      return failed(`'${path}' cannot be resolved (a link loop or an unreadable folder).`);
+    }
+    if (!isWithin(realRoot, real)) return refused;
+    return relative(realRoot, real) || '.';
+  }
+
+  #arguments(input: GrepParams, credentialSearch: boolean, target: string): string[] {
+    const mode = input.output_mode ?? 'files_with_matches';
+    const args = ['--no-config', '--hidden', '--color=never', '--no-heading', '--with-filename', '--sort=path', `--max-columns=${MAX_COLUMNS}`, '--max-columns-preview'];
+    if (mode === 'files_with_matches') args.push('--files-with-matches');
+    else if (mode === 'count') args.push('--count');
+    else {
+      args.push(input.line_number === false ? '--no-line-number' : '--line-number');
+      if (input.context !== undefined) args.push(`--context=${input.context}`);
+      if (input.after_context !== undefined) args.push(`--after-context=${input.after_context}`);
+      if (input.before_context !== undefined) args.push(`--before-context=${input.before_context}`);
+    }
+    if (input.ignore_case === true) args.push('--ignore-case');
+    if (input.multiline === true) args.push('--multiline', '--multiline-dotall');
+    if (input.type !== undefined) args.push(`--type=${input.type}`);
+    // Later globs win in ripgrep: the exclusions come after the model's glob, so it cannot bring them back.
+    if (input.glob !== undefined) args.push(`--glob=${input.glob}`);
+    for (const folder of VCS_FOLDERS) args.push(`--glob=!${folder}`);
+    if (!credentialSearch) args.push(...this.#exclusions);
+    args.push(`--regexp=${input.pattern}`, '--', target);
+    return args;
+  }
+}
+
+function searchPath(input: Record<string, unknown>): string {
+  return typeof input.path === 'string' && input.path !== '' ? input.path : '.';
+}
+
+/** ripgrep's lines, `./` dropped when the root was searched, a last partial line dropped when output was cut. */
+function outputLines(stdout: string, fromRoot: boolean, cut: boolean): string[] {
+  const lines = stdout.split('\n');
+  if (cut || lines[lines.length - 1] === '') lines.pop();
+  return fromRoot ? lines.map((line) => (line.startsWith('./') ? line.slice(2) : line)) : lines;
+}
+
+function page(lines: readonly string[], input: GrepParams, cut: boolean): string {
+  const mode = input.output_mode ?? 'files_with_matches';
+  const offset = input.offset ?? 0;
+  const limit = input.head_limit ?? GREP_DEFAULT_LIMIT;
+  const total = lines.length;
+  const totalText = cut ? `at least ${total}` : String(total);
+  if (offset >= total) return `No results at offset ${offset} (${totalText} in all).`;
+  const shown = lines.slice(offset, offset + limit);
+  const end = offset + shown.length;
+  const parts: string[] = [];
+  if (mode === 'files_with_matches') parts.push(`Found ${totalText} file${total === 1 && !cut ? '' : 's'}`);
+  parts.push(...shown);
+  if (mode === 'count' && !cut && offset === 0 && end === total) {
+    const sum = lines.reduce((n, line) => n + Number(line.slice(line.lastIndexOf(':') + 1)), 0);
+    parts.push('', `(${sum} matching line${sum === 1 ? '' : 's'} in ${total} file${total === 1 ? '' : 's'}.)`);
+  }
+  if (end < total || offset > 0 || cut) {
+    const unit = mode === 'content' ? 'lines' : 'files';
+    const more = end < total ? ` Pass offset: ${end} for the next page.` : '';
+    const why = cut ? ' ripgrep printed too much and was stopped, so the total is unknown: narrow the search.' : '';
+    parts.push('', `(Showing ${unit} ${offset + 1}-${end} of ${totalText}.${more}${why})`);
+  }
+  return parts.join('\n');
+}
+
+/** The names (lower case) whose mention in a glob makes a Grep a credential search. */
+function credentialNames(options: FileToolOptions): string[] {
+  const entries = [...CREDENTIAL_FILES, ...CREDENTIAL_DIRECTORIES, ...(options.credentialPaths?.files ?? []), ...(options.credentialPaths?.directories ?? [])];
+  const names = entries.map((entry) => entry.toLowerCase().split('/').filter((s) => s !== '' && s !== '.config').join('/').split('/')[0]!);
+  return [...new Set(names.filter((name) => name !== ''))];
+}
+
+/**
+ * Whether a Grep call aims at credentials: its path is a credential path (as written or with links resolved), or
+ * its glob, taken with the path, names a credential file or folder (`.env*`, `**\/.ssh/*`, `credentials` in
+ * `.aws`). Such a call asks and, once allowed, searches without the credential exclusions.
+ */
+function touchesCredentials(input: Record<string, unknown>, permissions: PathPermissions, names: readonly string[]): boolean {
+  const path = searchPath(input);
+  if (permissions.isCredential(path)) return true;
+  if (typeof input.glob !== 'string') return false;
+  const absolute = permissions.paths.absolute(path);
+  const where = isWithin(permissions.paths.root, absolute) ? relative(permissions.paths.root, absolute) : absolute;
+  const text = `${where.toLowerCase()}/${input.glob.toLowerCase().replace(/\\/g, '')}`;
+  return names.some((name) => text.includes(name));
+}

@@ -1,0 +1,171 @@
+import { Type, type Static } from '@sinclair/typebox';
+import type { PermissionContext } from '../../permissions/permission-context';
+import type { PermissionDecision } from '../../permissions/permission-decision';
+import { ActionResult } from '../../result';
+import type { Sandbox, SandboxOutputChunk, SandboxResult } from '../../sandbox/sandbox';
+import { ToolChunk, ToolResultState } from '../../streaming/tool-chunk';
+import { cutText } from '../../text/cut-text';
+import type { ToolInvocation } from '../../tool/agent-state';
+import { ToolBase } from '../../tool/tool-base';
+import { ToolEffect } from '../../tool/tool-effect';
+import { BuiltinToolError } from '../files/errors';
+import { analyzeCommand } from './analyze-command';
+import { checkShellCommand, type ShellCheckOptions } from './bash-check';
+import { commandRule } from './command-rule';
+import { cutMiddle } from './cut-middle';
+
+/** Default and largest `timeout` of Bash, in ms. */
+export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
+export const BASH_MAX_TIMEOUT_MS = 600_000;
+/** The most characters of output Bash hands the model; longer output keeps its head and tail. */
+export const BASH_MAX_OUTPUT_CHARS = 30_000;
+/** The most characters of the command quoted in a failure. */
+const QUOTED_COMMAND_CHARS = 1_000;
+
+/** Key of a streamed chunk's metadata that carries the live output (see {@link BashTool}). */
+export const BASH_OUTPUT_METADATA_KEY = 'bashOutput';
+
+export const BashInput = Type.Object({
+  command: Type.String({ minLength: 1, description: 'The shell command to run (/bin/sh -c).' }),
+  description: Type.Optional(Type.String({ description: 'What the command does, in a few words, for the user.' })),
+  timeout: Type.Optional(Type.Integer({
+    minimum: 1, maximum: BASH_MAX_TIMEOUT_MS,
+    description: `Timeout in milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS}, at most ${BASH_MAX_TIMEOUT_MS}).`,
+  })),
+}, { additionalProperties: false });
+
+export type BashParams = Static<typeof BashInput>;
+
+/** Options of {@link BashTool}. */
+export interface BashToolOptions extends ShellCheckOptions {
+  /** Where commands run: any `Sandbox` (UnsafeLocalSandbox, BubblewrapSandbox, DockerSandbox or your own). */
+  readonly sandbox: Sandbox;
+  /** The tool's name (default `Bash`); command rules are written `<name>(...)`. */
+  readonly name?: string;
+}
+
+const DESCRIPTION =
+  'Runs a shell command (/bin/sh -c) and returns its standard output, then its standard error. A non-zero exit ' +
+  `status or a timeout fails the call. Output longer than ${BASH_MAX_OUTPUT_CHARS} characters keeps its beginning and end.`;
+
+/**
+ * The built-in `Bash` tool over any {@link Sandbox}.
+ *
+ * Permissions: `checkPermissions` is `checkShellCommand` over the parsed command (a command that cannot be parsed
+ * fails closed), and command rules (`Bash(git commit:*)`) are matched by `commandRule('command')`, so a compound
+ * command is covered only when every part is. The tool declares no read-only shortcut of its own: read-only
+ * commands are allowed by the same check.
+ *
+ * Streaming (`tools.stream`): while the command runs, each piece of output arrives as a `RUNNING` chunk without
+ * content whose metadata `bashOutput` is `{ stream: 'stdout' | 'stderr', text }`; the last chunk carries the text
+ * the model reads (stdout then stderr, cut) with the final state. A sandbox that does not stream yields only that
+ * last chunk.
+ *
+ * @throws BuiltinToolError `INVALID_BUILTIN_OPTION` from the constructor when `sandbox` has no `execute` method.
+ */
+export class BashTool extends ToolBase<typeof BashInput> {
+  readonly #sandbox: Sandbox;
+  readonly #check: ShellCheckOptions;
+
+  constructor(options: BashToolOptions) {
+    if (typeof options?.sandbox?.execute !== 'function') {
+      throw new BuiltinToolError('INVALID_BUILTIN_OPTION', 'bashTool: `sandbox` must be a Sandbox (an object with execute()).');
+    }
+    super({
+      name: options.name ?? 'Bash',
+      description: DESCRIPTION,
+      inputSchema: BashInput,
+      effects: [ToolEffect.SPAWNS_PROCESS],
+      isReadOnly: false,
+      isConcurrencySafe: false,
+      ...commandRule('command'),
+    });
+    this.#sandbox = options.sandbox;
+    this.#check = { credentialPaths: options.credentialPaths, writeTool: options.writeTool };
+  }
+
+  override async checkPermissions(input: BashParams, context: PermissionContext): Promise<PermissionDecision> {
+    return checkShellCommand(await analyzeCommand(input.command), context, this.#check);
+  }
+
+  override async *call(input: BashParams, invocation: ToolInvocation): AsyncGenerator<ToolChunk, void, undefined> {
+    const pending: SandboxOutputChunk[] = [];
+    let wake: (() => void) | undefined;
+    let settled: { result: SandboxResult } | { error: unknown } | undefined;
+    void this.#sandbox
+      .execute(input.command, {
+        timeoutMs: input.timeout ?? BASH_DEFAULT_TIMEOUT_MS,
+        signal: invocation.signal,
+        onOutput: (chunk) => {
+          pending.push(chunk);
+          wake?.();
+        },
+      })
+      .then((result) => (settled = { result }), (error: unknown) => (settled = { error }))
+      .finally(() => wake?.());
+    for (;;) {
+      while (pending.length > 0) {
+        const chunk = pending.shift()!;
+        yield new ToolChunk({ metadata: { [BASH_OUTPUT_METADATA_KEY]: chunk } });
+      }
+      if (settled !== undefined) break;
+      await new Promise<void>((resolve) => (wake = resolve));
+      wake = undefined;
+    }
+    if ('error' in settled) {
+      // Cancelled: the registry already records the call as interrupted and stopped reading; a throw here would
+      // reject a read nobody awaits.
+      if (invocation.signal.aborted) return;
+      const message = settled.error instanceof Error ? settled.error.message : String(settled.error);
+      yield finalChunk(ActionResult.fail(`Command could not run: ${quote(input.command)}\n${message}`), undefined);
+      return;
+    }
+    yield finalChunk(outcome(input, settled.result), settled.result);
+  }
+}
+
+/** The model-facing text of a finished command, as a result. */
+function outcome(input: BashParams, result: SandboxResult): ActionResult {
+  const output = modelOutput(result);
+  if (result.timedOut) {
+    return ActionResult.fail(`Command timed out after ${input.timeout ?? BASH_DEFAULT_TIMEOUT_MS} ms: ${quote(input.command)}${output === '' ? '' : `\n${output}`}`);
+  }
+  if (result.exitCode !== 0) {
+    return ActionResult.fail(`Command failed with exit code ${String(result.exitCode)}: ${quote(input.command)}${output === '' ? '' : `\n${output}`}`);
+  }
+  return ActionResult.success(output === '' ? '(no output)' : output);
+}
+
+/** stdout then stderr, each without its trailing newlines, cut keeping head and tail. */
+function modelOutput(result: SandboxResult): string {
+  const parts = [result.stdout, result.stderr].map((text) => text.replace(/\n+$/, '')).filter((text) => text !== '');
+  let text = parts.join('\n');
+  if (result.truncated) text += `${text === '' ? '' : '\n'}[output past the sandbox's output limit was dropped]`;
+  return cutMiddle(text, BASH_MAX_OUTPUT_CHARS);
+}
+
+function quote(command: string): string {
+  return cutText(command, QUOTED_COMMAND_CHARS);
+}
+
+function finalChunk(result: ActionResult, sandboxResult: SandboxResult | undefined): ToolChunk {
+  const metadata = sandboxResult === undefined ? {} : { exitCode: sandboxResult.exitCode, timedOut: sandboxResult.timedOut, durationMs: sandboxResult.durationMs };
+  return ToolChunk.text(result.ok ? (result.result as string) : (result.error ?? ''), {
+    state: result.ok ? ToolResultState.SUCCESS : ToolResultState.ERROR,
+    isLast: true,
+    metadata,
+  });
+}
+
+/**
+ * The `Bash` tool over one sandbox, ready for `tools.register(...)`.
+ *
+ * @example
+ * ```ts
+ * await using sandbox = new BubblewrapSandbox({ workingDirectory: './project', writablePaths: ['./project'] });
+ * const tools = new Tools().register(bashTool({ sandbox }));
+ * ```
+ */
+export function bashTool(options: BashToolOptions): BashTool {
+  return new BashTool(options);
+}
