@@ -8,7 +8,7 @@ interface TarHeader {
   mtime?: Date;
 }
 interface TarPack extends Readable {
-  entry(header: TarHeader, data: Buffer, callback: (error?: Error | null) => void): void;
+  entry(header: TarHeader, data: Buffer): void;
   finalize(): void;
 }
 interface TarExtract extends NodeJS.WritableStream {
@@ -36,9 +36,7 @@ export async function packOneFile(name: string, data: Uint8Array, mode: number):
     pack.once('end', resolve);
     pack.once('error', reject);
   });
-  await new Promise<void>((resolve, reject) => {
-    pack.entry({ name, mode, type: 'file', mtime: new Date() }, Buffer.from(data.buffer, data.byteOffset, data.byteLength), (error) => (error ? reject(error) : resolve()));
-  });
+  pack.entry({ name, mode, type: 'file', mtime: new Date() }, Buffer.from(data.buffer, data.byteOffset, data.byteLength));
   pack.finalize();
   await done;
   return Buffer.concat(chunks);
@@ -68,7 +66,7 @@ export function unpackFirstEntry(archive: NodeJS.ReadableStream, limit: number):
         if (first === null && size <= limit) chunks.push(chunk);
       });
       stream.on('end', () => {
-        first ??= { type: header.type ?? 'file', bytes: size <= limit ? Buffer.concat(chunks) : Buffer.alloc(0), tooLarge: size > limit };
+        first ??= { type: String(header.type), bytes: size <= limit ? Buffer.concat(chunks) : Buffer.alloc(0), tooLarge: size > limit };
         next();
       });
       stream.resume();

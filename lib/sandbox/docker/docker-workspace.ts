@@ -26,7 +26,7 @@ import type { EditOptions, GlobOptions, Workspace, WriteOptions } from '../../wo
 import { dockerClient, type DockerConnection } from './connection';
 import type { DockerSandbox } from './docker-sandbox';
 import { runArgv } from './docker-workspace-exec';
-import { virtualFileSystem, type ListedEntry } from './docker-workspace-listing';
+import { describeKind, engineFailure, parseStat, virtualFileSystem, type ListedEntry } from './docker-workspace-listing';
 import { packOneFile, unpackFirstEntry } from './docker-workspace-tar';
 
 /** Options of {@link DockerWorkspace}. */
@@ -39,6 +39,30 @@ export interface DockerWorkspaceOptions {
   readonly maxFileSize?: number;
   /** User of the helper commands run in the container (`uid:gid` or a name). Default: the container's user. */
   readonly user?: string;
+}
+
+/** Options of {@link DockerWorkspace.execArgv}. */
+export interface DockerExecOptions {
+  /** Absolute working directory in the container. Default: the root's canonical path. */
+  readonly cwd?: string;
+  /** Bytes written to the program's standard input, which is then closed. Default: none. */
+  readonly stdin?: Uint8Array;
+  /** Kills the program (SIGKILL inside the container) when it fires. */
+  readonly signal?: AbortSignal;
+  /** Kills the program once its standard output passes this many bytes. */
+  readonly maxOutputBytes?: number;
+}
+
+/** What {@link DockerWorkspace.execArgv} returns. */
+export interface DockerExecResult {
+  /** Exit status; null when the engine still reported the program running a second after its output ended. */
+  readonly exitCode: number | null;
+  /** Standard output, as bytes (cut at `maxOutputBytes`). */
+  readonly stdout: Buffer;
+  /** Standard error, decoded as UTF-8. */
+  readonly stderr: string;
+  /** Why the program was killed, when it was: `abort` (the signal fired) or `output` (past `maxOutputBytes`). */
+  readonly stopped?: 'abort' | 'output';
 }
 
 const DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024;
@@ -91,12 +115,27 @@ interface Probe {
  * when that window matters. Writes upload a temporary file beside the target and rename it (`mv -T`), so readers see
  * the old or the new content; the file keeps its permission bits but is owned by the engine's extraction user.
  *
- * It can share a {@link DockerSandbox}'s container (its `/workspace` by default).
+ * It can share a {@link DockerSandbox}'s container, so that the files it writes are the ones the sandbox's commands
+ * see. That container's `/workspace` (this workspace's default root) is a bind mount of the policy's working
+ * directory from the machine that runs the engine. With a local engine that is the host folder itself. With a remote
+ * engine the bind names a folder of the same path on the remote machine (which must exist there, and DockerSandbox
+ * also requires it on this host): the files live on the remote machine, never on this host's disk. Where no such
+ * folder can be arranged, give the workspace a container of its own, without binds, and run commands in it yourself.
  *
- * @example
+ * @example Sharing a DockerSandbox's container on the local engine:
  * ```ts
- * const sandbox = new DockerSandbox('node:22', policy, { connection: 'tcp://build-host:2375' });
- * const workspace = new DockerWorkspace(sandbox, { connection: 'tcp://build-host:2375' });
+ * const sandbox = new DockerSandbox('node:22', new SandboxPolicy({ workingDirectory: '/home/me/project', writablePaths: ['/home/me/project'] }));
+ * const workspace = new DockerWorkspace(sandbox);
+ * await workspace.writeFile('src/example.ts', 'console.log("hello");\n');
+ * await sandbox.execute('node src/example.ts', { cwd: '/home/me/project' }); // runs in /workspace of the container
+ * ```
+ *
+ * @example A container of its own on a remote engine (nothing shared with this host):
+ * ```ts
+ * const docker = dockerClient('tcp://build-host:2375');
+ * const container = await docker.createContainer({ Image: 'node:22', Cmd: ['sleep', 'infinity'] });
+ * await container.start();
+ * const workspace = new DockerWorkspace(container, { root: '/work' });
  * await workspace.writeFile('src/example.ts', 'console.log("hello");\n');
  * ```
  */
@@ -203,7 +242,8 @@ export class DockerWorkspace implements Workspace {
       for (const match of found) {
         const relative = match.endsWith('/') ? match.slice(0, -1) : match;
         const entry = byRelative.get(relative);
-        if (entry !== undefined && !entry.isSymlink) entries.push(toEntry(relative, entry));
+        // Every match comes from the listing; links are listed (so that a pattern naming one finds it) but not returned.
+        if (entry?.isSymlink === false) entries.push(toEntry(relative, entry));
       }
       return entries.sort(byPath);
     });
@@ -237,6 +277,44 @@ export class DockerWorkspace implements Workspace {
       if (code === 'NOT_FOUND' || code === 'NOT_A_DIRECTORY') return null;
       throw error;
     }
+  }
+
+  /**
+   * The canonical absolute path of `path` in the container (every link followed), confined like every other call.
+   * A path whose last part does not exist resolves to where it would be.
+   *
+   * @throws WorkspaceError `PATH_OUTSIDE_WORKSPACE`, `INVALID_PATH`, `NOT_FOUND` (a folder on the way is missing or a
+   *   link dangles), `NOT_A_DIRECTORY`, `IO_ERROR`.
+   */
+  async resolve(path: string): Promise<string> {
+    const { relative } = this.#lexical(path);
+    return this.#guard(path, 'resolve', async () => (await this.#probe(path, relative)).real);
+  }
+
+  /**
+   * Runs one program in the container as the workspace's user, its arguments as an array (no shell reads them),
+   * with the container's environment, and collects its output: for tools that must run where the files are (the
+   * built-in Grep runs ripgrep this way). The program is not confined to the root: it sees what the container's
+   * user sees.
+   *
+   * @param argv - the program (a name looked up on the container's `PATH`, or an absolute path) and its arguments.
+   * @param options - `cwd` (absolute container path, default the root's canonical path), `stdin` (bytes written to
+   *   its standard input, which is then closed), `signal` (kills it, SIGKILL inside the container) and
+   *   `maxOutputBytes` (kills it once its standard output passes that many bytes; the kept output stops there).
+   * @returns its exit status (null when the engine never reported it), its standard output as bytes, its standard
+   *   error as UTF-8 text, and `stopped` (`abort` or `output`) when it was killed.
+   * @throws WorkspaceError `IO_ERROR` when the engine fails (container gone, program missing from the image).
+   */
+  async execArgv(argv: readonly string[], options: DockerExecOptions = {}): Promise<DockerExecResult> {
+    if (!Array.isArray(argv) || argv.length === 0 || argv.some((word) => typeof word !== 'string' || word.includes('\0'))) {
+      throw new InvalidArgumentError(String(argv), 'execArgv takes a non-empty array of strings without NUL bytes.');
+    }
+    const program = argv[0]!;
+    return this.#guard(program, 'run', async () => {
+      const container = await this.#container();
+      const workingDir = options.cwd ?? (await this.#root());
+      return runArgv(container, argv, { user: this.#user, workingDir, stdin: options.stdin, signal: options.signal, maxOutputBytes: options.maxOutputBytes });
+    });
   }
 
   async #read(path: string): Promise<{ bytes: Buffer; stat: string }> {
@@ -275,7 +353,7 @@ export class DockerWorkspace implements Workspace {
       const container = await this.#container();
       await container.putArchive(await packOneFile(temporary, data, mode), { path: into });
       const committed = await runArgv(container, ['/bin/sh', '-c', COMMIT_SCRIPT, 'sh', `${into}/${temporary}`, target.real,
-        overwrite ? 'replace' : 'new', unchanged ?? ''], this.#user);
+        overwrite ? 'replace' : 'new', unchanged ?? ''], { user: this.#user });
       if (committed.exitCode === 0) return;
       if (committed.exitCode === 42) throw new PathChangedError(path, 'the file was modified after it was read');
       const now = await this.#probe(path, posix.join(folder.relative, name));
@@ -293,14 +371,14 @@ export class DockerWorkspace implements Workspace {
     });
     if (probe === null || probe.stat === null) {
       const container = await this.#container();
-      const made = await runArgv(container, ['mkdir', '-p', '--', await this.#absolute(relative)], this.#user);
+      const made = await runArgv(container, ['mkdir', '-p', '--', await this.#absolute(relative)], { user: this.#user });
       if (made.exitCode !== 0) throw new WorkspaceIoError(path, 'create the folders of', engineFailure(made.stderr));
       probe = await this.#probe(path, relative);
     }
     if (probe.stat === null) throw new PathChangedError(path, 'its folder vanished');
     if (!probe.stat.entry.isDirectory) throw new NotADirectoryError(path);
     const root = await this.#root();
-    return { relative: probe.real === root ? '.' : probe.real.slice(root.length + 1) };
+    return { relative: posix.relative(root, probe.real) || '.' };
   }
 
   /**
@@ -311,7 +389,7 @@ export class DockerWorkspace implements Workspace {
   async #probe(path: string, relative: string): Promise<Probe> {
     const root = await this.#root();
     const container = await this.#container();
-    const result = await runArgv(container, ['/bin/sh', '-c', PROBE_SCRIPT, 'sh', await this.#absolute(relative)], this.#user);
+    const result = await runArgv(container, ['/bin/sh', '-c', PROBE_SCRIPT, 'sh', await this.#absolute(relative)], { user: this.#user });
     if (result.exitCode === 3 || result.exitCode === 5) throw new NotFoundError(path);
     if (result.exitCode === 4) throw new NotADirectoryError(path);
     const cut = result.stdout.indexOf(0);
@@ -326,29 +404,29 @@ export class DockerWorkspace implements Workspace {
   /** Entries under the canonical folder `folder` (the whole tree without links when `all`), paths relative to it. */
   async #list(folder: string, all: boolean, path: string): Promise<ListedEntry[]> {
     const container = await this.#container();
-    const result = await runArgv(container, ['/bin/sh', '-c', LIST_SCRIPT, 'sh', folder, all ? 'all' : 'one'], this.#user);
+    const result = await runArgv(container, ['/bin/sh', '-c', LIST_SCRIPT, 'sh', folder, all ? 'all' : 'one'], { user: this.#user });
     if (result.exitCode !== 0) throw new WorkspaceIoError(path, 'list', engineFailure(result.stderr));
     const out = result.stdout;
-    const entries: ListedEntry[] = [];
-    for (let at = 0; at < out.length;) {
+    const entries: (ListedEntry | null)[] = [];
+    for (let at = 0; ;) {
       const nul = out.indexOf(0, at);
-      const newline = nul < 0 ? -1 : out.indexOf(10, nul + 1);
-      if (newline < 0) break;
+      const newline = out.indexOf(10, nul + 1);
+      if (nul < 0 || newline < 0) break;
       const full = out.subarray(at, nul).toString('utf8');
-      const entry = parseStat(full.slice(folder.length + 1), out.subarray(nul + 1, newline).toString('utf8'));
-      if (entry !== null) entries.push(entry);
+      // An entry removed between find and stat has an empty stat line, which parses to null.
+      entries.push(parseStat(posix.relative(folder, full), out.subarray(nul + 1, newline).toString('utf8')));
       at = newline + 1;
     }
-    return entries;
+    return entries.filter((entry): entry is ListedEntry => entry !== null);
   }
 
   /** The root's canonical path in the container, created on first use. */
   #root(): Promise<string> {
     this.#realRoot ??= (async () => {
       const container = await this.#container();
-      const made = await runArgv(container, ['mkdir', '-p', '--', this.root], this.#user);
+      const made = await runArgv(container, ['mkdir', '-p', '--', this.root], { user: this.#user });
       if (made.exitCode !== 0) throw new WorkspaceIoError(this.root, 'create the workspace root', engineFailure(made.stderr));
-      const real = await runArgv(container, ['readlink', '-f', '--', this.root], this.#user);
+      const real = await runArgv(container, ['readlink', '-f', '--', this.root], { user: this.#user });
       const resolved = real.stdout.toString('utf8').replace(/\n$/, '');
       if (real.exitCode !== 0 || !resolved.startsWith('/')) throw new WorkspaceIoError(this.root, 'resolve the workspace root', engineFailure(real.stderr));
       return resolved;
@@ -407,37 +485,11 @@ function checkPattern(pattern: unknown): void {
   }
 }
 
-/** Parses a `%f|%s|%Y|%y` stat line (raw mode in hex, size, mtime seconds, mtime with nanoseconds). */
-function parseStat(path: string, line: string): ListedEntry | null {
-  const [rawMode, size, seconds, human] = line.split('|');
-  if (rawMode === undefined || size === undefined || seconds === undefined || human === undefined) return null;
-  const mode = Number.parseInt(rawMode, 16);
-  const type = mode & 0o170000;
-  const kind = type === 0o100000 ? 'file' : type === 0o040000 ? 'directory' : type === 0o120000 ? 'link' : type === 0o010000 ? 'fifo' : type === 0o140000 ? 'socket' : 'device';
-  const nanos = /\.(\d{1,9})/.exec(human)?.[1]?.padEnd(9, '0') ?? '0';
-  return {
-    path,
-    kind,
-    mode,
-    isDirectory: kind === 'directory',
-    isSymlink: kind === 'link',
-    size: kind === 'directory' || kind === 'link' ? null : Number(size),
-    modifiedMs: Number(seconds) * 1000 + Number(nanos) / 1e6,
-  };
-}
-
 function toEntry(path: string, listed: ListedEntry, followed = false): Entry {
   return Object.freeze({ path, isDirectory: listed.isDirectory, isSymlink: followed || listed.isSymlink, size: listed.size, modifiedMs: listed.modifiedMs });
 }
 
 function byPath(a: Entry, b: Entry): number {
-  return a.path < b.path ? -1 : a.path > b.path ? 1 : 0;
-}
-
-function describeKind(kind: ListedEntry['kind']): string {
-  return kind === 'directory' ? 'a directory' : kind === 'fifo' ? 'a FIFO' : kind === 'socket' ? 'a socket' : kind === 'link' ? 'a symbolic link' : 'a device';
-}
-
-function engineFailure(stderr: string): { message: string } {
-  return { message: stderr.trim() || 'the helper command failed in the container' };
+  // Paths of one listing are unique: never equal.
+  return a.path < b.path ? -1 : 1;
 }

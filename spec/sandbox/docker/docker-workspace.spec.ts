@@ -244,6 +244,112 @@ describeWithEngine('docker', 'DockerWorkspace (real Docker engine, no shared dis
     });
   });
 
+  describe('the user option: helper commands run as that user', () => {
+    const nobody = '65534:65534';
+    beforeEach(async () => {
+      await sh('cd "$1" && echo original > file.txt && mkdir -p locked private && echo hidden > private/f && chmod 700 private', root);
+    });
+
+    it('reports a root it may not create as IO_ERROR, with the engine\'s reason', async () => {
+      const ws = new DockerWorkspace(container, { root: `${root}/locked/inner`, user: nobody });
+      const error = (await ws.readFile('x').catch((e: unknown) => e)) as { code?: string; message: string };
+      expect(error.code).toBe('IO_ERROR');
+      expect(error.message).toMatch(/create the workspace root[\s\S]*Permission denied/);
+    });
+
+    it('reports folders it may not create, a file it may not replace and a folder it may not list as IO_ERROR', async () => {
+      const ws = new DockerWorkspace(container, { root, user: nobody });
+      expect(await ws.readFile('file.txt')).toBe('original\n');
+      expect(await codeOf(ws.writeFile('sub/new.txt', 'x'))).toBe('IO_ERROR');
+      // The engine extracts the upload as its own user; committing it as nobody fails and leaves the file as it was.
+      const error = (await ws.writeFile('file.txt', 'changed').catch((e: unknown) => e)) as { code?: string; message: string };
+      expect(error.code).toBe('IO_ERROR');
+      expect(error.message).toMatch(/write/);
+      expect(await sh('cat "$1/file.txt"', root)).toBe('original\n');
+      expect(await codeOf(ws.listDir('private'))).toBe('IO_ERROR');
+      expect((await ws.execArgv(['id', '-u'])).stdout.toString().trim()).toBe('65534');
+    });
+  });
+
+  describe('more outcomes with the LocalWorkspace codes', () => {
+    it('creates a new file once when writers race with overwrite false', async () => {
+      const outcomes = await Promise.all([1, 2, 3, 4, 5].map((n) => codeOf(ws.writeFile('race.txt', `writer ${n}`, { overwrite: false }))));
+      expect(outcomes.filter((o) => o === 'resolved')).toHaveLength(1);
+      expect(outcomes.filter((o) => o !== 'resolved')).toEqual(Array(4).fill('ALREADY_EXISTS'));
+      expect(await ws.readFile('race.txt')).toMatch(/^writer [1-5]$/);
+      expect((await sh('ls -A "$1"', root)).trim()).toBe('race.txt'); // the losers' uploads were removed
+    });
+
+    it('answers null for a missing file, NOT_TEXT for an edit of binary, NOT_A_FILE for a device, INVALID_PATH for null', async () => {
+      await sh('cd "$1" && printf "\\377\\376" > bin && mknod dev c 1 3', root);
+      expect(await ws.stat('nope.txt')).toBeNull();
+      expect(await codeOf(ws.editFile('bin', 'a', 'b'))).toBe('NOT_TEXT');
+      const device = (await ws.readFile('dev').catch((e: unknown) => e)) as { code?: string; message: string };
+      expect(device.code).toBe('NOT_A_FILE');
+      expect(device.message).toContain('a device');
+      expect(await codeOf(ws.stat(null as unknown as string))).toBe('INVALID_PATH');
+    });
+
+    it('works with the container\'s / as its root', async () => {
+      const whole = new DockerWorkspace(container, { root: '/' });
+      await whole.writeFile(`${root.slice(1)}/from-slash.txt`, 'slash');
+      expect(await ws.readFile('from-slash.txt')).toBe('slash');
+      expect(await whole.stat('etc')).toMatchObject({ path: 'etc', isDirectory: true });
+      expect((await whole.listDir()).map((e) => e.path)).toEqual(expect.arrayContaining(['bin', 'etc', 'data']));
+      expect((await whole.listDir('etc')).map((e) => e.path)).toContain('etc/passwd');
+    });
+  });
+
+  describe('resolve and execArgv', () => {
+    it('resolves inside the root and refuses links that lead out', async () => {
+      await sh('mkdir "$1/real" && ln -s real "$1/alias" && ln -s /outside "$1/out"', root);
+      expect(await ws.resolve('alias/new.txt')).toBe(`${root}/real/new.txt`);
+      expect(await ws.resolve('.')).toBe(root);
+      expect(await codeOf(ws.resolve('out/secret'))).toBe('PATH_OUTSIDE_WORKSPACE');
+      expect(await codeOf(ws.resolve('../x'))).toBe('PATH_OUTSIDE_WORKSPACE');
+    });
+
+    it('runs argv in the root, passes stdin and keeps every word intact', async () => {
+      const run = await ws.execArgv(['/bin/sh', '-c', 'pwd; cat; printf "[%s]" "$@"', 'sh', '$(id)', 'a b', '-n']);
+      expect(run).toMatchObject({ exitCode: 0, stderr: '' });
+      expect(run.stdout.toString()).toBe(`${root}\n[$(id)][a b][-n]`);
+      const piped = await ws.execArgv(['cat'], { stdin: new Uint8Array([104, 105]), cwd: '/' });
+      expect(piped.stdout.toString()).toBe('hi');
+      expect((await ws.execArgv(['/bin/sh', '-c', 'echo oops >&2; exit 3'])).exitCode).toBe(3);
+    });
+
+    it('kills the program inside the container when the signal fires or its output passes the cap', async () => {
+      const controller = new AbortController();
+      const started = Date.now();
+      setTimeout(() => controller.abort(), 300);
+      const aborted = await ws.execArgv(['sleep', '30'], { signal: controller.signal });
+      expect(aborted).toMatchObject({ stopped: 'abort', exitCode: 137 });
+      expect(Date.now() - started).toBeLessThan(10_000);
+      expect(await ws.execArgv(['true'], { signal: AbortSignal.abort() })).toMatchObject({ stopped: 'abort', exitCode: null });
+      // Aborted before the program even started: it is killed as soon as its pid is known.
+      const early = new AbortController();
+      const pending = ws.execArgv(['sleep', '30'], { signal: early.signal });
+      early.abort();
+      expect(await pending).toMatchObject({ stopped: 'abort', exitCode: 137 });
+      const capped = await ws.execArgv(['yes', 'y'], { maxOutputBytes: 1000 });
+      expect(capped.stopped).toBe('output');
+      expect(capped.stdout.toString()).toBe('y\n'.repeat(500));
+      const quiet = await ws.execArgv(['echo', 'ok'], { maxOutputBytes: 1000, signal: new AbortController().signal });
+      expect(quiet).toMatchObject({ exitCode: 0 });
+      expect(quiet.stdout.toString()).toBe('ok\n');
+      expect(await sh('ps | grep -c "[s]leep 30\\|[y]es y" || true')).toBe('0\n');
+    });
+
+    it.each([[[]], [['a\0b']], [[1]], ['sh']])('refuses the argv %j', async (argv) => {
+      expect(await codeOf(ws.execArgv(argv as unknown as string[]))).toBe('INVALID_ARGUMENT');
+    });
+
+    it('reports an engine failure as IO_ERROR', async () => {
+      const gone = new DockerWorkspace('agenttoolkit-no-such-container', { connection: host });
+      expect(await codeOf(gone.execArgv(['true']))).toBe('IO_ERROR');
+    });
+  });
+
   describe('sharing a DockerSandbox container', () => {
     it('writes where the sandbox commands see the file, and reads what they wrote', async () => {
       const dir = tempDir();
