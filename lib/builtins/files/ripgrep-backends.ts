@@ -121,9 +121,10 @@ export class SandboxRipgrep implements RipgrepBackend {
 
 /**
  * A fixed script run in the container: `$1` is the copied ripgrep, the rest are ripgrep's arguments. The container's
- * own `rg` wins; exit 127 says there is none.
+ * own `rg` wins, then one bound at {@link SANDBOX_RIPGREP_PATH}, then the copy; exit 127 says there is none.
  */
-const CONTAINER_RUN_SCRIPT = 'up=$1; shift; if command -v rg >/dev/null 2>&1; then exec rg "$@"; fi; if [ -x "$up" ]; then exec "$up" "$@"; fi; exit 127';
+const CONTAINER_RUN_SCRIPT = `up=$1; shift; if command -v rg >/dev/null 2>&1; then exec rg "$@"; fi
+if [ -x ${SANDBOX_RIPGREP_PATH} ]; then exec ${SANDBOX_RIPGREP_PATH} "$@"; fi; if [ -x "$up" ]; then exec "$up" "$@"; fi; exit 127`;
 /** A fixed script that installs the bytes on its standard input as the executable `$1`, built for machine `$2`. */
 const CONTAINER_INSTALL_SCRIPT = `m=$(uname -m); [ "$m" = "$2" ] || { echo "the container runs on $m, the host's ripgrep is built for $2" >&2; exit 3; }
 mkdir -p "\${1%/*}" && cat > "$1.$$" && chmod 755 "$1.$$" && mv -f "$1.$$" "$1"`;
@@ -131,8 +132,10 @@ const MACHINES: Readonly<Record<string, string>> = { x64: 'x86_64', arm64: 'aarc
 
 /**
  * ripgrep inside the workspace's container, through argv execs (no shell reads the arguments): the container's own
- * `rg` when it has one, else a copy of the host's `@vscode/ripgrep` binary (a static Linux executable) written to
- * {@link CONTAINER_RIPGREP_PATH} on first use. Paths are container paths.
+ * `rg` when it has one, else one bound at {@link SANDBOX_RIPGREP_PATH}, else a copy of the host's `@vscode/ripgrep`
+ * binary (a static Linux executable) written to {@link CONTAINER_RIPGREP_PATH} on first use, through an exec's
+ * standard input (so a container whose root is read-only but whose `/tmp` allows execution works too). Paths are
+ * container paths.
  */
 export class ContainerRipgrep implements RipgrepBackend {
   #installed: Promise<string | undefined> | undefined;
@@ -163,18 +166,18 @@ export class ContainerRipgrep implements RipgrepBackend {
   async run(args: readonly string[], cwd: string, signal: AbortSignal, maxOutput: number): Promise<RipgrepRun & { failure?: string }> {
     const argv = this.rgPath === undefined ? ['/bin/sh', '-c', CONTAINER_RUN_SCRIPT, 'sh', CONTAINER_RIPGREP_PATH, ...args] : [this.rgPath, ...args];
     let result = await this.#exec(argv, cwd, signal, maxOutput);
-    if ('failure' in result || result.code !== 127) return result;
-    if (this.rgPath === undefined) {
-      const problem = await this.#install(signal);
+    let problem: string | undefined;
+    if (this.rgPath === undefined && result.code === 127) {
+      problem = await this.#install(signal);
       if (problem === undefined) result = await this.#exec(argv, cwd, signal, maxOutput);
-      if (problem !== undefined || result.code === 127) {
-        return { code: null, stdout: '', stderr: '', stopped: 'spawn',
-          spawnError: `${this.toolName} found no ripgrep in the container and could not copy one in (${problem ?? 'the copy does not run there'}). Install ripgrep in the image, or pass { rgPath } naming one in the container.` };
-      }
-      return result;
     }
-    return { code: null, stdout: '', stderr: '', stopped: 'spawn',
-      spawnError: `${this.toolName} could not run ripgrep at '${this.rgPath}' in the container: ${result.stderr.trim() || 'not found'}` };
+    // ripgrep itself exits with 0, 1 or 2: 126 and 127 come from the shell that could not run it.
+    if (result.code !== 126 && result.code !== 127) return result;
+    const why = problem ?? (result.stderr.trim() || 'not found');
+    const spawnError = this.rgPath === undefined
+      ? `${this.toolName} found no ripgrep in the container, and a copy of the host's could not run there (${why}). Install ripgrep in the image, bind it in (DockerSandbox mounts: [ripgrepMount()], with a local engine), or pass { rgPath } naming one in the container.`
+      : `${this.toolName} could not run ripgrep at '${this.rgPath}' in the container: ${why}`;
+    return { code: null, stdout: '', stderr: '', stopped: 'spawn', spawnError };
   }
 
   async #exec(argv: readonly string[], cwd: string, signal: AbortSignal, maxOutput: number): Promise<RipgrepRun & { failure?: string }> {
