@@ -17,7 +17,7 @@ import { FilePathTool } from './file-path-tool';
 import type { FileToolOptions } from './file-tool-options';
 import { credentialExclusions, VCS_FOLDERS } from './grep-exclusions';
 import type { PathPermissions } from './path-permissions';
-import { checkRipgrepOption, ripgrepPath } from './ripgrep-path';
+import { checkRipgrepOption } from './ripgrep-path';
 import { ContainerRipgrep, HostRipgrep, isContainerWorkspace, SandboxRipgrep, type RipgrepBackend } from './ripgrep-backends';
 
 export { ripgrepPath } from './ripgrep-path';
