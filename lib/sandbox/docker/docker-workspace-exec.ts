@@ -66,7 +66,9 @@ export async function runArgv(container: Docker.Container, argv: readonly string
     if (pid !== undefined) kills.push(killInside(container, pid, options.user));
   };
   const onAbort = () => kill('abort');
-  signal?.addEventListener('abort', onAbort, { once: true });
+  // The signal may have fired while the exec was being created: then the program is killed once its pid is known.
+  if (signal !== undefined && hasFired(signal)) kill('abort');
+  else signal?.addEventListener('abort', onAbort, { once: true });
   const ended = new Promise<void>((resolve, reject) => {
     stream.once('end', resolve);
     stream.once('close', resolve);
@@ -104,6 +106,11 @@ export async function runArgv(container: Docker.Container, argv: readonly string
 /** Kills a process inside the container by its pid there; a process already gone is no failure. */
 async function killInside(container: Docker.Container, pid: string, user: string | undefined): Promise<void> {
   await runArgv(container, ['kill', '-9', pid], { user }).catch(() => undefined);
+}
+
+/** Reads the signal's state afresh (a check before an `await` says nothing about after it). */
+function hasFired(signal: AbortSignal): boolean {
+  return signal.aborted;
 }
 
 function sink(take: (chunk: Buffer) => void): Writable {

@@ -326,9 +326,10 @@ describeWithEngine('docker', 'DockerWorkspace (real Docker engine, no shared dis
       expect(aborted).toMatchObject({ stopped: 'abort', exitCode: 137 });
       expect(Date.now() - started).toBeLessThan(10_000);
       expect(await ws.execArgv(['true'], { signal: AbortSignal.abort() })).toMatchObject({ stopped: 'abort', exitCode: null });
-      // Aborted before the program even started: it is killed as soon as its pid is known.
+      // Aborted while the exec is being created (runArgv checks the signal synchronously first): the program is
+      // killed as soon as its pid is known.
       const early = new AbortController();
-      const pending = ws.execArgv(['sleep', '30'], { signal: early.signal });
+      const pending = runArgv(container, ['sleep', '30'], { signal: early.signal });
       early.abort();
       expect(await pending).toMatchObject({ stopped: 'abort', exitCode: 137 });
       const capped = await ws.execArgv(['yes', 'y'], { maxOutputBytes: 1000 });
