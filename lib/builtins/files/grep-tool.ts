@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { deepFreeze } from '../../schema/deep-freeze';
 import { posix, relative } from 'node:path';
 import { Availability } from '../../context/availability';
 import { isWithin } from '../../fs/path-within';
@@ -34,27 +34,83 @@ const MAX_RG_OUTPUT = 16 * 1024 * 1024;
 /** Longest line ripgrep prints whole; longer ones are shown as a preview of this many characters. */
 const MAX_COLUMNS = 500;
 
-const Context = (what: string) => Type.Optional(Type.Integer({ minimum: 0, maximum: 100, description: `${what} (content mode only).` }));
+export const GrepInput = deepFreeze({
+  additionalProperties: false,
+  type: 'object',
+  required: ['pattern'],
+  properties: {
+    pattern: {
+      minLength: 1,
+      description: 'Regular expression to search file contents for (ripgrep syntax, for example "log.*Error" or "function\\s+\\w+").',
+      type: 'string',
+    },
+    path: {
+      description: 'File or folder to search, relative to the workspace root (default the root).',
+      type: 'string',
+    },
+    glob: {
+      description: 'Only files whose path matches this glob (for example "*.ts" or "src/**/*.{ts,tsx}").',
+      type: 'string',
+    },
+    type: {
+      pattern: '^[A-Za-z0-9_+.-]+$',
+      description: 'Only files of this ripgrep type (for example "ts", "py", "rust").',
+      type: 'string',
+    },
+    output_mode: {
+      description: '"files_with_matches" (default): paths of matching files; "content": matching lines; "count": matching lines per file.',
+      anyOf: [
+        { const: 'content', type: 'string' },
+        { const: 'files_with_matches', type: 'string' },
+        { const: 'count', type: 'string' },
+      ],
+    },
+    after_context: {
+      minimum: 0,
+      maximum: 100,
+      description: 'Lines to show after each match, like grep -A (content mode only).',
+      type: 'integer',
+    },
+    before_context: {
+      minimum: 0,
+      maximum: 100,
+      description: 'Lines to show before each match, like grep -B (content mode only).',
+      type: 'integer',
+    },
+    context: {
+      minimum: 0,
+      maximum: 100,
+      description: 'Lines to show before and after each match, like grep -C (content mode only).',
+      type: 'integer',
+    },
+    line_number: { description: 'Show line numbers (content mode only; default true).', type: 'boolean' },
+    ignore_case: { description: 'Case-insensitive search, like grep -i.', type: 'boolean' },
+    multiline: { description: 'Let the pattern span lines ("." matches newlines too).', type: 'boolean' },
+    head_limit: { minimum: 1, maximum: GREP_MAX_LIMIT, description: `Most result lines to return (default ${GREP_DEFAULT_LIMIT}).`, type: 'integer' },
+    offset: {
+      minimum: 0,
+      description: 'Result lines to skip first, to page through a long result (default 0).',
+      type: 'integer',
+    },
+  },
+} as const);
 
-export const GrepInput = Type.Object({
-  pattern: Type.String({ minLength: 1, description: 'Regular expression to search file contents for (ripgrep syntax, for example "log.*Error" or "function\\s+\\w+").' }),
-  path: Type.Optional(Type.String({ description: 'File or folder to search, relative to the workspace root (default the root).' })),
-  glob: Type.Optional(Type.String({ description: 'Only files whose path matches this glob (for example "*.ts" or "src/**/*.{ts,tsx}").' })),
-  type: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_+.-]+$', description: 'Only files of this ripgrep type (for example "ts", "py", "rust").' })),
-  output_mode: Type.Optional(Type.Union([Type.Literal('content'), Type.Literal('files_with_matches'), Type.Literal('count')], {
-    description: '"files_with_matches" (default): paths of matching files; "content": matching lines; "count": matching lines per file.',
-  })),
-  after_context: Context('Lines to show after each match, like grep -A'),
-  before_context: Context('Lines to show before each match, like grep -B'),
-  context: Context('Lines to show before and after each match, like grep -C'),
-  line_number: Type.Optional(Type.Boolean({ description: 'Show line numbers (content mode only; default true).' })),
-  ignore_case: Type.Optional(Type.Boolean({ description: 'Case-insensitive search, like grep -i.' })),
-  multiline: Type.Optional(Type.Boolean({ description: 'Let the pattern span lines ("." matches newlines too).' })),
-  head_limit: Type.Optional(Type.Integer({ minimum: 1, maximum: GREP_MAX_LIMIT, description: `Most result lines to return (default ${GREP_DEFAULT_LIMIT}).` })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, description: 'Result lines to skip first, to page through a long result (default 0).' })),
-}, { additionalProperties: false });
-
-export type GrepParams = Static<typeof GrepInput>;
+/** The params of a Grep call, as {@link GrepInput} describes them. */
+export type GrepParams = {
+  pattern: string;
+  path?: string;
+  glob?: string;
+  type?: string;
+  output_mode?: 'content' | 'files_with_matches' | 'count';
+  after_context?: number;
+  before_context?: number;
+  context?: number;
+  line_number?: boolean;
+  ignore_case?: boolean;
+  multiline?: boolean;
+  head_limit?: number;
+  offset?: number;
+};
 
 /** What {@link GrepTool} takes besides the file tools' options. */
 export interface GrepToolOptions extends FileToolOptions {
