@@ -68,6 +68,20 @@ describe('options and the sandbox port', () => {
   });
 });
 
+describe("the sandbox's own limits", () => {
+  it("a search past the sandbox's output limit says the total is unknown; past its time limit, that it was stopped", async () => {
+    for (let i = 0; i < 40; i++) writeFileSync(join(dir, 'project', `f${String(i).padStart(2, '0')}.txt`), 'needle\n');
+    const workspace = new LocalWorkspace(join(dir, 'project'));
+    await using small = new UnsafeLocalSandbox(new SandboxPolicy({ workingDirectory: dir, readablePaths: [dir], limits: { maxOutputBytes: 100 } }));
+    const cut = await run({ workspace, sandbox: small, rgPath: ripgrepPath() }, { pattern: 'needle' });
+    expect(cut).toMatchObject({ ok: true, result: expect.stringMatching(/^Found at least \d+ files\n[\s\S]*ripgrep printed too much and was stopped, so the total is unknown/) });
+    writeFileSync(join(dir, 'slow-rg'), '#!/bin/sh\nexec sleep 30\n', { mode: 0o755 });
+    await using slow = new UnsafeLocalSandbox(new SandboxPolicy({ workingDirectory: dir, readablePaths: [dir], limits: { timeoutMs: 300 } }));
+    expect(await run({ workspace, sandbox: slow, rgPath: join(dir, 'slow-rg') }, { pattern: 'x' }))
+      .toMatchObject({ ok: false, error: expect.stringMatching(/^Grep 'x' took longer than/) });
+  });
+});
+
 describeWithEngine('bwrap', 'Grep in a BubblewrapSandbox', () => {
   it('finds no ripgrep where none is bound and says how to bind one', async () => {
     await using sandbox = new BubblewrapSandbox(new SandboxPolicy({ workingDirectory: dir, readablePaths: [dir] }));
