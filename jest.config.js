@@ -40,7 +40,11 @@ module.exports = {
   testMatch: ['**/*.spec.ts'],
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }],
+    // typebox 1.x and arktype ship ES modules only, and jest runs CommonJS (its require(esm) needs Node 24.9+): their
+    // files are compiled to CommonJS for the tests. Node 20.19+ itself loads them from a CommonJS program (require(esm)).
+    '^.+/node_modules/(typebox|arktype|arkregex|@ark/[^/]+)/.+\\.m?js$': ['ts-jest', { tsconfig: { allowJs: true, module: 'commonjs', target: 'ES2022', isolatedModules: true }, diagnostics: false }],
   },
+  transformIgnorePatterns: ['/node_modules/(?!(typebox|arktype|arkregex|@ark/[^/]+)/)'],
   collectCoverageFrom: ['lib/**/*.ts'],
   coverageReporters: ['text-summary', 'lcov'],
   coverageThreshold: coverageThreshold(),

@@ -25,7 +25,7 @@ import {
   type Static,
   type ToolCallRequest,
 } from '../lib';
-import { Type } from '@sinclair/typebox';
+import { Type } from 'typebox';
 
 export class SearchClient {
   async search(query: string, limit: number): Promise<string[]> {

@@ -2,11 +2,11 @@
  * agenttoolkit: define a tool for LLM agents once and expose it to every provider. Named exports of the core only;
  * optional areas have their own entry points (`agenttoolkit/workspace`, `agenttoolkit/sandbox`, ...).
  */
-export { AgentToolkitError, CoreError, type AgentToolkitErrorCode, type CoreErrorCode } from './errors';
+export { AgentToolkitError, CoreError, ToolError, type AgentToolkitErrorCode, type CoreErrorCode } from './errors';
 export { Action, type ParamsMethod } from './decorators/action';
 export { Param, type ParamOptions } from './decorators/param';
 export { Inject, type InjectOptions } from './decorators/inject';
-export { RequiresApproval } from './decorators/requires-approval';
+export { RequiresApproval, type ApprovalDecorator, type ApprovalFits } from './decorators/requires-approval';
 export { ToolGroup } from './decorators/tool-group';
 export { InjectionToken, type ClassToken, type Token } from './context/injection-token';
 export { ToolContext, MissingDependencyError } from './context/tool-context';
@@ -24,7 +24,8 @@ export { ToolCall, type ToolCallInit } from './pipeline/tool-call';
 export { compose, type NextHandler, type ToolMiddleware } from './pipeline/middleware';
 export { TimeoutMiddleware } from './pipeline/timeout';
 export { consoleLogger, type ToolLogger } from './pipeline/logger';
-export { Tools, type ExecuteOptions, type ToolsOptions } from './tools';
+export { Tools, type ExecuteOptions, type Registration, type ToolsOptions } from './tools';
+export type { InstanceNaming } from './tool/class-tools';
 export { ToolSchemaFormat } from './providers/tool-schema-format';
 export { openAIChatFormat, openAIChatStrictFormat, openAIChatToolCalls, openAIChatToolMessage, type OpenAIChatTool, type OpenAIChatAssistantMessage } from './providers/openai-chat';
 export { openAIResponsesFormat, openAIResponsesStrictFormat, openAIResponsesToolCalls, openAIResponsesToolOutput, type OpenAIResponsesTool, type OpenAIResponsesOutputItem } from './providers/openai-responses';
@@ -38,7 +39,8 @@ export { executeToolCall, executeToolCalls, type ToolCallOptions, type ToolCallO
 export type { ObjectParameters, JsonObject } from './providers/object-parameters';
 export type { ToolCallRequest } from './providers/tool-call-request';
 export { toStrictSchema, STRICT_FORMATS } from './schema/strict-schema';
-export type { ObjectSchema, Schema, Static } from './schema/schema-types';
+export type { ObjectSchema, ParamsSchema, Schema, Static, TypeBox1Static } from './schema/schema-types';
+export type { StandardJSONSchemaV1 } from './schema/standard-schema';
 export { PermissionBehavior } from './permissions/permission-behavior';
 export { PermissionMode } from './permissions/permission-mode';
 export { PermissionConfigError, type PermissionConfigErrorCode } from './permissions/permission-error';
@@ -76,3 +78,14 @@ export { EXTERNAL_EXECUTION_KEY } from './tool/external-chunk';
 export { BASIC_GROUP, RESET_TOOLS, type ToolGroupInfo } from './tool/tool-groups';
 export { runToolCalls, type BatchCall, type RanCall, type RunToolCallsOptions, type RunToolCallsOutcome, type WaitingCall } from './tool/call-batching';
 export { PermissionMiddleware, type PermissionMiddlewareOptions } from './permissions/permission-middleware';
+export { BLANK_FAILURE_TEXT } from './result';
+export { BinaryContent, isBinaryContent, type BinaryJson, type Bytes } from './media/binary-content';
+export { detectMediaType, OCTET_STREAM } from './media/media-type';
+export type { ToolIcon } from './tool/action-options';
+export type { ToolExtras } from './tool/tool-extras';
+export { isContentBlocks } from './streaming/tool-response';
+export { openAIChatToolMessages, type OpenAIChatAttachmentPart, type OpenAIChatToolMessage } from './providers/openai-chat';
+export type { OpenAIResponsesOutputContent } from './providers/openai-responses';
+export { anthropicStrictFormat, anthropicTools, type AnthropicCacheControl, type AnthropicToolsOptions, type AnthropicToolResultContent } from './providers/anthropic';
+export type { GeminiFunctionResponseInlinePart } from './providers/gemini';
+export type { McpContent } from './providers/mcp';

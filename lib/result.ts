@@ -1,4 +1,6 @@
 import { CoreError } from './errors';
+import { asUint8Array, BinaryContent, isBytes, type Bytes } from './media/binary-content';
+import { detectMediaType } from './media/media-type';
 
 /** The fields of a result, as passed to the {@link ActionResult} constructor. */
 export interface ActionResultInit<T> {
@@ -16,6 +18,18 @@ const TRUSTED = Symbol('trusted');
 const BASE_FIELDS: ReadonlySet<string> = new Set(['ok', 'result', 'error']);
 
 /**
+ * The `error` of a failed result built with a blank one (missing, not a string, empty or only whitespace). Providers
+ * refuse an empty tool result (Anthropic answers a `tool_result` with empty content and `is_error: true` with HTTP
+ * 400), and a blank error tells the model nothing.
+ */
+export const BLANK_FAILURE_TEXT = 'The tool failed without a message.';
+
+/** Whether a failure's text is blank: missing, not a string, or only whitespace. */
+export function isBlankError(error: unknown): boolean {
+  return typeof error !== 'string' || error.trim() === '';
+}
+
+/**
  * Marks results on their prototype with a registered symbol, so a result made by another copy of this library (two
  * versions in one dependency tree) is still recognised as a result, not wrapped as a successful value.
  */
@@ -28,7 +42,7 @@ export function isActionResult(value: unknown): value is ActionResult<unknown> {
 
 /** A class producing results: `ActionResult` itself or a subclass with extra fields. */
 export type ActionResultClass<R extends ActionResult<unknown> = ActionResult<unknown>> = (new (init: ActionResultInit<unknown>) => R) &
-  Pick<typeof ActionResult, 'fields' | 'extendFields' | 'success' | 'fail'>;
+  Pick<typeof ActionResult, 'fields' | 'extendFields' | 'success' | 'fail' | 'image' | 'file'>;
 
 /**
  * The outcome of a tool call, handed back to the model as-is.
@@ -54,18 +68,22 @@ export class ActionResult<T = unknown> {
   declare readonly ok: boolean;
   /** The tool's return value (success only). */
   declare readonly result?: T;
-  /** What went wrong, written for the model (failure only). */
+  /**
+   * What went wrong, written for the model (failure only). Never blank: a failure built without text, or with an empty
+   * or whitespace-only one, carries {@link BLANK_FAILURE_TEXT} instead.
+   */
   declare readonly error?: string;
 
   /**
-   * @param init - `ok` plus `result` or `error`, and any subclass fields.
+   * @param init - `ok` plus `result` or `error`, and any subclass fields. A failure's blank `error` is replaced by
+   *   {@link BLANK_FAILURE_TEXT}.
    * @throws CoreError `INVALID_RESULT` when `init` holds a field the class does not declare.
    */
   constructor(init: ActionResultInit<T>, trusted?: typeof TRUSTED) {
     const self = this as unknown as Record<string, unknown>;
     self.ok = init.ok;
     self.result = init.result;
-    self.error = init.error;
+    self.error = !init.ok && isBlankError(init.error) ? BLANK_FAILURE_TEXT : init.error;
     if (trusted !== TRUSTED) {
       const fields = (new.target as unknown as ActionResultClass).fields;
       for (const key in init) {
@@ -94,6 +112,42 @@ export class ActionResult<T = unknown> {
   /** A failed result whose `error` is written for the model, built with the class it is called on. */
   static fail<C extends ResultConstructor>(this: C, error: string, extra?: Record<string, unknown>): InstanceType<C> {
     return (extra === undefined ? new this({ ok: false, error }, TRUSTED) : new this({ ...extra, ok: false, error })) as InstanceType<C>;
+  }
+
+  /**
+   * A successful result carrying an image, sent as each provider's native image content (see docs/tools.md, "Binary
+   * results").
+   *
+   * @param bytes - the image bytes (`Uint8Array`, `Buffer`, typed array or `ArrayBuffer`; copied).
+   * @param mediaType - `image/png`, `image/jpeg`, ...; default: detected from the bytes (PNG, JPEG, GIF, WebP).
+   * @param name - an optional file name.
+   * @throws CoreError `INVALID_RESULT` when no media type is given and the bytes are not a recognised image, or the
+   *   given one is not an `image/*` media type.
+   */
+  static image<C extends ResultConstructor>(this: C, bytes: Bytes, mediaType?: string, name?: string): InstanceType<C> & { readonly result?: BinaryContent } {
+    const type = mediaType ?? (isBytes(bytes) ? detectMediaType(asUint8Array(bytes)) : undefined);
+    if (type === undefined || !/^image\//i.test(type)) {
+      throw new CoreError(
+        'INVALID_RESULT',
+        type === undefined
+          ? 'ActionResult.image: the bytes are not a PNG, JPEG, GIF or WebP image; pass the media type, or use ActionResult.file for other content.'
+          : `ActionResult.image: '${type.slice(0, 100)}' is not an image media type; use ActionResult.file for other content.`,
+      );
+    }
+    return new this({ ok: true, result: BinaryContent.from(bytes, type, name) as never }, TRUSTED) as InstanceType<C> & { readonly result?: BinaryContent };
+  }
+
+  /**
+   * A successful result carrying a file (a PDF, audio, any bytes), sent as each provider's native document, audio or
+   * file content where it has one, else as base64 JSON with its media type (see docs/tools.md, "Binary results").
+   *
+   * @param bytes - the file bytes (`Uint8Array`, `Buffer`, typed array or `ArrayBuffer`; copied).
+   * @param mediaType - default: detected from the bytes (see `detectMediaType`), else `application/octet-stream`.
+   * @param name - an optional file name (shown by providers that take one).
+   * @throws CoreError `INVALID_RESULT` when `mediaType` is not a `type/subtype` media type.
+   */
+  static file<C extends ResultConstructor>(this: C, bytes: Bytes, mediaType?: string, name?: string): InstanceType<C> & { readonly result?: BinaryContent } {
+    return new this({ ok: true, result: BinaryContent.from(bytes, mediaType, name) as never }, TRUSTED) as InstanceType<C> & { readonly result?: BinaryContent };
   }
 
   /** A copy with some fields replaced (same class; unknown fields rejected). */

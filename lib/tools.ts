@@ -1,5 +1,5 @@
 import type { Token } from './context/injection-token';
-import type { ObjectSchema } from './schema/schema-types';
+import type { ParamsSchema } from './schema/schema-types';
 import { ToolContext } from './context/tool-context';
 import { CANCELLED, isThenable, NEVER_ABORTED } from './pipeline/await-call';
 import { consoleLogger, type ToolLogger } from './pipeline/logger';
@@ -17,40 +17,51 @@ import { ToolResponse } from './streaming/tool-response';
 import type { ToolStream } from './streaming/tool-stream';
 import { ExternalExecutionRequest } from './tool/external-execution';
 import { RESET_TOOLS, ToolGroups, type ToolGroupInfo } from './tool/tool-groups';
-import { toolsFromInstance } from './tool/class-tools';
+import { toolsFromInstance, type InstanceNaming } from './tool/class-tools';
 import { toolFromFunction } from './tool/function-action';
 import type { ActionFunction, FunctionActionOptions } from './tool/function-tool-options';
 import { SchemaCache } from './tool/schema-cache';
 import { Tool } from './tool/tool';
+import { FunctionTool } from './tool/function-tool';
+import { ToolBase } from './tool/tool-base';
 import { ToolDefinitionError } from './tool/tool-definition-error';
 import type { FormatEntry, ToolFormat } from './tool/tool-format';
 
 /** Options of `new Tools(...)`. */
 export interface ToolsOptions<R extends ActionResult<unknown>> {
   /** The active context: dependencies for `@Inject` and availability checks (default: an empty context). */
-  context?: ToolContext;
+  context?: ToolContext | undefined;
   /** Custom pipeline steps between validation and call logging; the first is the outermost. */
-  middleware?: readonly ToolMiddleware[];
+  middleware?: readonly ToolMiddleware[] | undefined;
   /** The result class every result is built with, failures included (default `ActionResult`). */
-  resultType?: ActionResultClass<R>;
+  resultType?: ActionResultClass<R> | undefined;
   /** Where warnings, internal errors and (with `debug`) per-call lines go (default: the console, no debug). */
-  logger?: ToolLogger;
+  logger?: ToolLogger | undefined;
   /**
    * Formats every tool must be expressible in (for example `[ToolSchemaFormat.GEMINI]`): each tool is rendered in
    * each of them at registration, and one that cannot be throws the format's `ToolDefinitionError` (tool, path,
    * reason) instead of being left out of that listing later. Default: none.
    */
-  formats?: readonly ToolFormat<unknown>[];
+  formats?: readonly ToolFormat<unknown>[] | undefined;
+}
+
+/**
+ * One instance for {@link Tools.register} with its own tool names and group:
+ * `tools.register({ instance: new Billing(acme), prefix: 'acme_', group: 'acme' })`.
+ */
+export interface Registration extends InstanceNaming {
+  /** The instance whose `@Action` methods become tools. */
+  readonly instance: object;
 }
 
 /** Options of {@link Tools.execute}. */
 export interface ExecuteOptions {
   /** The context for this call (default: the registry's active context). */
-  context?: ToolContext;
+  context?: ToolContext | undefined;
   /** Cancels the call: the tool's signal is aborted and the call resolves to a failed result at once. */
-  signal?: AbortSignal;
+  signal?: AbortSignal | undefined;
   /** The provider's id for this call: carried on the `ToolCall` and on an external execution request. */
-  callId?: string;
+  callId?: string | undefined;
 }
 
 /**
@@ -105,11 +116,29 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
 
   /**
    * Registers the `@Action` methods of each instance as tools of its group (`@ToolGroup` name, or the class name),
-   * and `Tool` instances (`ToolBase` subclasses, `FunctionTool`) as they are.
-   * @throws ToolDefinitionError when a method cannot be a tool or a name is taken; nothing is registered then.
+   * and `Tool` instances (`ToolBase` subclasses, `FunctionTool`) as they are. An entry `{ instance, prefix?, names?,
+   * group? }` ({@link Registration}) registers an instance under its own names and group, so two instances of one
+   * class, or two classes inheriting the same decorated method, can be registered side by side:
+   *
+   * ```ts
+   * tools.register({ instance: new Billing(acmeClient), prefix: 'acme_' }, { instance: new Billing(globexClient), prefix: 'globex_' });
+   * ```
+   * @throws ToolDefinitionError when a method cannot be a tool, a `names` key is not one of the class's tools, or a
+   *   name is taken; nothing is registered then.
    */
-  register(...instances: object[]): this {
-    const tools = instances.flatMap((instance) => (instance instanceof Tool ? [instance] : toolsFromInstance(instance)));
+  register(...instances: Array<object | Registration>): this {
+    const tools = instances.flatMap((entry) => {
+      if (entry instanceof Tool) return [entry];
+      if (!isRegistration(entry)) return toolsFromInstance(entry);
+      const unknown = Object.keys(entry).filter((key) => !REGISTRATION_KEYS.has(key));
+      if (unknown.length > 0) {
+        throw new ToolDefinitionError(`register({ instance, ... }) does not take ${unknown.map((k) => `'${k}'`).join(', ')}: its options are instance, prefix, names and group.`);
+      }
+      if (entry.instance instanceof Tool) {
+        throw new ToolDefinitionError(`Tool '${entry.instance.name}' is a Tool instance: its name and group are fixed when it is built. Pass them to its constructor instead of { instance, prefix, names, group }.`);
+      }
+      return toolsFromInstance(entry.instance, entry);
+    });
     this.addAll(tools);
     return this;
   }
@@ -125,7 +154,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
    * @returns the registered tool.
    * @throws ToolDefinitionError when the definition is invalid or the name is taken.
    */
-  action<P extends ObjectSchema, D extends Record<string, Token<unknown>> = Record<never, never>>(options: FunctionActionOptions<P, D>, fn: ActionFunction<P, D>): Tool {
+  action<P extends ParamsSchema, D extends Record<string, Token<unknown>> = Record<never, never>>(options: FunctionActionOptions<P, D>, fn: ActionFunction<P, D>): Tool {
     const tool = toolFromFunction(options, fn);
     this.addAll([tool]);
     return tool;
@@ -255,7 +284,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
    */
   merge(other: Tools<ActionResult<unknown>>, options: { replace?: boolean } = {}): this {
     const incoming = other.list();
-    if (!options.replace) this.assertFree(incoming);
+    if (!options.replace) this.assertFree(incoming, () => 'Pass { replace: true } to merge(...) to let the merged registry\'s tool win, or register one of them under another name.');
     this.assertExpressible(incoming);
     for (const tool of incoming) this.byName.set(tool.name, tool);
     this.schemaCache.clear();
@@ -263,7 +292,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
   }
 
   private addAll(tools: readonly Tool[]): void {
-    this.assertFree(tools);
+    this.assertFree(tools, renameHint);
     this.assertExpressible(tools);
     for (const tool of tools) this.byName.set(tool.name, tool);
     this.schemaCache.clear();
@@ -273,12 +302,13 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
     for (const format of this.formats) for (const tool of tools) format.render(tool, tool.resolveDescription());
   }
 
-  private assertFree(tools: readonly Tool[]): void {
+  /** Throws when a name of `tools` is taken, here or earlier in `tools`; `hint` says what the caller can do about it. */
+  private assertFree(tools: readonly Tool[], hint: (tool: Tool) => string): void {
     const seen = new Map<string, Tool>();
     for (const tool of tools) {
       const clash = this.byName.get(tool.name) ?? seen.get(tool.name);
       if (clash !== undefined) {
-        throw new ToolDefinitionError(`Tool '${tool.name}' already registered (by ${clash.source}; now by ${tool.source}). Give one of them another name with { name }, or merge with { replace: true }.`);
+        throw new ToolDefinitionError(`Tool '${tool.name}' already registered (by ${clash.source}; now by ${tool.source}). ${hint(tool)}`);
       }
       seen.set(tool.name, tool);
     }
@@ -336,6 +366,24 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
       return error === CANCELLED ? this.outcomes.toolFailure(call.name, error) : this.outcomes.internalError(call.name, error);
     }
   }
+}
+
+const REGISTRATION_KEYS: ReadonlySet<string> = new Set(['instance', 'prefix', 'names', 'group']);
+
+/** Whether a `register` argument is a {@link Registration} entry: a plain object with an `instance` (a class instance never is one). */
+function isRegistration(entry: object): entry is Registration {
+  const proto = Object.getPrototypeOf(entry) as unknown;
+  return (proto === Object.prototype || proto === null) && 'instance' in entry;
+}
+
+/** What a definition whose name is taken can do, by where it comes from: only options that exist. */
+function renameHint(tool: Tool): string {
+  if (tool.source.startsWith("tool '")) return 'Pass another { name } to tools.action(...).';
+  if (tool instanceof FunctionTool || tool instanceof ToolBase || tool.isMcp) return 'Build one of them with another name.';
+  return (
+    "Register the instance under its own names: tools.register({ instance, prefix: 'other_' }) or { instance, names: { " +
+    `${tool.name}: 'other_${tool.name}' } }, or name the method with @Action(description, { name }).`
+  );
 }
 
 /** Settles like `running`, or rejects with {@link CANCELLED} one event-loop turn after `signal` aborts if it has not. */

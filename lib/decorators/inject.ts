@@ -6,9 +6,9 @@ import { defineOwn, getOwn } from '../metadata/reflection';
 /** Options of `@Inject(token, options)`. */
 export interface InjectOptions<T = unknown> {
   /** When nothing resolves, pass `undefined` (or `default`) instead of failing the call. */
-  optional?: boolean;
+  optional?: boolean | undefined;
   /** Passed when nothing resolves; implies `optional`. */
-  default?: T;
+  default?: T | undefined;
 }
 
 /**

@@ -6,17 +6,19 @@ import { defineOwn, getOwn } from '../metadata/reflection';
 /** Options of `@Param(name, options)` when no explicit schema is needed. */
 export interface ParamOptions {
   /** Shown to the model as the field's description. */
-  description?: string;
+  description?: string | undefined;
   /** The model may leave the field out (the method then receives `undefined`). */
-  optional?: boolean;
+  optional?: boolean | undefined;
 }
 
 /**
  * Names a parameter of a plain-signature tool method, since TypeScript keeps no parameter names at run time.
  *
  * The field's schema is `schema` when given, else derived from the parameter's reflected type (`design:paramtypes`):
- * `string`, `number` and `boolean` only. Any other type needs an explicit TypeBox schema; registering without one is a
- * `ToolDefinitionError` naming the class, method and parameter.
+ * `string`, `number` and `boolean` only. Any other type needs an explicit schema: TypeBox (`typebox` 1.x or
+ * `@sinclair/typebox` 0.34), a Standard JSON Schema (`z.string()`, ...) or plain JSON Schema. Registering without one is
+ * a `ToolDefinitionError` naming the class, method and parameter. The field is optional when `optional` is set, when
+ * the schema is TypeBox's `Type.Optional(...)`, or when a Standard Schema accepts `undefined` (`.optional()`, a default).
  *
  * @example
  * ```ts
@@ -27,7 +29,7 @@ export interface ParamOptions {
 export function Param(name: string, schemaOrOptions?: Schema | ParamOptions): ParameterDecorator {
   return (target, member, index) => {
     if (member === undefined) return;
-    const isSchema = schemaOrOptions !== undefined && isTypeBoxSchema(schemaOrOptions);
+    const isSchema = schemaOrOptions !== undefined && !isParamOptions(schemaOrOptions);
     const options = (isSchema ? {} : (schemaOrOptions ?? {})) as ParamOptions;
     const record: ParamRecord = {
       index,
@@ -41,6 +43,13 @@ export function Param(name: string, schemaOrOptions?: Schema | ParamOptions): Pa
   };
 }
 
-function isTypeBoxSchema(value: object): boolean {
-  return Object.getOwnPropertySymbols(value).length > 0 || 'type' in value || 'anyOf' in value || 'enum' in value || 'const' in value || '$ref' in value;
+const OPTION_KEYS = new Set(['description', 'optional']);
+
+/**
+ * Whether the second argument is {@link ParamOptions} rather than a schema: a plain object holding only `description`
+ * and `optional` (a schema carries a type, a TypeBox marker or a `~standard` member).
+ */
+function isParamOptions(value: object): boolean {
+  if (Object.getPrototypeOf(value) !== Object.prototype || Object.getOwnPropertySymbols(value).length > 0) return false;
+  return Object.getOwnPropertyNames(value).every((key) => OPTION_KEYS.has(key));
 }

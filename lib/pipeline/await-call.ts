@@ -11,10 +11,14 @@ export function isThenable(value: unknown): value is PromiseLike<unknown> {
 
 /**
  * Settles like `value`, or rejects with {@link CANCELLED} as soon as `signal` aborts, so a cancelled call returns at
- * once even when the tool ignores its signal. The listener is removed when `value` settles first.
+ * once even when the tool ignores its signal. The listener is removed when `value` settles first. A `value` that loses
+ * the race keeps a rejection handler, so its later failure never surfaces as an unhandled rejection.
  */
 export function raceAbort(value: PromiseLike<unknown>, signal: AbortSignal): Promise<unknown> {
-  if (signal.aborted) return Promise.reject(CANCELLED);
+  if (signal.aborted) {
+    value.then(undefined, () => undefined);
+    return Promise.reject(CANCELLED);
+  }
   return new Promise((resolve, reject) => {
     const onAbort = () => reject(CANCELLED);
     signal.addEventListener('abort', onAbort, { once: true });

@@ -1,6 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ToolContext } from '../context/tool-context';
-import type { ActionResult } from '../result';
+import { isActionResult, type ActionResult } from '../result';
 import { collectChunks, isStreamed, toChunks, valueToChunk } from '../streaming/to-chunks';
 import type { ToolChunk } from '../streaming/tool-chunk';
 import { externalRequestChunk } from '../tool/external-chunk';
@@ -36,10 +36,17 @@ export class InvokeStep<R extends ActionResult<unknown>> {
       return this.outcomes.toolFailure(name, error);
     }
     try {
-      return this.outcomes.conform(value);
+      return this.returned(name, value);
     } catch (error) {
       return this.outcomes.internalError(name, error);
     }
+  }
+
+  /** Wraps what the tool returned; a failed result it returned is an expected failure and is logged as one. */
+  private returned(name: string, value: unknown): R {
+    const result = this.outcomes.conform(value);
+    if (!result.ok && isActionResult(value)) this.outcomes.expectedFailure(name, result.error);
+    return result;
   }
 
   /** External tools yield a request instead of running; per-tool middleware and chunk consumers see every chunk. */
@@ -58,7 +65,7 @@ export class InvokeStep<R extends ActionResult<unknown>> {
         if (isThenable(value)) value = await raceAbort(value, signal);
         if (!isStreamed(value)) {
           await onChunk?.(valueToChunk(value));
-          return this.outcomes.conform(value);
+          return this.returned(name, value);
         }
         source = toChunks(value);
       }

@@ -6,8 +6,10 @@ import { asClause, cutText } from '../text/cut-text';
 
 /**
  * Turns every outcome of a call into a result of the registry's result type, with the model-facing message for each
- * failure kind (`execute` never rejects for an expected failure), and logs what the host must see: a tool's
- * exception with its stack (warn), a missing dependency or an internal error (error). Messages never carry a stack.
+ * failure kind (`execute` never rejects for an expected failure), and logs what the host must see: a tool's expected
+ * failure (a returned failed result, a thrown `ToolError`) as one warn line without a stack; any other exception a
+ * tool throws, a bug, with its stack (warn); a missing dependency or an internal error (error). Messages never carry
+ * a stack.
  */
 export class Outcomes<R extends ActionResult<unknown>> {
   constructor(
@@ -54,12 +56,24 @@ export class Outcomes<R extends ActionResult<unknown>> {
 
   private describeFailure(name: string, error: unknown): R {
     if (error === CANCELLED) return this.resultType.fail(`Tool '${name}' was cancelled before it finished.`);
+    if (isToolError(error)) {
+      this.expectedFailure(name, error.message);
+      return this.resultType.fail(error.message);
+    }
     if (error instanceof MissingDependencyError) {
       this.log('error', `Tool '${name}' could not run: ${error.message}`);
       return this.resultType.fail(`Tool '${name}' cannot run right now: a service it needs is not configured. This is not caused by your arguments.`);
     }
     this.log('warn', `Tool '${name}' threw`, error);
     return this.resultType.fail(`Tool '${name}' failed: ${messageOf(error)}`);
+  }
+
+  /**
+   * Logs a tool's expected failure (a failed result it returned, or the message of a `ToolError` it threw): one warn
+   * line with the message's first line, no stack.
+   */
+  expectedFailure(name: string, message: unknown): void {
+    this.log('warn', `Tool '${name}' failed: ${messageOf(typeof message === 'string' ? message : '')}`);
   }
 
   /** The error boundary's answer to an unexpected error: logged with its stack, a short generic message for the model. */
@@ -140,6 +154,11 @@ function sentence(text: string): string {
   return trimmed === '' || /[!?.]$/.test(trimmed) ? trimmed : `${trimmed}.`;
 }
 
+/** A `ToolError` of this or another copy of the library (matched by name and code, not by class identity). */
+function isToolError(error: unknown): error is Error & { readonly code: 'TOOL_FAILED' } {
+  return error instanceof Error && error.name === 'ToolError' && (error as { code?: unknown }).code === 'TOOL_FAILED';
+}
+
 function stackOf(error: unknown): string | undefined {
   return error instanceof Error ? error.stack : undefined;
 }
@@ -147,5 +166,5 @@ function stackOf(error: unknown): string | undefined {
 function messageOf(error: unknown): string {
   const message = error instanceof Error ? error.message : typeof error === 'string' ? error : 'an unknown error';
   const firstLine = message.split('\n', 1)[0]!;
-  return cutText(firstLine, MAX_ERROR_LINE) || 'an error without a message';
+  return firstLine.trim() === '' ? 'an error without a message' : cutText(firstLine, MAX_ERROR_LINE);
 }

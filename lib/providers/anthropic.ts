@@ -1,9 +1,11 @@
+import type { ToolContext } from '../context/tool-context';
 import type { ActionResult } from '../result';
 import type { Tool } from '../tool/tool';
+import type { Tools } from '../tools';
+import { anthropicStrictSchema } from './anthropic-strict';
 import type { ToolFormat } from '../tool/tool-format';
 import { objectParameters, type ObjectParameters } from './object-parameters';
-import { resultText } from './result-text';
-import { toWellFormed } from '../text/cut-text';
+import { ANTHROPIC_RULES, assertProviderRules } from './provider-rules';
 import type { ToolCallRequest } from './tool-call-request';
 
 /**
@@ -14,15 +16,79 @@ export interface AnthropicTool {
   name: string;
   description: string;
   input_schema: ObjectParameters;
+  /** Present in the strict format: `true`, or `false` for a tool that opted out with `strict: false`. */
+  strict?: boolean;
+  /** The tool's `examples` option, each checked against the params schema at registration. */
+  input_examples?: Array<Record<string, unknown>>;
+  /** Set on the last tool by {@link anthropicTools} with `cacheControl`. */
+  cache_control?: AnthropicCacheControl;
 }
 
-/** The Anthropic Messages tool format: the params schema as written (refs in `$defs`, `properties` always present). */
+/** A prompt-caching breakpoint (the SDK's `CacheControlEphemeral`). */
+export interface AnthropicCacheControl {
+  type: 'ephemeral';
+  ttl?: '5m' | '1h';
+}
+
+function render(tool: Tool, description: string, strict: boolean): AnthropicTool {
+  const entry: AnthropicTool =
+    strict && tool.strict
+      ? { name: tool.name, description, input_schema: anthropicStrictSchema(tool), strict: true }
+      : { name: tool.name, description, input_schema: objectParameters(tool, 'Anthropic'), ...(strict ? { strict: false } : {}) };
+  assertProviderRules(tool, description, entry.input_schema, ANTHROPIC_RULES);
+  if (tool.extras.examples.length > 0) entry.input_examples = tool.extras.examples.map((example) => ({ ...example }));
+  return entry;
+}
+
+/**
+ * The Anthropic Messages tool format: the params schema as written (refs in `$defs`, `properties` always present, a
+ * root `allOf` of objects merged; see `objectParameters`), and `input_examples` from the tool's `examples` option
+ * (https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use#providing-tool-use-examples). A
+ * tool Anthropic cannot take is left out of the listing with a logged reason (refused at registration when the
+ * registry declares this format): a union at the root of `input_schema`, a top-level field name outside
+ * `^[a-zA-Z0-9_.-]{1,64}$` (https://github.com/anthropics/claude-code/issues/4668 quotes the API's error).
+ */
 export const anthropicFormat: ToolFormat<AnthropicTool> = {
   id: 'anthropic',
-  render(tool: Tool, description: string): AnthropicTool {
-    return { name: tool.name, description, input_schema: objectParameters(tool) };
-  },
+  render: (tool, description) => render(tool, description, false),
 };
+
+/**
+ * The Anthropic Messages tool format with strict tool use (`strict: true`: the model's input is constrained to the
+ * schema, https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/strict-tool-use): the strict-mode schema
+ * without the constraints Anthropic's strict mode does not take (see `anthropicStrictSchema`). A tool that opted out
+ * with `strict: false` is sent with `strict: false` and its schema as written; a recursive schema cannot be strict and
+ * is left out of this listing (or refused at registration when the registry declares this format). Anthropic limits
+ * how many strict tools one request may carry; check its documentation for the current figure.
+ */
+export const anthropicStrictFormat: ToolFormat<AnthropicTool> = {
+  id: 'anthropic-strict',
+  render: (tool, description) => render(tool, description, true),
+};
+
+/** Options of {@link anthropicTools}. */
+export interface AnthropicToolsOptions {
+  /** Send strict tool use (`anthropicStrictFormat`). Default false. */
+  strict?: boolean;
+  /**
+   * A prompt-caching breakpoint set on the last tool, so the whole tool list is cached
+   * (https://docs.anthropic.com/en/docs/build-with-claude/prompt-caching).
+   */
+  cacheControl?: AnthropicCacheControl;
+  /** The context to list tools for (default: the registry's active context). */
+  context?: ToolContext;
+}
+
+/**
+ * The `tools` array of a Messages request: `tools.getSchema(anthropicFormat or anthropicStrictFormat, context)`,
+ * with `cache_control` on the last entry when `cacheControl` is given (a copy: cached entries are not changed).
+ */
+export function anthropicTools(tools: Tools<ActionResult<unknown>>, options: AnthropicToolsOptions = {}): AnthropicTool[] {
+  const list = tools.getSchema(options.strict === true ? anthropicStrictFormat : anthropicFormat, options.context);
+  const last = list.length - 1;
+  if (options.cacheControl === undefined || last < 0) return list;
+  return list.map((entry, index) => (index === last ? { ...entry, cache_control: { ...options.cacheControl! } } : entry));
+}
 
 /** The part of a Messages API response this module reads (the SDK's `Message` fits). */
 export interface AnthropicMessage {
@@ -39,26 +105,4 @@ export function anthropicToolUses<M extends AnthropicMessage>(message: M): ToolC
   );
 }
 
-/** A `tool_result` block: `{"type": "tool_result", "tool_use_id", "content", "is_error"}`. */
-export interface AnthropicToolResult {
-  type: 'tool_result';
-  tool_use_id: string;
-  content: string;
-  is_error: boolean;
-}
-
-/**
- * A `tool_result` block for the next user message. Every `tool_use` needs one, including failed, declined and
- * timed-out calls, or the next request is rejected (provider rule); a failure has `is_error: true`.
- */
-export function anthropicToolResult(toolUseId: string, result: ActionResult<unknown>): AnthropicToolResult {
-  return { type: 'tool_result', tool_use_id: toWellFormed(toolUseId), content: resultText(result), is_error: !result.ok };
-}
-
-/**
- * The user message answering every `tool_use` of a response, in call order: `{"role": "user", "content": [tool_result,
- * ...]}`. Pass all the calls' results (e.g. from `executeToolCalls`), declined ones included.
- */
-export function anthropicToolResultMessage(results: ReadonlyArray<{ readonly call: ToolCallRequest; readonly result: ActionResult<unknown> }>): { role: 'user'; content: AnthropicToolResult[] } {
-  return { role: 'user', content: results.map(({ call, result }) => anthropicToolResult(call.id, result)) };
-}
+export { anthropicToolResult, anthropicToolResultMessage, type AnthropicToolResult, type AnthropicToolResultContent } from './anthropic-result';

@@ -66,15 +66,20 @@ interface Walk {
  *
  * @param where - the tool, named in errors.
  * @throws ToolDefinitionError naming the tool, the path and the reason for what the subset cannot express: a
- *   recursive schema, a map with free keys, a tuple, a value of any type, a parameter name Gemini does not take.
+ *   recursive schema, a map with free keys, a tuple, a value of any type, a parameter name Gemini does not take, a
+ *   union at the root.
  */
 export function toGeminiSchema(parameters: JsonSchema, where: string): GeminiSchema {
   const schema = normalizeRefs(parameters, where);
   const walk: Walk = { where, schema, inlining: [] };
-  for (const key of Object.keys(isNode(schema.root.properties) ? schema.root.properties : {})) {
-    if (!PARAMETER_NAME.test(key)) refuse(walk, pointer('#/properties', key), `is named '${key}': Gemini takes parameter names of letters, digits and '_' that start with a letter or '_' (at most 64)`, 'Rename the field.');
+  for (const keyword of ['anyOf', 'oneOf']) {
+    if (keyword in schema.root) refuse(walk, '#', `is a union (${keyword}) at the root; Gemini needs an object there`, 'Make the union a field of the params object.');
   }
   const root = convert(schema.root, '#', walk);
+  // Checked on the converted root, so the fields of a merged root allOf are checked too.
+  for (const key of Object.keys(root.properties ?? {})) {
+    if (!PARAMETER_NAME.test(key)) refuse(walk, pointer('#/properties', key), `is named '${key}': Gemini takes parameter names of letters, digits and '_' that start with a letter or '_' (at most 64)`, 'Rename the field.');
+  }
   return { ...root, type: 'OBJECT', properties: root.properties ?? {} };
 }
 

@@ -1,12 +1,9 @@
-import type { ActionResult } from '../result';
 import type { Tool } from '../tool/tool';
-import { ToolDefinitionError } from '../tool/tool-definition-error';
+import type { SchemaNode } from '../schema/schema-walk';
+import { assertProviderRules, GEMINI_RULES } from './provider-rules';
 import type { ToolFormat } from '../tool/tool-format';
 import { toGeminiSchema, type GeminiFunctionDeclaration } from './gemini-schema';
-import { jsonText, resultText } from './result-text';
 import type { ToolCallRequest } from './tool-call-request';
-import { wellFormedJson } from './well-formed';
-import { toWellFormed } from '../text/cut-text';
 
 export { toGeminiSchema, type GeminiFunctionDeclaration, type GeminiSchema, type GeminiType } from './gemini-schema';
 export { withGeminiTypeEnum, type GeminiFunctionDeclarationOf, type GeminiSchemaOf } from './gemini-type-enum';
@@ -19,10 +16,9 @@ export { withGeminiTypeEnum, type GeminiFunctionDeclarationOf, type GeminiSchema
 export const geminiFormat: ToolFormat<GeminiFunctionDeclaration> = {
   id: 'gemini',
   render(tool: Tool, description: string): GeminiFunctionDeclaration {
-    if (!/^[A-Za-z_]/.test(tool.name)) {
-      throw new ToolDefinitionError(`${tool.source}: Gemini takes function names that start with a letter or '_', not '${tool.name}'. Rename the tool with { name }.`);
-    }
-    return { name: tool.name, description, parameters: toGeminiSchema(tool.parameters, tool.source) };
+    const parameters = toGeminiSchema(tool.parameters, tool.source);
+    assertProviderRules(tool, description, parameters as SchemaNode, GEMINI_RULES);
+    return { name: tool.name, description, parameters };
   },
 };
 
@@ -52,34 +48,4 @@ export function geminiFunctionCalls(response: { candidates?: ReadonlyArray<{ con
   });
 }
 
-/** A `functionResponse` part: `{"functionResponse": {"id"?, "name", "response"}}`, `response` always an object. */
-export interface GeminiFunctionResponsePart {
-  functionResponse: { id?: string; name: string; response: Record<string, unknown> };
-}
-
-/**
- * A `functionResponse` part carrying a result back (provider rule: `response` is an object; the SDK documents the
- * `output` and `error` keys): `{ output: value }` on success, `{ error: message }` on failure, declined and timed-out
- * calls included. The call's id is echoed when it had one.
- */
-export function geminiFunctionResponse(call: ToolCallRequest, result: ActionResult<unknown>): GeminiFunctionResponsePart {
-  const response = result.ok ? { output: geminiOutput(result) } : { error: resultText(result) };
-  return { functionResponse: { ...(call.id ? { id: toWellFormed(call.id) } : {}), name: toWellFormed(call.name), response } };
-}
-
-/**
- * The value for `output`: the result as is when it is JSON data (none: null), else its text (a cycle would break the
- * request). Strings in it are well-formed (a copy replaces lone surrogates with U+FFFD).
- */
-function geminiOutput(result: ActionResult<unknown>): unknown {
-  const value = result.result;
-  if (value === undefined || value === null) return null;
-  if (typeof value === 'string') return toWellFormed(value);
-  const text = jsonText(value);
-  return text === undefined ? resultText(result) : wellFormedJson(value, text);
-}
-
-/** The user turn answering every function call of a model turn: `{"role": "user", "parts": [functionResponse, ...]}`. */
-export function geminiFunctionResponseContent(results: ReadonlyArray<{ readonly call: ToolCallRequest; readonly result: ActionResult<unknown> }>): { role: 'user'; parts: GeminiFunctionResponsePart[] } {
-  return { role: 'user', parts: results.map(({ call, result }) => geminiFunctionResponse(call, result)) };
-}
+export { geminiFunctionResponse, geminiFunctionResponseContent, type GeminiFunctionResponseInlinePart, type GeminiFunctionResponsePart } from './gemini-result';

@@ -1,6 +1,9 @@
+import { dialectOf, toPrefixItems } from '../schema/dialect';
+import { mergeAllOf } from '../schema/merge-all-of';
 import { normalizeRefs, withDefs } from '../schema/schema-refs';
-import { isNode } from '../schema/schema-walk';
+import { isNode, type SchemaNode } from '../schema/schema-walk';
 import type { Tool } from '../tool/tool';
+import { ToolDefinitionError } from '../tool/tool-definition-error';
 
 /** A JSON Schema node as the provider SDKs type it: a JSON object. */
 export type JsonObject = { [keyword: string]: unknown };
@@ -15,13 +18,37 @@ export interface ObjectParameters {
 
 /**
  * The tool's params schema for the formats that take JSON Schema as written (OpenAI without strict, Anthropic, MCP):
- * `type: "object"` and `properties` always present ("a tool with no parameters still has `{"type": "object",
- * "properties": {}}`"), references rewritten to `#/$defs/<name>` with the definitions they use (MCP: "`$ref`s must
- * point into `$defs`"), TypeBox's `$id`s dropped. Everything else is kept, since these providers validate nothing
- * beyond JSON Schema and local validation enforces the rest anyway.
+ *
+ * - `type: "object"` and `properties` always present ("a tool with no parameters still has `{"type": "object",
+ *   "properties": {}}`");
+ * - a root `allOf` of plain objects (what `Type.Intersect` gives) merged into one object (an `unevaluatedProperties:
+ *   false` beside it becomes `additionalProperties: false`): Anthropic refuses `allOf`, `anyOf` and `oneOf` at the root
+ *   of `input_schema`, and OpenAI and MCP clients forward the schema to such providers;
+ * - references rewritten to `#/$defs/<name>` with the definitions they use (MCP: "`$ref`s must point into `$defs`"),
+ *   TypeBox's `$id`s dropped;
+ * - the schema in JSON Schema 2020-12 (Anthropic's and MCP's default dialect): `$schema` dropped and draft-07 tuples
+ *   written as `prefixItems`; with `keepDialect` (MCP), a declared `$schema` is kept with the schema as written.
+ *
+ * Everything else is kept, since these providers validate nothing beyond JSON Schema and local validation enforces
+ * the rest anyway.
+ *
+ * @param provider - named in errors.
+ * @throws ToolDefinitionError naming the tool and the path for a union (`anyOf`/`oneOf`) at the root, or a root
+ *   `allOf` whose parts are not plain objects.
  */
-export function objectParameters(tool: Tool): ObjectParameters {
-  const document = withDefs(normalizeRefs(tool.parameters, tool.source));
-  const { type: _type, properties, ...rest } = document;
-  return { type: 'object', properties: (isNode(properties) ? properties : {}) as Record<string, JsonObject>, ...rest };
+export function objectParameters(tool: Tool, provider: string, options: { keepDialect?: boolean } = {}): ObjectParameters {
+  const declared = tool.parameters.$schema;
+  const keep = options.keepDialect === true && typeof declared === 'string';
+  let root: SchemaNode = withDefs(normalizeRefs(tool.parameters, tool.source));
+  if (!keep && dialectOf(tool.parameters) !== '2020-12') root = toPrefixItems(root);
+  const refuse = (path: string, reason: string, fix: string): never => {
+    throw new ToolDefinitionError(`${tool.source}: the params schema cannot be sent to ${provider}: the schema at ${path} ${reason}. ${fix}`);
+  };
+  for (const keyword of ['anyOf', 'oneOf'] as const) {
+    if (keyword in root) refuse('#', `is a union (${keyword}) at the root; ${provider} needs a plain object there`, 'Make the union a field of the params object.');
+  }
+  // A non-list allOf never gets here: the validator refuses it at registration.
+  if (Array.isArray(root.allOf)) root = mergeAllOf(root, '#', refuse);
+  const { type: _type, properties, ...rest } = root;
+  return { ...(keep ? { $schema: declared } : {}), type: 'object', properties: (isNode(properties) ? properties : {}) as Record<string, JsonObject>, ...rest };
 }

@@ -1,10 +1,7 @@
-import type { ActionResult } from '../result';
 import type { Tool } from '../tool/tool';
 import type { ToolFormat } from '../tool/tool-format';
 import type { JsonObject } from './object-parameters';
 import { openAIFunctionParameters } from './openai-parameters';
-import { resultText } from './result-text';
-import { toWellFormed } from '../text/cut-text';
 import type { ToolCallRequest } from './tool-call-request';
 
 /**
@@ -20,7 +17,7 @@ function chatFormat(id: string, strict: boolean): ToolFormat<OpenAIChatTool> {
   return {
     id,
     render(tool: Tool, description: string): OpenAIChatTool {
-      return { type: 'function', function: { name: tool.name, description, ...openAIFunctionParameters(tool, strict) } };
+      return { type: 'function', function: { name: tool.name, description, ...openAIFunctionParameters(tool, strict, description) } };
     },
   };
 }
@@ -53,11 +50,4 @@ export function openAIChatToolCalls<M extends OpenAIChatAssistantMessage>(messag
     call?.type === 'function' && call.function ? [{ id: String(call.id ?? ''), name: String(call.function.name ?? ''), args: call.function.arguments }] : [],
   );
 }
-
-/**
- * A Chat Completions `tool` message carrying a result back (`{"role": "tool", "tool_call_id", "content"}`); a failure's
- * text starts with `Error:`. Every call needs one, failed, declined and timed-out ones included.
- */
-export function openAIChatToolMessage(callId: string, result: ActionResult<unknown>): { role: 'tool'; tool_call_id: string; content: string } {
-  return { role: 'tool', tool_call_id: toWellFormed(callId), content: result.ok ? resultText(result) : `Error: ${resultText(result)}` };
-}
+export { openAIChatToolMessage, openAIChatToolMessages, type OpenAIChatAttachmentPart, type OpenAIChatToolMessage } from './openai-result';

@@ -1,10 +1,7 @@
-import type { ActionResult } from '../result';
 import type { Tool } from '../tool/tool';
 import type { ToolFormat } from '../tool/tool-format';
 import type { JsonObject } from './object-parameters';
 import { openAIFunctionParameters } from './openai-parameters';
-import { resultText } from './result-text';
-import { toWellFormed } from '../text/cut-text';
 import type { ToolCallRequest } from './tool-call-request';
 
 /**
@@ -23,7 +20,7 @@ function responsesFormat(id: string, strict: boolean): ToolFormat<OpenAIResponse
   return {
     id,
     render(tool: Tool, description: string): OpenAIResponsesTool {
-      return { type: 'function', name: tool.name, description, ...openAIFunctionParameters(tool, strict) };
+      return { type: 'function', name: tool.name, description, ...openAIFunctionParameters(tool, strict, description) };
     },
   };
 }
@@ -58,11 +55,4 @@ export function openAIResponsesToolCalls(response: { readonly output: ReadonlyAr
     return [{ id: String(call.call_id ?? ''), name: String(call.name ?? ''), args: call.arguments }];
   });
 }
-
-/**
- * A `function_call_output` input item carrying a result back (`{"type": "function_call_output", "call_id",
- * "output"}`); a failure's text starts with `Error:`. Every call needs one, declined and failed ones included.
- */
-export function openAIResponsesToolOutput(callId: string, result: ActionResult<unknown>): { type: 'function_call_output'; call_id: string; output: string } {
-  return { type: 'function_call_output', call_id: toWellFormed(callId), output: result.ok ? resultText(result) : `Error: ${resultText(result)}` };
-}
+export { openAIResponsesToolOutput, type OpenAIResponsesOutputContent } from './openai-result';

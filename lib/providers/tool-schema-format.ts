@@ -1,4 +1,4 @@
-import { anthropicFormat } from './anthropic';
+import { anthropicFormat, anthropicStrictFormat } from './anthropic';
 import { geminiFormat } from './gemini';
 import { mcpFormat } from './mcp';
 import { openAIChatFormat, openAIChatStrictFormat } from './openai-chat';
@@ -10,7 +10,7 @@ import { openAIResponsesFormat, openAIResponsesStrictFormat } from './openai-res
  *
  * - `OPENAI`: Chat Completions, `strict: false`. `OPENAI_STRICT`: Chat Completions in strict mode.
  * - `OPENAI_RESPONSES` / `OPENAI_RESPONSES_STRICT`: the Responses API's flat function tools, same two modes.
- * - `ANTHROPIC`: Messages `tools` (`input_schema`).
+ * - `ANTHROPIC`: Messages `tools` (`input_schema`). `ANTHROPIC_STRICT`: the same with strict tool use (`strict: true`).
  * - `GEMINI`: function declarations in the OpenAPI subset.
  * - `MCP`: `tools/list` entries with annotations.
  */
@@ -20,6 +20,7 @@ export const ToolSchemaFormat = {
   OPENAI_RESPONSES: openAIResponsesFormat,
   OPENAI_RESPONSES_STRICT: openAIResponsesStrictFormat,
   ANTHROPIC: anthropicFormat,
+  ANTHROPIC_STRICT: anthropicStrictFormat,
   GEMINI: geminiFormat,
   MCP: mcpFormat,
 } as const;

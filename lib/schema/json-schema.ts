@@ -1,5 +1,6 @@
 import { ToolDefinitionError } from '../tool/tool-definition-error';
 import { deepFreeze } from './deep-freeze';
+import { dialectOf, toPrefixItems } from './dialect';
 
 /** A JSON Schema object as sent to a provider: plain data, no TypeBox symbols. */
 export type JsonSchema = { readonly [keyword: string]: unknown };
@@ -27,7 +28,8 @@ export function assertJsonSchema(schema: unknown, where: string, path = '#'): vo
   if (schema === null || typeof schema !== 'object') {
     throw new ToolDefinitionError(`${where}: the schema at ${path} is ${describe(schema)}, not a JSON Schema object. Use a TypeBox schema such as Type.String().`);
   }
-  const kind = (schema as Record<symbol, unknown>)[Kind];
+  // TypeBox 0.34 marks the kind with a symbol, TypeBox 1.x with a non-enumerable `~kind` property.
+  const kind = (schema as Record<symbol, unknown>)[Kind] ?? (schema as Record<string, unknown>)['~kind'];
   if (typeof kind === 'string' && NON_JSON_KINDS.has(kind)) {
     throw new ToolDefinitionError(
       `${where}: the schema at ${path} is Type.${kind}(), which is not JSON Schema and cannot be sent to a model. ` +
@@ -76,9 +78,12 @@ function describe(value: unknown): string {
 
 /**
  * A deep, frozen copy of `schema` as plain JSON: TypeBox's symbol keys dropped, nothing shared with the input. This
- * is the model-facing form every provider format starts from.
+ * is the model-facing form every provider format starts from. A schema in JSON Schema 2020-12 (one that names no other
+ * dialect in `$schema`) has its draft-07 tuples rewritten to `prefixItems` (see `toPrefixItems`); a schema that names
+ * draft-07 or 2019-09 is kept as written.
  */
 export function toPlainJsonSchema(schema: object): JsonSchema {
-  return deepFreeze(JSON.parse(JSON.stringify(schema)) as JsonSchema);
+  const plain = JSON.parse(JSON.stringify(schema)) as JsonSchema;
+  return deepFreeze(dialectOf(plain) === '2020-12' ? toPrefixItems(plain) : plain);
 }
 

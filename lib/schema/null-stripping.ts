@@ -110,8 +110,11 @@ function fitScore(branch: unknown, value: unknown): number {
   if (types !== undefined && !types.some((type) => hasType(value, type))) return -1;
   if (!isNode(value) || !isNode(branch.properties)) return 0;
   const properties = branch.properties;
+  const required = new Set(Array.isArray(branch.required) ? branch.required : []);
   const discriminated = Object.entries(properties).every(([key, sub]) => {
     if (!isNode(sub) || !Object.hasOwn(value, key)) return true;
+    // The null a strict-mode model sends for an optional field it leaves out fits any branch declaring the field.
+    if (value[key] === null && (!required.has(key) || 'default' in sub)) return true;
     if ('const' in sub) return sub.const === value[key];
     return !Array.isArray(sub.enum) || sub.enum.includes(value[key]);
   });
@@ -140,8 +143,17 @@ function acceptsNull(node: unknown, schema: NormalizedSchema): boolean {
   if (!isNode(node)) return node !== false;
   const keywords = Object.keys(node).filter((key) => key !== 'description' && key !== 'title' && key !== 'default');
   if (keywords.length === 0) return true;
+  if ('const' in node) return node.const === null;
+  if (Array.isArray(node.enum) && !node.enum.includes(null)) return false;
   if (node.type === 'null' || (Array.isArray(node.type) && node.type.includes('null'))) return true;
-  if (node.const === null || (Array.isArray(node.enum) && node.enum.includes(null))) return true;
-  const union = (node.anyOf ?? node.oneOf) as unknown[] | undefined;
-  return Array.isArray(union) && union.some((branch) => acceptsNull(resolve(branch, schema), schema));
+  if (Array.isArray(node.enum)) return node.type === undefined;
+  const branchAccepts = (branch: unknown) => acceptsNull(resolve(branch, schema), schema);
+  if (Array.isArray(node.allOf) && !node.allOf.every(branchAccepts)) return false;
+  if ('not' in node && branchAccepts(node.not)) return false;
+  if (Array.isArray(node.anyOf)) return node.anyOf.some(branchAccepts);
+  // oneOf: null passes only when exactly one branch takes it.
+  if (Array.isArray(node.oneOf)) return node.oneOf.filter(branchAccepts).length === 1;
+  // Without a type, JSON Schema lets null through the other keywords (properties, items, minLength, ...) unless
+  // they imply a type, as draft 7 and the strict converter read properties and items.
+  return node.type === undefined && !isNode(node.properties) && !('items' in node) && (Array.isArray(node.allOf) || 'not' in node);
 }

@@ -15,8 +15,8 @@ export interface NormalizedSchema {
  * Rewrites the references of a params schema into the one form every provider understands: `#/$defs/<name>`.
  *
  * Accepted targets: `#/$defs/<name>` and `#/definitions/<name>` of the root, `#` (the root itself), any other JSON
- * Pointer into the schema (`#/properties/a`), and any sub-schema carrying an `$id` (what TypeBox's `Type.Recursive`
- * and `Type.Ref` produce). `$id`s are dropped from the output and
+ * Pointer into the schema (`#/properties/a`), any sub-schema carrying an `$id` (what TypeBox's `Type.Recursive`
+ * and `Type.Ref` produce) and any named by an `$anchor` (`#name`). `$id`s and `$anchor`s are dropped from the output and
  * only the definitions that are actually referenced are kept. Rules followed: MCP ("`$ref`s must point into
  * `$defs`"), OpenAI strict mode (`$defs` + `$ref`, recursion allowed).
  *
@@ -53,7 +53,7 @@ export function normalizeRefs(schema: JsonSchema, where: string): NormalizedSche
   };
   const rewrite = (node: unknown, path: string): unknown => {
     if (!isNode(node)) return node;
-    const { $id: _id, $defs: _defs, definitions: _definitions, $schema: _schema, ...rest } = node;
+    const { $id: _id, $anchor: _anchor, $defs: _defs, definitions: _definitions, $schema: _schema, ...rest } = node;
     const out = mapSubschemas(rest, path, rewrite);
     if (typeof out.$ref === 'string') {
       const target = targets.get(out.$ref) ?? targets.get(out.$ref.replace(/^#(?=[^/])/, '')) ?? atPointer(root, out.$ref);
@@ -84,6 +84,7 @@ function atPointer(root: SchemaNode, ref: string): { wanted: string; node: Schem
 function collectIds(node: unknown, found: (id: string, node: SchemaNode) => void): void {
   if (!isNode(node)) return;
   if (typeof node.$id === 'string') found(node.$id, node);
+  if (typeof node.$anchor === 'string') found(`#${node.$anchor}`, node);
   mapSubschemas(node, '', (sub) => (collectIds(sub, found), sub));
 }
 

@@ -1,11 +1,16 @@
+import type { StandardJSONSchemaV1 } from './standard-schema';
+
 /**
- * The schema types of the public API, structural on purpose: they match TypeBox schemas whichever copy of TypeBox's
- * declarations a project resolves (its CommonJS and ES module typings declare distinct `Kind` symbols, so naming
- * TypeBox's own `TObject` here would make an ES module project's schemas unassignable), and they accept plain JSON
- * Schema objects too.
+ * The schema types of the public API, structural on purpose: the library imports no schema library, so they match
+ * TypeBox 1.x (`typebox`), TypeBox 0.34 (`@sinclair/typebox`, whichever copy of its CommonJS or ES module typings a
+ * project resolves), any Standard JSON Schema (zod 4.2+, ArkType 2.1.28+, valibot through `toStandardJsonSchema`) and
+ * plain JSON Schema objects.
  */
 
-/** Any JSON Schema: a TypeBox schema (`Type.String()`, ...) or a plain JSON Schema object. */
+/**
+ * Any field schema: a TypeBox schema (`Type.String()`, ...), a Standard JSON Schema (`z.string()`, ...) or a plain
+ * JSON Schema object.
+ */
 export type Schema = object;
 
 /** An object schema: `Type.Object({...})`, or a plain `{ type: 'object', properties: {...} }`. */
@@ -15,8 +20,81 @@ export interface ObjectSchema {
 }
 
 /**
- * The value a schema describes: TypeBox's static type (read from its `static` member) for a TypeBox schema, and
- * `Record<string, unknown>` for a plain JSON Schema object. Use it for the params a tool method receives:
- * `refund(params: Static<typeof RefundParams>)`.
+ * A tool's params schema: a JSON object schema ({@link ObjectSchema}: TypeBox's `Type.Object`, or plain JSON Schema), or
+ * a Standard JSON Schema whose JSON Schema is an object (`z.object({...})`, ArkType's `type({...})`, valibot's
+ * `toStandardJsonSchema(v.object({...}))`).
  */
-export type Static<S> = S extends { readonly static: infer T } ? T : Record<string, unknown>;
+export type ParamsSchema = ObjectSchema | StandardJSONSchemaV1;
+
+/**
+ * The value a schema describes, at the type level:
+ *
+ * - a Standard JSON Schema: its input type (`StandardJSONSchemaV1.InferInput`), since validation runs on the JSON
+ *   Schema and the library's transforms never run;
+ * - a TypeBox 0.34 schema: TypeBox's own static type (its `static` member);
+ * - a TypeBox 1.x schema: the value its JSON Schema describes, read from the schema's type (objects with optional and
+ *   readonly properties, arrays, tuples, unions, intersections, records, literals, enums, `Type.Unsafe<T>`); a kind this
+ *   reading does not know (a codec, a cyclic or generic type) gives `any` there, so a method typed with TypeBox's
+ *   own `Static` still compiles;
+ * - a plain JSON Schema object: `Record<string, unknown>`.
+ *
+ * Use it for the params a tool method receives: `refund(params: Static<typeof RefundParams>)`.
+ */
+export type Static<S> = S extends { readonly '~standard': { readonly types?: infer T } }
+  ? NonNullable<T> extends { readonly input: infer I }
+    ? I
+    : Record<string, unknown>
+  : S extends { readonly static: infer T }
+    ? T
+    : S extends { readonly '~kind': string }
+      ? TypeBox1Static<S>
+      : Record<string, unknown>;
+
+/** The static type of a TypeBox 1.x schema (see {@link Static}). */
+export type TypeBox1Static<S> = S extends { readonly '~unsafe': infer T }
+  ? T
+  : S extends { readonly '~codec': unknown }
+    ? // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a codec's encoded side is TypeBox's to compute
+      any
+    : S extends { readonly '~kind': 'Object'; readonly properties: infer P }
+      ? TypeBox1Object<P>
+      : S extends { readonly '~kind': 'Record'; readonly patternProperties: infer P }
+        ? { [key: string]: TypeBox1Static<P[keyof P]> }
+        : S extends { readonly '~kind': 'Tuple'; readonly items: infer I extends readonly unknown[] }
+          ? { -readonly [K in keyof I]: TypeBox1Static<I[K]> }
+          : S extends { readonly '~kind': 'Array'; readonly items: infer I }
+            ? Array<TypeBox1Static<I>>
+            : S extends { readonly '~kind': 'Union'; readonly anyOf: infer U extends readonly unknown[] }
+              ? TypeBox1Static<U[number]>
+              : S extends { readonly '~kind': 'Intersect'; readonly allOf: infer U extends readonly unknown[] }
+                ? TypeBox1Intersect<U>
+                : S extends { readonly '~kind': 'Enum'; readonly enum: infer E extends readonly unknown[] }
+                  ? E[number]
+                  : S extends { readonly const: infer C }
+                    ? C
+                    : S extends { readonly '~kind': 'String' }
+                      ? string
+                      : S extends { readonly '~kind': 'Number' | 'Integer' }
+                        ? number
+                        : S extends { readonly '~kind': 'Boolean' }
+                          ? boolean
+                          : S extends { readonly '~kind': 'Null' }
+                            ? null
+                            : S extends { readonly '~kind': 'Unknown' }
+                              ? unknown
+                              : // eslint-disable-next-line @typescript-eslint/no-explicit-any -- a kind this reading does not know
+                                any;
+
+type Optional1 = { readonly '~optional': true };
+type Readonly1 = { readonly '~readonly': true };
+type Flatten<T> = { [K in keyof T]: T[K] } & {};
+
+type TypeBox1Object<P> = Flatten<
+  { -readonly [K in keyof P as P[K] extends Optional1 ? never : P[K] extends Readonly1 ? never : K]: TypeBox1Static<P[K]> } & {
+    -readonly [K in keyof P as P[K] extends Optional1 ? (P[K] extends Readonly1 ? never : K) : never]?: TypeBox1Static<P[K]>;
+  } & { readonly [K in keyof P as P[K] extends Readonly1 ? (P[K] extends Optional1 ? never : K) : never]: TypeBox1Static<P[K]> } & {
+    readonly [K in keyof P as P[K] extends Readonly1 ? (P[K] extends Optional1 ? K : never) : never]?: TypeBox1Static<P[K]>;
+  }
+>;
+
+type TypeBox1Intersect<U extends readonly unknown[]> = U extends readonly [infer H, ...infer R] ? TypeBox1Static<H> & TypeBox1Intersect<R> : unknown;

@@ -3,7 +3,7 @@ import { mergeAllOf } from './merge-all-of';
 import { ANNOTATION_KEYWORDS, constraintNote, withNotes } from './constraint-notes';
 import type { JsonSchema } from './json-schema';
 import { normalizeRefs, withDefs } from './schema-refs';
-import { defineField, isNode, pointer, type SchemaNode } from './schema-walk';
+import { defineField, isNode, mapSubschemas, pointer, type SchemaNode } from './schema-walk';
 import { deepFreeze } from './deep-freeze';
 
 /** The string formats OpenAI strict mode accepts on the wire; any other is removed there and enforced locally. */
@@ -13,8 +13,14 @@ export const STRICT_FORMATS: ReadonlySet<string> = new Set(['date-time', 'time',
 const KEPT = new Set(['pattern', 'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minItems', 'maxItems']);
 /** Regular-expression features strict mode does not take (lookaround, backreferences): such a pattern moves to the description. */
 const UNSUPPORTED_PATTERN = /\(\?<?[=!]|\\[1-9]|\\k</;
-/** How deep strict mode lets objects nest (OpenAI: "up to 10 levels of nesting"). */
-const MAX_DEPTH = 10;
+/**
+ * The size limits of a strict schema (https://platform.openai.com/docs/guides/structured-outputs#supported-schemas):
+ * objects nest at most 10 levels deep; at most 5,000 object properties in all; at most 120,000 characters of property
+ * names, definition names, enum values and const values in all; at most 1,000 enum values in all; and the values of
+ * one string enum with more than 250 values at most 15,000 characters long.
+ */
+export const STRICT_LIMITS = { depth: 10, properties: 5000, nameCharacters: 120_000, enumValues: 1000, largeEnum: 250, largeEnumCharacters: 15_000 } as const;
+const MAX_DEPTH = STRICT_LIMITS.depth;
 
 /** Keywords this converter reads itself. */
 const STRUCTURAL = new Set([
@@ -55,7 +61,39 @@ export function toStrictSchema(parameters: JsonSchema, where: string): JsonSchem
   const root = convert(normalized.root, '#');
   if (Array.isArray(root.anyOf)) refuse(where, '#', 'is a union (anyOf/oneOf) at the root; providers need an object there', 'Make the union a field of the params object.');
   const defs = Object.fromEntries(Object.entries(normalized.defs).map(([name, def]) => [name, convert(def, `#/$defs/${name}`)]));
-  return deepFreeze(withDefs(normalized, root, defs));
+  const out = withDefs(normalized, root, defs);
+  assertStrictSize(out, where);
+  return deepFreeze(out);
+}
+
+/** Refuses a strict schema over the size limits of {@link STRICT_LIMITS}, naming the first path over a limit. */
+function assertStrictSize(schema: SchemaNode, where: string): void {
+  const total = { properties: 0, nameCharacters: 0, enumValues: 0 };
+  const textLength = (value: unknown) => (typeof value === 'string' ? value.length : 0);
+  const visit = (node: unknown, path: string): void => {
+    if (!isNode(node)) return;
+    if (isNode(node.properties)) {
+      for (const key of Object.keys(node.properties)) {
+        total.properties += 1;
+        total.nameCharacters += key.length;
+        if (total.properties > STRICT_LIMITS.properties) refuse(where, pointer(pointer(path, 'properties'), key), `is object property number ${total.properties}; strict mode takes at most ${STRICT_LIMITS.properties} in all`, 'Split the tool.');
+      }
+    }
+    if (isNode(node.$defs)) for (const name of Object.keys(node.$defs)) total.nameCharacters += name.length;
+    if (Array.isArray(node.enum)) {
+      total.enumValues += node.enum.length;
+      if (total.enumValues > STRICT_LIMITS.enumValues) refuse(where, pointer(path, 'enum'), `brings the enum values to ${total.enumValues}; strict mode takes at most ${STRICT_LIMITS.enumValues} in all`, 'Use a string field and check the value in the tool.');
+      const characters = node.enum.reduce((sum: number, value) => sum + textLength(value), 0);
+      total.nameCharacters += characters;
+      if (node.enum.length > STRICT_LIMITS.largeEnum && node.enum.every((value) => typeof value === 'string' || value === null) && characters > STRICT_LIMITS.largeEnumCharacters) {
+        refuse(where, pointer(path, 'enum'), `lists ${node.enum.length} strings of ${characters} characters; strict mode takes at most ${STRICT_LIMITS.largeEnumCharacters} characters in an enum of more than ${STRICT_LIMITS.largeEnum} strings`, 'Use a string field and check the value in the tool.');
+      }
+    }
+    total.nameCharacters += textLength(node.const);
+    if (total.nameCharacters > STRICT_LIMITS.nameCharacters) refuse(where, path, `brings the property names, definition names, enum and const values to ${total.nameCharacters} characters; strict mode takes at most ${STRICT_LIMITS.nameCharacters}`, 'Split the tool or shorten the names.');
+    mapSubschemas(node, path, (sub, at) => (visit(sub, at), sub));
+  };
+  visit(schema, '#');
 }
 
 function strictNode(input: unknown, path: string, where: string): SchemaNode {

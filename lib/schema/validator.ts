@@ -1,37 +1,48 @@
-import Ajv, { type ErrorObject, type ValidateFunction } from 'ajv';
+import Ajv07, { type ErrorObject, type Options, type ValidateFunction } from 'ajv';
+import Ajv2019 from 'ajv/dist/2019';
+import Ajv2020 from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
+import { dialectOf, type SchemaDialect } from './dialect';
+import { isNode, mapSubschemas, pointer } from './schema-walk';
 import { ToolDefinitionError } from '../tool/tool-definition-error';
 import type { JsonSchema } from './json-schema';
 import { cutText } from '../text/cut-text';
 
-let shared: Ajv | undefined;
-let ownOnly: Ajv | undefined;
+type AjvInstance = Ajv07 | Ajv2019 | Ajv2020;
+
+const instances = new Map<string, AjvInstance>();
 const compiled = new Map<string, ValidateFunction>();
 
 /**
- * The Ajv instance every tool validator is compiled with: all errors reported (the model corrects every field in one
- * retry), schema defaults applied, no type coercion, the standard string formats of ajv-formats, and Ajv's strict mode
- * so that unknown keywords, types and formats are registration errors rather than silently ignored.
+ * The Ajv instance a schema is compiled with, one per dialect (Ajv's 2020-12 class by default, its draft-07 or
+ * 2019-09 class where the schema's `$schema` names that dialect): all errors reported (the model corrects every field
+ * in one retry), schema defaults applied, no type coercion, the standard string formats of ajv-formats, and Ajv's
+ * strict mode so that unknown keywords, types and formats are registration errors rather than silently ignored.
+ *
+ * `ownProperties` is for schemas naming a field after an `Object.prototype` member (`constructor`, `toString`,
+ * `valueOf`, ...): it checks own properties only, else such a field is "present" through the prototype, so an optional
+ * one can never be left out and a missing required one is not reported. Kept apart because the own-property checks
+ * cost every call of every other tool about a third of the validation time.
  */
-function ajv(): Ajv {
-  shared ??= createAjv(false);
-  return shared;
+function ajv(dialect: SchemaDialect, ownProperties: boolean, dynamic: boolean): AjvInstance {
+  const key = `${dialect}:${String(ownProperties)}:${String(dynamic)}`;
+  let instance = instances.get(key);
+  if (instance === undefined) instances.set(key, (instance = createAjv(dialect, ownProperties, dynamic)));
+  return instance;
 }
 
 /**
- * The instance for schemas naming a field after an `Object.prototype` member (`constructor`, `toString`, `valueOf`,
- * ...): it checks own properties only, else such a field is "present" through the prototype, so an optional one can
- * never be left out and a missing required one is not reported. Kept apart because the own-property checks cost every
- * call of every other tool about a third of the validation time.
+ * Keywords whose generated code needs Ajv's dynamic-scope and evaluated-property tracking. The 2019-09 and 2020-12
+ * classes always generate that tracking, which costs every call (an object allocated per validation); a schema with
+ * none of these keywords is compiled by an instance of the same class with the tracking turned off, which validates
+ * the same values with the draft-07 class's code.
  */
-function ajvOwnProperties(): Ajv {
-  ownOnly ??= createAjv(true);
-  return ownOnly;
-}
+const DYNAMIC_KEYWORDS = /"(?:\$dynamicRef|\$dynamicAnchor|\$recursiveRef|\$recursiveAnchor|unevaluatedProperties|unevaluatedItems)"/;
 
-function createAjv(ownProperties: boolean): Ajv {
-  return addFormats(
-    new Ajv({
+function createAjv(dialect: SchemaDialect, ownProperties: boolean, dynamic: boolean): AjvInstance {
+  const AjvClass = dialect === 'draft-07' ? Ajv07 : dialect === '2019-09' ? Ajv2019 : Ajv2020;
+  const instance = addFormats(
+    new AjvClass({
       allErrors: true,
       useDefaults: true,
       coerceTypes: false,
@@ -47,8 +58,31 @@ function createAjv(ownProperties: boolean): Ajv {
       // Ajv's code optimiser makes compiling about 5x slower for no measurable gain in validation speed on tool-sized
       // schemas; registration of 1,000 tools is a benchmarked path.
       code: { optimize: false },
-    }),
-  );
+    } satisfies Options),
+  ) as AjvInstance;
+  if (dialect !== 'draft-07') {
+    // Ajv resolves `$anchor` (2019-09 and later) but its strict mode still reports the keyword as unknown.
+    instance.addKeyword('$anchor');
+    // Read at compile time only; see DYNAMIC_KEYWORDS.
+    if (!dynamic) Object.assign(instance.opts, { dynamicRef: false, unevaluated: false });
+  }
+  return instance;
+}
+
+/**
+ * The path of the first field `default` Ajv cannot apply: one on a field of an object inside `anyOf`, `oneOf`, `not`
+ * or `if` (Ajv, "Assigning defaults": https://ajv.js.org/guide/modifying-data.html#assigning-defaults).
+ */
+function ignoredDefault(node: unknown, path: string, inside: boolean, isField = false): string | undefined {
+  if (!isNode(node)) return undefined;
+  if (inside && isField && 'default' in node) return pointer(path, 'default');
+  let found: string | undefined;
+  mapSubschemas(node, path, (sub, at) => {
+    const keyword = at.slice(path.length + 1).split('/')[0];
+    found ??= ignoredDefault(sub, at, inside || keyword === 'anyOf' || keyword === 'oneOf' || keyword === 'not' || keyword === 'if', keyword === 'properties');
+    return sub;
+  });
+  return found;
 }
 
 /** Whether a field anywhere in `schema` (a `properties` or `required` name) is also an `Object.prototype` member. */
@@ -62,19 +96,31 @@ function namesPrototypeMember(schema: unknown): boolean {
 }
 
 /**
- * Compiles `schema` once (identical schemas share one validator, keyed by their JSON text).
+ * Compiles `schema` once (identical schemas share one validator, keyed by their JSON text), in the dialect its
+ * `$schema` names (see `dialectOf`; JSON Schema 2020-12 when it names none). A 2020-12 schema is expected in its
+ * 2020-12 spelling: `toPlainJsonSchema` rewrites draft-07 tuples (`items` as an array) to `prefixItems` first.
  *
  * @param where - the tool, named in the error.
- * @throws ToolDefinitionError when Ajv rejects the schema (unknown keyword or format, invalid structure).
+ * @throws ToolDefinitionError when Ajv rejects the schema (unknown keyword or format, invalid structure) or `$schema`
+ *   names a dialect other than 2020-12, 2019-09, draft-07 or draft-06.
  */
 export function compileValidator(schema: JsonSchema, where: string): ValidateFunction {
   const key = JSON.stringify(schema);
   let validate = compiled.get(key);
   if (validate === undefined) {
+    const dialect = dialectOf(schema);
+    if (dialect === undefined) {
+      throw new ToolDefinitionError(`${where}: the params schema names the dialect ${JSON.stringify(schema.$schema)} in $schema; the validator takes JSON Schema 2020-12 (the default), 2019-09, draft-07 and draft-06. Remove $schema or name one of these.`);
+    }
     try {
-      validate = (namesPrototypeMember(schema) ? ajvOwnProperties() : ajv()).compile(schema);
+      validate = ajv(dialect, namesPrototypeMember(schema), DYNAMIC_KEYWORDS.test(key)).compile(schema);
     } catch (error) {
-      throw new ToolDefinitionError(`${where}: the params schema is not valid JSON Schema: ${(error as Error).message}. Fix the schema.`, { cause: error });
+      const message = (error as Error).message;
+      const ignored = /default is ignored/.test(message) ? ignoredDefault(schema, '#', false) : undefined;
+      if (ignored !== undefined) {
+        throw new ToolDefinitionError(`${where}: the params schema has a default at ${ignored} on a field inside anyOf, oneOf, not or if, where it is never applied. Remove it, or declare the field with its default outside the union.`, { cause: error });
+      }
+      throw new ToolDefinitionError(`${where}: the params schema is not valid JSON Schema: ${message}. Fix the schema.`, { cause: error });
     }
     compiled.set(key, validate);
   }

@@ -1,10 +1,11 @@
-import { Type } from '@sinclair/typebox';
 import { requires } from '../context/availability';
+import { ToolError } from '../errors';
 import type { ActionResult } from '../result';
 import type { Tool } from '../tool/tool';
 import { ToolEffect } from '../tool/tool-effect';
 import type { Tools } from '../tools';
 import type { LoadedSkill } from './options';
+import { SkillError } from './errors';
 import { Skills } from './skills';
 
 /** The default name of the skill viewer tool. */
@@ -18,13 +19,22 @@ export interface SkillViewerOptions {
   readonly group?: string;
 }
 
-/** The viewer's params: an optional skill name. */
-export const SkillViewerParams = Type.Object(
-  {
-    name: Type.Optional(Type.String({ description: 'The skill to open, exactly as listed. Omit it to list the available skills.' })),
+/**
+ * The viewer's params, as plain JSON Schema (the library loads no schema library at run time): an optional skill
+ * name, no other field.
+ */
+export const SkillViewerParams = {
+  type: 'object',
+  properties: {
+    name: { type: 'string', description: 'The skill to open, exactly as listed. Omit it to list the available skills.' },
   },
-  { additionalProperties: false },
-);
+  additionalProperties: false,
+} as const;
+
+/** The params the viewer receives. */
+interface SkillViewerInput {
+  readonly name?: string;
+}
 
 const DESCRIPTION =
   'Agent skills: packaged instructions for specific tasks. Call without a name to list the available skills with ' +
@@ -59,10 +69,20 @@ export function registerSkillViewer<R extends ActionResult<unknown>>(tools: Tool
       effects: [ToolEffect.READS_WORKSPACE],
       tags: ['skills'],
       availableWhen: requires(Skills, (skills) => skills.size > 0),
-      status: (params) => (params.name === undefined ? 'Listing skills...' : `Opening skill ${params.name}...`),
+      status: (params: SkillViewerInput) => (params.name === undefined ? 'Listing skills...' : `Opening skill ${params.name}...`),
     },
-    async (params, { skills }) => (params.name === undefined ? skills.renderPrompt() : renderLoadedSkill(await skills.load(params.name))),
+    async (params: SkillViewerInput, { skills }) => (params.name === undefined ? skills.renderPrompt() : renderLoadedSkill(await loadSkill(skills, params.name))),
   );
+}
+
+/** Loads a skill; an unknown or invalid skill is the model's expected failure (a `ToolError`), not a bug. */
+async function loadSkill(skills: Skills, name: string): Promise<LoadedSkill> {
+  try {
+    return await skills.load(name);
+  } catch (error) {
+    if (error instanceof SkillError) throw new ToolError(error.message, { cause: error });
+    throw error;
+  }
 }
 
 /** The text the viewer returns for one skill: a header (name, directory, resources), then the instructions. */

@@ -78,6 +78,7 @@ const ABORTED = Symbol('aborted');
 
 /** The iterator's next step, or ABORTED as soon as `signal` aborts. */
 function nextOrAbort(iterator: AsyncIterator<ToolChunk>, signal: AbortSignal): Promise<IteratorResult<ToolChunk> | typeof ABORTED> {
+  if (signal.aborted) return Promise.resolve(ABORTED);
   return (raceAbort(iterator.next(), signal) as Promise<IteratorResult<ToolChunk>>).catch((error: unknown) => {
     if (error === CANCELLED) return ABORTED;
     throw error;

@@ -61,8 +61,8 @@ export class ToolResponse {
 
   /**
    * The result a model reads. Success: `undefined` without content, the text when all content is text, the value
-   * when the content is one JSON block, else the content blocks. Any other state: a failed result whose error is
-   * the text output, or a sentence naming the state.
+   * when the content is one JSON block, else the content blocks (see {@link isContentBlocks}). Any other state: a
+   * failed result whose error is the text output, or a sentence naming the state when that text is blank.
    */
   toResult<R extends ActionResult<unknown>>(resultType: ActionResultClass<R>, toolName: string): R {
     const blocks = this.blocks;
@@ -72,9 +72,9 @@ export class ToolResponse {
       if (blocks.every((b) => b.type === 'text')) return ok(this.text);
       const only = blocks[0]!;
       if (blocks.length === 1 && only.type === 'data' && only.source.type === 'json') return ok(only.source.value);
-      return ok(Object.freeze(blocks.map((b) => Object.freeze({ ...b }))));
+      return ok(contentBlocks(blocks));
     }
-    const text = this.text;
+    const text = this.text.trim() === '' ? '' : this.text;
     switch (this.finalState) {
       case ToolResultState.INTERRUPTED:
         return resultType.fail(`Tool '${toolName}' was cancelled before it finished.${text ? ` Output so far: ${text}` : ''}`);
@@ -105,6 +105,23 @@ export class ToolResponse {
     this.blocks.push({ ...block });
     if (block.id !== undefined) this.ids.set(block.id, this.blocks.length - 1);
   }
+}
+
+const CONTENT_BRAND = Symbol.for('agenttoolkit.ContentBlocks');
+
+/** A frozen copy of `blocks`, marked so that provider result builders render it as content rather than as JSON data. */
+function contentBlocks(blocks: readonly ContentBlock[]): readonly ContentBlock[] {
+  const copy = blocks.map((b) => Object.freeze({ ...b }));
+  Object.defineProperty(copy, CONTENT_BRAND, { value: true });
+  return Object.freeze(copy);
+}
+
+/**
+ * True for the content blocks a streamed call's result carries when its output mixes kinds (text and media, or
+ * several data blocks): provider result builders send such a result as content (text, images, files), not as JSON.
+ */
+export function isContentBlocks(value: unknown): value is readonly ContentBlock[] {
+  return Array.isArray(value) && (value as unknown as Record<symbol, unknown>)[CONTENT_BRAND] === true;
 }
 
 function merge(target: ContentBlock, block: ContentBlock): ContentBlock | undefined {

@@ -1,4 +1,4 @@
-import type { ObjectSchema, Static } from '../schema/schema-types';
+import type { ParamsSchema, Schema, Static } from '../schema/schema-types';
 import type { Availability } from '../context/availability';
 import type { ToolChunkMiddleware } from './tool-info';
 import type { ToolEffect } from './tool-effect';
@@ -8,10 +8,13 @@ import type { ToolPermissionHooks } from './tool-traits';
  * Options of `@Action(description, options)` and `tools.action(...)`. Everything except
  * `name` and `params` is runtime metadata for the host: it never appears in a model-facing schema.
  */
-export interface ActionOptions<P extends ObjectSchema = ObjectSchema> {
+export interface ActionOptions<P extends ParamsSchema = ParamsSchema> {
   /** The tool name the model calls: letters, digits, `_` and `-`, at most 64 characters. Default: the method name. */
   name?: string;
-  /** A TypeBox object schema; the method then receives the validated, typed params object as its first argument. */
+  /**
+   * The params object schema: TypeBox (`typebox` 1.x or `@sinclair/typebox` 0.34), a Standard JSON Schema (zod,
+   * ArkType, valibot) or plain JSON Schema. The method then receives the validated, typed params object first.
+   */
   params?: P;
   /** What a call does to the world. */
   effects?: readonly ToolEffect[];
@@ -45,4 +48,32 @@ export interface ActionOptions<P extends ObjectSchema = ObjectSchema> {
   permissions?: ToolPermissionHooks<Static<P>>;
   /** Per-tool onion middleware around this tool's own execution, first = outermost. */
   middlewares?: readonly ToolChunkMiddleware[];
+  /**
+   * The output schema (TypeBox or JSON Schema): each successful result's JSON form is validated against it; a
+   * mismatch fails the call with a generic message for the model and is logged as the tool's bug (`CoreError`
+   * `INVALID_TOOL_OUTPUT`). An object schema is listed as MCP `outputSchema`, and results then carry
+   * `structuredContent` (MCP specification 2025-06-18, "Structured Content"). Streamed output and external tools'
+   * outcomes are not checked.
+   */
+  returns?: Schema;
+  /**
+   * Example inputs, sent as Anthropic `input_examples`. Each must match the params schema: a bad example is a
+   * `ToolDefinitionError` at registration naming the example (`examples[1]`) and why.
+   */
+  examples?: ReadonlyArray<Static<P> & Readonly<Record<string, unknown>>>;
+  /** A human-readable display name for hosts (MCP `title`); the model calls the tool by `name`. */
+  title?: string;
+  /** Icons for hosts (MCP `icons`). */
+  icons?: readonly ToolIcon[];
+  /** Provider metadata for MCP clients, sent as the tool's `_meta` (frozen). Never shown to the model. */
+  meta?: Readonly<Record<string, unknown>>;
+}
+
+/** An icon for a tool, as MCP lists it: `src` is an `https:` or `data:` URL. */
+export interface ToolIcon {
+  readonly src: string;
+  readonly mimeType?: string;
+  /** Sizes such as `"48x48"` or `"any"`. */
+  readonly sizes?: readonly string[];
+  readonly theme?: 'light' | 'dark';
 }

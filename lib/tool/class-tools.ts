@@ -1,5 +1,6 @@
-import type { ObjectSchema, Schema } from '../schema/schema-types';
+import type { ObjectSchema, ParamsSchema, Schema } from '../schema/schema-types';
 import { OptionalKind } from '../schema/json-schema';
+import { isStandardJsonSchema, standardToJsonSchema } from '../schema/standard-schema';
 import { ToolContext, MissingDependencyError } from '../context/tool-context';
 import type { InjectRecord, ParamRecord } from '../metadata/records';
 import { scanClass, type ScannedAction } from '../metadata/scanner';
@@ -8,21 +9,47 @@ import { Tool, type Invocation, type ToolBody } from './tool';
 import { ToolDefinitionError } from './tool-definition-error';
 
 /**
- * Builds one {@link Tool} per `@Action` method of `instance`'s class (scanned once per class), bound to the instance.
- * @throws ToolDefinitionError when a method cannot be a tool (the message names class, method and parameter).
+ * How one registered instance names its tools: `tools.register({ instance, prefix, names, group })`. Lets two
+ * instances of one class (one per tenant, say), or two classes inheriting the same decorated method, be registered
+ * side by side.
  */
-export function toolsFromInstance(instance: object): Tool[] {
+export interface InstanceNaming {
+  /** Put before each tool name of this instance: `'acme_'` turns `refund` into `acme_refund`. */
+  readonly prefix?: string | undefined;
+  /**
+   * Tool names by the name the tool would otherwise have (its `@Action` `name`, or the method name):
+   * `{ refund: 'acme_refund' }`. A name given here is used as is (the prefix does not apply to it).
+   */
+  readonly names?: Readonly<Record<string, string>> | undefined;
+  /** The group of this instance's tools, instead of the class's `@ToolGroup` name or class name. */
+  readonly group?: string | undefined;
+}
+
+/**
+ * Builds one {@link Tool} per `@Action` method of `instance`'s class (scanned once per class), bound to the instance.
+ * @param naming - per-instance names and group ({@link InstanceNaming}).
+ * @throws ToolDefinitionError when a method cannot be a tool (the message names class, method and parameter), or
+ *   when `names` maps a name that is not one of the class's tools.
+ */
+export function toolsFromInstance(instance: object, naming: InstanceNaming = {}): Tool[] {
   const ctor = instance.constructor as abstract new (...args: never[]) => unknown;
   const scanned = scanClass(ctor);
   if (scanned.actions.length === 0) {
     throw new ToolDefinitionError(`${ctor.name} has no @Action methods, so registering it adds no tool. Decorate its tool methods with @Action(...).`);
   }
+  const defaults = scanned.actions.map((action) => action.action.options.name ?? String(action.member));
+  for (const key of Object.keys(naming.names ?? {})) {
+    if (!defaults.includes(key)) {
+      throw new ToolDefinitionError(`${ctor.name}: the names option maps '${key}', which is not one of its tools (${defaults.join(', ')}). Key the map by these names.`);
+    }
+  }
+  const nameOf = (base: string) => (naming.names !== undefined && Object.hasOwn(naming.names, base) ? naming.names[base]! : `${naming.prefix ?? ''}${base}`);
   return scanned.actions.map(
-    (action) =>
+    (action, i) =>
       new Tool({
-        name: action.action.options.name ?? String(action.member),
+        name: nameOf(defaults[i]!),
         description: action.action.description,
-        group: scanned.group.name,
+        group: naming.group ?? scanned.group.name,
         source: action.where,
         params: paramsOf(action),
         options: action.action.options,
@@ -58,21 +85,41 @@ function slotsOf(action: ScannedAction): Slot[] {
   return slots;
 }
 
-function paramsOf(action: ScannedAction): ObjectSchema {
+function paramsOf(action: ScannedAction): ParamsSchema {
   if (action.action.options.params !== undefined) return action.action.options.params;
   const properties: Record<string, Schema> = {};
   const required: string[] = [];
   for (const param of [...action.params].sort((a, b) => a.index - b.index)) {
     if (Object.hasOwn(properties, param.name)) throw new ToolDefinitionError(`${action.where}: two parameters are named '${param.name}'. Give each @Param a distinct name.`);
     Object.defineProperty(properties, param.name, { value: fieldSchema(action, param), enumerable: true, writable: true, configurable: true });
-    if (!param.optional && (param.schema as Record<symbol, unknown> | undefined)?.[OptionalKind] !== 'Optional') required.push(param.name);
+    if (!param.optional && !isOptionalSchema(param.schema)) required.push(param.name);
   }
   const schema = { type: 'object', properties, ...(required.length > 0 ? { required } : {}), additionalProperties: false };
   return schema as unknown as ObjectSchema;
 }
 
+/**
+ * Whether a field schema marks its field optional: TypeBox 0.34's `Optional` symbol, TypeBox 1.x's `~optional` flag,
+ * or a Standard JSON Schema that accepts `undefined` (`z.number().optional()`, a field with a default).
+ */
+function isOptionalSchema(schema: Schema | undefined): boolean {
+  if (schema === undefined) return false;
+  if ((schema as Record<symbol, unknown>)[OptionalKind] === 'Optional' || (schema as Record<string, unknown>)['~optional'] === true) return true;
+  if (!isStandardJsonSchema(schema)) return false;
+  const validate = (schema['~standard'] as { validate?: unknown }).validate;
+  if (typeof validate !== 'function') return false;
+  try {
+    const outcome = (validate as (value: unknown) => unknown)(undefined) as { issues?: unknown } | PromiseLike<unknown> | null;
+    // An asynchronous check cannot be awaited at registration: such a field stays required.
+    return outcome !== null && typeof outcome === 'object' && !('then' in outcome) && outcome.issues === undefined;
+  } catch {
+    return false;
+  }
+}
+
 function fieldSchema(action: ScannedAction, param: ParamRecord): Schema {
-  let schema = param.schema ?? reflectedSchema(action.paramTypes[param.index]);
+  const given = param.schema !== undefined && isStandardJsonSchema(param.schema) ? standardField(action, param) : param.schema;
+  let schema = given ?? reflectedSchema(action.paramTypes[param.index]);
   if (schema === undefined) {
     if (action.paramTypes.length === 0) {
       throw new ToolDefinitionError(
@@ -89,6 +136,19 @@ function fieldSchema(action: ScannedAction, param: ParamRecord): Schema {
   }
   if (param.description !== undefined) schema = { ...schema, description: param.description };
   return schema;
+}
+
+/**
+ * A Standard JSON Schema field as JSON Schema. One with definitions or local references (a recursive schema) is
+ * refused: its `#...` references would resolve against the params object instead of the field.
+ */
+function standardField(action: ScannedAction, param: ParamRecord): Schema {
+  const where = `${action.where}: parameter '${param.name}'`;
+  const converted = standardToJsonSchema(param.schema as Parameters<typeof standardToJsonSchema>[0], where);
+  if ('$defs' in converted || 'definitions' in converted || JSON.stringify(converted).includes('"$ref":"#')) {
+    throw new ToolDefinitionError(`${where}: its schema has its own definitions ($defs), which a field cannot carry. Pass the whole params object as the params option of @Action instead.`);
+  }
+  return converted;
 }
 
 function reflectedSchema(type: unknown): Schema | undefined {

@@ -1,4 +1,4 @@
-import type { ObjectSchema } from '../schema/schema-types';
+import type { ObjectSchema, ParamsSchema } from '../schema/schema-types';
 import type { ActionOptions } from './action-options';
 import type { Token } from '../context/injection-token';
 import { agentStateTraits } from './agent-state';
@@ -16,7 +16,7 @@ type Body = (params: unknown, dependencies: unknown, invocation: Invocation) => 
  * is resolved per call (all required) and passed as the second argument; the group defaults to `"default"`.
  * @throws ToolDefinitionError as `new Tool` does.
  */
-export function toolFromFunction<P extends ObjectSchema, D extends Record<string, Token<unknown>>>(options: FunctionActionOptions<P, D>, fn: ActionFunction<P, D>): Tool {
+export function toolFromFunction<P extends ParamsSchema, D extends Record<string, Token<unknown>>>(options: FunctionActionOptions<P, D>, fn: ActionFunction<P, D>): Tool {
   const source = `tool '${options.name}'`;
   const body = fn as Body;
   const inject = Object.entries(options.inject ?? {}).map(([key, token]) => ({ key, record: { index: 0, token, optional: false, defaultValue: undefined } }));

@@ -1,16 +1,17 @@
-import type { ObjectSchema, Static } from '../schema/schema-types';
+import type { ParamsSchema, Static } from '../schema/schema-types';
 import type { Availability } from '../context/availability';
 import type { DescriptionSource } from '../context/context-description';
 import type { PermissionContext } from '../permissions/permission-context';
 import type { PermissionDecision } from '../permissions/permission-decision';
 import { withAgentState, type ToolInvocation } from './agent-state';
+import type { ActionOptions } from './action-options';
 import { Tool, type Invocation } from './tool';
 import { ToolDefinitionError } from './tool-definition-error';
 import type { ToolEffect } from './tool-effect';
 import type { ToolTraitsInit } from './tool-traits';
 
 /** What a hand-written tool passes to `super(...)`. */
-export interface ToolDefinition<P extends ObjectSchema = ObjectSchema> extends Omit<ToolTraitsInit, 'checkPermissions'> {
+export interface ToolDefinition<P extends ParamsSchema = ParamsSchema> extends Omit<ToolTraitsInit, 'checkPermissions'> {
   readonly name: string;
   readonly description: string | DescriptionSource;
   /** The params object schema (TypeBox). */
@@ -22,6 +23,16 @@ export interface ToolDefinition<P extends ObjectSchema = ObjectSchema> extends O
   readonly metadata?: Readonly<Record<string, unknown>>;
   readonly availableWhen?: Availability;
   readonly requiresApproval?: boolean | ((params: Static<P>) => boolean);
+  /** The output schema: see `ActionOptions.returns`. */
+  readonly returns?: ActionOptions<P>['returns'];
+  /** Example inputs (Anthropic `input_examples`): see `ActionOptions.examples`. */
+  readonly examples?: ActionOptions<P>['examples'];
+  /** A display name for hosts (MCP `title`). */
+  readonly title?: string;
+  /** Icons for hosts (MCP `icons`). */
+  readonly icons?: ActionOptions<P>['icons'];
+  /** Provider metadata (MCP `_meta`). */
+  readonly meta?: ActionOptions<P>['meta'];
 }
 
 const NO_BODY = (): never => {
@@ -48,16 +59,16 @@ const NO_BODY = (): never => {
  * @throws ToolDefinitionError from the constructor when the definition is invalid, or when a tool that is not
  *   external does not implement `call`.
  */
-export abstract class ToolBase<P extends ObjectSchema = ObjectSchema> extends Tool {
+export abstract class ToolBase<P extends ParamsSchema = ParamsSchema> extends Tool {
   constructor(definition: ToolDefinition<P>) {
-    const { name, description, inputSchema, group, effects, tags, metadata, availableWhen, requiresApproval, ...traits } = definition;
+    const { name, description, inputSchema, group, effects, tags, metadata, availableWhen, requiresApproval, returns, examples, title, icons, meta, ...traits } = definition;
     super({
       name,
       description,
       group: group ?? 'basic',
       source: `${new.target.name} '${name}'`,
       params: inputSchema,
-      options: { effects, tags, metadata, availableWhen },
+      options: { effects, tags, metadata, availableWhen, returns, examples: examples as ActionOptions['examples'], title, icons, meta },
       approval: (requiresApproval as boolean | ((params: never) => boolean) | undefined) ?? false,
       body: NO_BODY,
       traits,
@@ -77,6 +88,6 @@ export abstract class ToolBase<P extends ObjectSchema = ObjectSchema> extends To
 
   /** Dispatches to {@link call}, with the agent state when `isStateInjected`. Do not override. */
   override invoke(params: Record<string, unknown>, invocation: Invocation): unknown {
-    return this.call(params as Static<P>, withAgentState(invocation, this.isStateInjected, this.source));
+    return this.checkOutput(this.call(params as Static<P>, withAgentState(invocation, this.isStateInjected, this.source)));
   }
 }

@@ -1,4 +1,4 @@
-import type { ObjectSchema } from '../schema/schema-types';
+import type { ParamsSchema } from '../schema/schema-types';
 import type { ValidateFunction } from 'ajv';
 import type { Availability } from '../context/availability';
 import type { DescriptionSource } from '../context/context-description';
@@ -9,6 +9,8 @@ import type { PermissionRule, RuleBehavior } from '../permissions/permission-rul
 import type { ToolChunk } from '../streaming/tool-chunk';
 import { assertJsonSchema, toPlainJsonSchema, type JsonSchema } from '../schema/json-schema';
 import { compileNullStripper, type NullStripper } from '../schema/null-stripping';
+import { isStandardJsonSchema, standardToJsonSchema } from '../schema/standard-schema';
+import { compileUndeclaredStripper, type UndeclaredStripper } from '../schema/strip-undeclared';
 import { isPlainObject, plainCopy } from '../schema/plain-copy';
 import { toStrictSchema } from '../schema/strict-schema';
 import { compileValidator, describeValidationErrors } from '../schema/validator';
@@ -20,6 +22,7 @@ import type { ToolEffect } from './tool-effect';
 import type { ToolChunkMiddleware, ToolInfo } from './tool-info';
 import { defaultCheckPermissions, defaultSuggestions, streamTool } from './tool-permissions';
 import { resolveTraits, type ResolvedTraits, type ToolTraitsInit } from './tool-traits';
+import { outputCheck, resolveToolExtras, type ToolExtras } from './tool-extras';
 import { cutText } from '../text/cut-text';
 
 export type { Invocation } from './invocation';
@@ -35,8 +38,8 @@ export interface ToolSpec {
   readonly group: string;
   /** `Class.method` or `tool '<name>'`, named in errors. */
   readonly source: string;
-  /** The params object schema (TypeBox). */
-  readonly params: ObjectSchema;
+  /** The params object schema: TypeBox, a Standard JSON Schema or plain JSON Schema. */
+  readonly params: ParamsSchema;
   readonly options: ActionOptions;
   /** Whether calls need confirmation: always, never, or when the predicate holds for the validated params. */
   readonly approval: boolean | ((params: never) => boolean);
@@ -68,14 +71,15 @@ export class Tool implements ToolInfo {
   readonly tags: ReadonlySet<string>;
   /** The free `metadata` option, frozen. */
   readonly metadata: Readonly<Record<string, unknown>>;
-  /** The params schema as given (TypeBox). */
-  readonly paramsSchema: ObjectSchema;
+  /** The params schema as given (TypeBox, a Standard JSON Schema or plain JSON Schema). */
+  readonly paramsSchema: ParamsSchema;
   /** The params schema as plain, frozen JSON Schema: what provider formats start from. */
   readonly parameters: JsonSchema;
   readonly availableWhen: Availability | undefined;
   /** False when the tool opted out of strict mode (`strict: false`); strict formats then render it non-strict. */
   readonly strict: boolean;
   private readonly stripNulls: NullStripper;
+  private readonly stripUndeclared: UndeclaredStripper;
   /** Safe to run in parallel with other concurrency-safe calls. */
   readonly isConcurrencySafe: boolean;
   /** Calls only read; see {@link checkReadOnly} for the per-call answer. */
@@ -91,11 +95,18 @@ export class Tool implements ToolInfo {
   readonly middlewares: readonly ToolChunkMiddleware[];
   /** True when calls go through chunks (per-tool middleware or external execution): the registry's slow path. */
   readonly hasChunkPipeline: boolean;
+  /** The `returns`, `examples`, `title`, `icons` and `meta` options, checked and frozen (see `ActionOptions`). */
+  readonly extras: ToolExtras;
+  /**
+   * Checks what the tool's code returned (a value or a promise) against the `returns` schema: passes it through, or
+   * throws (rejects) a `CoreError` `INVALID_TOOL_OUTPUT`. The identity without `returns`. Subclasses that override
+   * {@link invoke} pass their return value through it.
+   */
+  protected readonly checkOutput: (value: unknown) => unknown;
   private readonly traits: ResolvedTraits;
   private readonly description: string | DescriptionSource;
   private readonly validator: ValidateFunction;
   private readonly status: StatusRenderer | undefined;
-  private readonly statusIsTemplate: boolean;
   private readonly approval: boolean | ((params: never) => boolean);
   private readonly body: ToolBody;
   /** Whether validation may write defaults into nested objects (then arguments are deep-copied first). */
@@ -109,7 +120,7 @@ export class Tool implements ToolInfo {
         `${where}: the tool name '${spec.name}' is not accepted by providers: use 1 to 64 letters, digits, '_' or '-' (pass { name } to @Action).`,
       );
     }
-    const params = spec.params as unknown;
+    const params: unknown = isStandardJsonSchema(spec.params) ? standardToJsonSchema(spec.params, where) : spec.params;
     if (params === null || typeof params !== 'object' || (params as { type?: unknown }).type !== 'object') {
       throw new ToolDefinitionError(
         `${where}: params must be an object schema (Type.Object({...})), got ${describeSchema(params)}. Providers take tool arguments as one JSON object; wrap other shapes in a field.`,
@@ -121,10 +132,11 @@ export class Tool implements ToolInfo {
     this.source = where;
     this.description = spec.description;
     this.paramsSchema = spec.params;
-    this.parameters = toPlainJsonSchema(spec.params);
+    this.parameters = toPlainJsonSchema(params as object);
     this.validator = compileValidator(this.parameters, where);
     this.hasDefaults = JSON.stringify(this.parameters).includes('"default"');
     this.stripNulls = compileNullStripper(this.parameters, where);
+    this.stripUndeclared = compileUndeclaredStripper(this.parameters);
     this.strict = spec.options.strict !== false;
     if (this.strict) toStrictSchema(this.parameters, where);
     const options = spec.options;
@@ -133,13 +145,14 @@ export class Tool implements ToolInfo {
     this.metadata = Object.freeze({ ...options.metadata });
     this.availableWhen = options.availableWhen;
     const status = options.status;
-    this.statusIsTemplate = typeof status === 'string';
     this.status =
       typeof status === 'string'
         ? compileStatusTemplate(status, where, Object.keys((this.parameters.properties as object | undefined) ?? {}))
         : (status as StatusRenderer | undefined);
     this.approval = spec.approval;
+    this.extras = resolveToolExtras(options, where, spec.name, this.validator);
     this.body = spec.body;
+    this.checkOutput = this.extras.outputSchema === undefined ? (value) => value : outputCheck(this.extras.outputSchema, where, spec.name);
     const traits = (this.traits = resolveTraits(options, spec.traits));
     this.isConcurrencySafe = traits.isConcurrencySafe;
     this.isReadOnly = traits.isReadOnly;
@@ -178,8 +191,8 @@ export class Tool implements ToolInfo {
 
   /**
    * Whether this particular call needs confirmation. A predicate sees exactly the params the method would receive
-   * (validated, defaults applied). Arguments that do not validate return false: such a call fails validation and runs
-   * nothing. A predicate that throws returns true (fail closed).
+   * (validated, defaults applied, undeclared fields removed). Arguments that do not validate return false: such a call
+   * fails validation and runs nothing. A predicate that throws returns true (fail closed).
    */
   needsApproval(args: unknown): boolean {
     if (typeof this.approval === 'boolean') return this.approval;
@@ -194,16 +207,16 @@ export class Tool implements ToolInfo {
   }
 
   /**
-   * The status line for a call: the `status` option rendered over the validated params, or
-   * `"Running <name>..."` without one. For arguments that do not validate, a template is rendered over the raw fields
-   * (missing ones empty) while a status function is not called (it is typed on valid params); a status function that
-   * throws also gives the fallback.
+   * The status line for a call: the `status` option (a template or a function) rendered over the validated params
+   * (defaults applied, undeclared fields removed), or `"Running <name>..."` without one. Arguments that do not
+   * validate also give `"Running <name>..."`: a status line is never rendered from unvalidated input, so it shows
+   * no blanks and no text the schema does not allow. A status function that throws gives the same fallback.
    */
   formatStatus(args: unknown): string {
     const fallback = `Running ${this.name}...`;
     if (this.status === undefined) return fallback;
     const parsed = this.parseArgs(args);
-    if (!parsed.ok) return this.statusIsTemplate && isPlainObject(args) ? this.status(args) : fallback;
+    if (!parsed.ok) return fallback;
     try {
       return this.status(parsed.params);
     } catch {
@@ -216,8 +229,8 @@ export class Tool implements ToolInfo {
    * (deep when the schema has defaults to apply or a value is an object or array, else of the top level), so neither
    * the pipeline nor the tool changes what the caller passed; the nulls a strict-mode model sends for omitted optional
    * fields removed (before validation and defaults, without touching the caller's object; see `compileNullStripper`);
-   * schema defaults applied. A failure carries the model-facing message: one line per offending field. Never throws:
-   * arguments a host passes that cannot be read as JSON data (a getter or Proxy trap that throws, a cycle) fail like
+   * schema defaults applied; then the fields the schema does not declare removed (see `compileUndeclaredStripper`).
+   * A failure carries the model-facing message: one line per offending field. Never throws: arguments a host passes that cannot be read as JSON data (a getter or Proxy trap that throws, a cycle) fail like
    * malformed JSON.
    */
   parseArgs(args: unknown): ParsedArgs {
@@ -243,13 +256,14 @@ export class Tool implements ToolInfo {
       data = this.hasDefaults || hasNestedValue(args) ? plainCopy(args) : { ...args };
     }
     data = this.stripNulls(data);
-    if (this.validator(data)) return { ok: true, params: data as Record<string, unknown> };
-    return { ok: false, error: describeValidationErrors(this.name, this.validator.errors ?? []) };
+    if (!this.validator(data)) return { ok: false, error: describeValidationErrors(this.name, this.validator.errors ?? []) };
+    this.stripUndeclared(data);
+    return { ok: true, params: data as Record<string, unknown> };
   }
 
   /** Runs the tool's code with validated params (from {@link parseArgs}); injected dependencies are resolved here. */
   invoke(params: Record<string, unknown>, invocation: Invocation): unknown {
-    return this.body(params, invocation);
+    return this.checkOutput(this.body(params, invocation));
   }
 
   /**

@@ -92,7 +92,8 @@ describe('tool metadata for the host', () => {
     expect(billing().get('ping')!.formatStatus({})).toBe('Running ping...');
     expect(billing().get('ping')!.needsApproval({})).toBe(false);
     const templated = new Tools().action({ name: 't', description: 'x', params: Type.Object({ n: Type.Integer() }), status: 'n={n}' }, () => 1);
-    expect(templated.formatStatus({ n: 'not a number' })).toBe('n=not a number');
+    expect(templated.formatStatus({ n: 'not a number' })).toBe('Running t...');
+    expect(templated.formatStatus({ n: 7 })).toBe('n=7');
     expect(templated.formatStatus(null)).toBe('Running t...');
   });
 });

@@ -26,7 +26,7 @@ const builders = {
   openai: (result: ActionResult) => openAIChatToolMessage('c', result).content,
   responses: (result: ActionResult) => openAIResponsesToolOutput('c', result).output,
   anthropic: (result: ActionResult) => anthropicToolResult('c', result).content,
-  mcp: (result: ActionResult) => mcpToolResult(result).content[0]!.text,
+  mcp: (result: ActionResult) => (mcpToolResult(result).content[0] as { text: string }).text,
   gemini: (result: ActionResult) => JSON.stringify(geminiFunctionResponse({ id: 'c', name: 't', args: {} }, result)),
 };
 
@@ -96,7 +96,7 @@ describe('review: MCP tools/call with a malformed request', () => {
     tools.action({ name: 'add', description: 'Add.', params: Type.Object({ a: Type.Integer() }) }, ({ a }) => a);
     const missing = await mcpCallTool(tools, undefined as unknown as { name: string });
     expect(missing.isError).toBe(true);
-    expect(missing.content[0]!.text).toMatch(/^Unknown tool ''/);
+    expect((missing.content[0] as { text: string }).text).toMatch(/^Unknown tool ''/);
     expect((await mcpCallTool(tools, { name: 'add', arguments: 'not json' as unknown as Record<string, unknown> })).isError).toBe(true);
   });
 });

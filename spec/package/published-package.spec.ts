@@ -5,7 +5,7 @@
  * dependencies (as any install does).
  */
 import { execFileSync, spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
@@ -21,7 +21,11 @@ describe('the packed package', () => {
     run('npm', ['pack', '--pack-destination', dir], root);
     const tarball = readdirSync(dir).find((f) => f.endsWith('.tgz'))!;
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
-    run('npm', ['install', `./${tarball}`, '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], dir);
+    // Both TypeBox lines are optional peers: a consumer installs the one it uses.
+    const versionOf = (name: string) => (JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
+    const typebox = versionOf('typebox');
+    const sinclair = versionOf('@sinclair/typebox');
+    run('npm', ['install', `./${tarball}`, `typebox@${typebox}`, `@sinclair/typebox@${sinclair}`, '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], dir);
   }, 240_000);
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -32,14 +36,27 @@ describe('the packed package', () => {
     writeFileSync(
       join(dir, 'esm', 'main.js'),
       `import { Tools, ToolSchemaFormat, ActionResult } from 'agenttoolkit';
-import { Type } from '@sinclair/typebox';
+import { Type } from 'typebox';
 const tools = new Tools();
-tools.action({ name: 'add', description: 'Add.', params: Type.Object({ a: Type.Integer(), b: Type.Integer() }) }, ({ a, b }) => a + b);
+tools.action({ name: 'add', description: 'Add.', params: Type.Object({ a: Type.Integer(), b: Type.Optional(Type.Integer()) }) }, ({ a, b }) => a + (b ?? 0));
 const result = await tools.execute('add', '{"a":2,"b":3}');
-console.log(JSON.stringify({ result: result.result, isResult: result instanceof ActionResult, schema: tools.getSchema(ToolSchemaFormat.ANTHROPIC)[0].name }));
+console.log(JSON.stringify({ result: result.result, isResult: result instanceof ActionResult, schema: tools.getSchema(ToolSchemaFormat.ANTHROPIC)[0].name, required: tools.get('add').parameters.required }));
 `,
     );
-    expect(JSON.parse(run(process.execPath, ['main.js'], join(dir, 'esm')))).toEqual({ result: 5, isResult: true, schema: 'add' });
+    expect(JSON.parse(run(process.execPath, ['main.js'], join(dir, 'esm')))).toEqual({ result: 5, isResult: true, schema: 'add', required: ['a'] });
+  });
+
+  it('takes TypeBox 1.x (ES modules only) from a CommonJS program, through require(esm) on Node 20.19+', () => {
+    writeFileSync(
+      join(dir, 'typebox1.cjs'),
+      `const { Tools } = require('agenttoolkit');
+const { Type } = require('typebox');
+const tools = new Tools();
+tools.action({ name: 'echo', description: 'Echo.', params: Type.Object({ v: Type.String() }) }, ({ v }) => v);
+tools.execute('echo', { v: 'hi', injected: 1 }).then((r) => console.log(JSON.stringify(r.result)));
+`,
+    );
+    expect(JSON.parse(run(process.execPath, ['typebox1.cjs'], dir))).toBe('hi');
   });
 
   it('runs decorated tools from a CommonJS project compiled by tsc against the shipped types', () => {
@@ -74,18 +91,18 @@ Promise.all([tools.execute('add', { a: 2, b: 3 }), tools.execute('greet', { name
     });
   }, 60_000);
 
-  it('type-checks and runs schema-based tools from a TypeScript ES module project (nodenext)', () => {
+  it('type-checks and runs schema-based tools (TypeBox 1.x) from a TypeScript ES module project (nodenext)', () => {
     mkdirSync(join(dir, 'tsesm'));
     writeFileSync(join(dir, 'tsesm', 'package.json'), JSON.stringify({ type: 'module' }));
     writeFileSync(
       join(dir, 'tsesm', 'main.mts'),
       `import { Action, Inject, ToolContext, Tools, type Static } from 'agenttoolkit';
-import { Type } from '@sinclair/typebox';
+import { Type } from 'typebox';
 class SearchClient { search(query: string, limit: number): string[] { return Array.from({ length: limit }, () => query); } }
-const SearchParams = Type.Object({ query: Type.String(), limit: Type.Integer({ default: 2 }) });
+const SearchParams = Type.Object({ query: Type.String(), limit: Type.Optional(Type.Integer({ default: 2 })) });
 class KnowledgeBase {
   @Action('Search.', { params: SearchParams, status: (p) => 'Searching for ' + p.query })
-  search(params: Static<typeof SearchParams>, @Inject(SearchClient) client: SearchClient): string[] { return client.search(params.query, params.limit); }
+  search(params: Static<typeof SearchParams>, @Inject(SearchClient) client: SearchClient): string[] { return client.search(params.query, params.limit ?? 0); }
 }
 const tools = new Tools({ context: new ToolContext(new SearchClient()) }).register(new KnowledgeBase());
 tools.action({ name: 'add', description: 'Add.', params: Type.Object({ a: Type.Integer(), b: Type.Integer() }) }, ({ a, b }) => a + b);
@@ -100,7 +117,7 @@ console.log(JSON.stringify({ search: search.result, sum: sum.result, echo: echo.
     );
     run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], join(dir, 'tsesm'));
     expect(JSON.parse(run(process.execPath, ['main.mjs'], join(dir, 'tsesm')))).toEqual({ search: ['q', 'q'], sum: 5, echo: 'hi' });
-  }, 60_000);
+  }, 180_000);
 
   it("runs a tool inside a consumer's own jest test", () => {
     mkdirSync(join(dir, 'jest'));
@@ -139,10 +156,25 @@ catch (error) { console.log(JSON.stringify({ code: error.code, message: error.me
 const loaded = Object.keys(require.cache);
 console.log(JSON.stringify({
   childProcess: process.moduleLoadList.some((m) => m === 'NativeModule child_process'),
-  heavy: loaded.filter((f) => /node_modules\\/(dockerode|chokidar|@modelcontextprotocol|@sinclair|gray-matter|tinyglobby|web-tree-sitter|tree-sitter-bash)\\//.test(f)),
+  heavy: loaded.filter((f) => /node_modules\\/(dockerode|chokidar|@modelcontextprotocol|@sinclair|typebox|gray-matter|tinyglobby|web-tree-sitter|tree-sitter-bash)\\//.test(f)),
 }));`;
     writeFileSync(join(dir, 'probe.js'), probe);
     expect(JSON.parse(run(process.execPath, ['probe.js'], dir))).toEqual({ childProcess: false, heavy: [] });
+  });
+
+  it('runs the skill viewer without loading either TypeBox line', () => {
+    const probe = `const { Tools, ToolContext } = require('agenttoolkit');
+const { Skills, registerSkillViewer } = require('agenttoolkit/skills');
+require('node:fs').mkdirSync('skills-root/hello', { recursive: true });
+require('node:fs').writeFileSync('skills-root/hello/SKILL.md', '---\\nname: hello\\ndescription: Say hello.\\n---\\nSay hello.\\n');
+Skills.fromLocalDir('skills-root').then(async (skills) => {
+  const tools = new Tools({ context: new ToolContext(skills) });
+  registerSkillViewer(tools);
+  const result = await tools.execute('view_skill', { name: 'hello' });
+  console.log(JSON.stringify({ ok: result.ok, typebox: Object.keys(require.cache).filter((f) => /node_modules\\/(typebox|@sinclair)\\//.test(f)) }));
+});`;
+    writeFileSync(join(dir, 'skills-probe.js'), probe);
+    expect(JSON.parse(run(process.execPath, ['skills-probe.js'], dir))).toEqual({ ok: true, typebox: [] });
   });
 
   it('loads the bash parser of agenttoolkit/builtins only when a command is analysed, from CommonJS and ES modules', () => {

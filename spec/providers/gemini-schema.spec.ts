@@ -60,13 +60,13 @@ describe('Gemini at registration', () => {
     const tools = new Tools({ logger });
     tools.action({ name: '-dash', description: 'Dash.' }, () => 'ok');
     expect(tools.getSchema(ToolSchemaFormat.GEMINI)).toEqual([]);
-    expect(logger.warn).toHaveBeenCalledWith(expect.stringMatching(/Gemini takes function names that start with a letter or '_', not '-dash'/));
+    expect(logger.warn).toHaveBeenCalledWith(expect.stringMatching(/Gemini cannot take this tool: its name '-dash' is not .*starting with a letter or '_'/));
     const strictTools = new Tools({ formats: [ToolSchemaFormat.GEMINI, ToolSchemaFormat.MCP] });
     const Tree = Type.Recursive((This) => Type.Object({ kids: Type.Array(This) }));
     expect(() => strictTools.action({ name: 'tree', description: 'Tree.', params: Type.Object({ tree: Tree }) }, () => 'ok')).toThrow(/tool 'tree': the params schema cannot be sent to Gemini: .*recursive/);
     expect(strictTools.list()).toEqual([]);
     strictTools.action({ name: 'flat', description: 'Flat.', params: Type.Object({ a: Type.String() }) }, () => 'ok');
-    expect(() => strictTools.merge(tools)).toThrow(/not '-dash'/);
+    expect(() => strictTools.merge(tools)).toThrow(/its name '-dash' is not/);
     expect(strictTools.list().map((t) => t.name)).toEqual(['flat']);
   });
 });

@@ -47,6 +47,7 @@ function callsFor(key: FormatKey, name: string, args: Record<string, unknown>): 
     case 'OPENAI_RESPONSES_STRICT':
       return openAIResponsesToolCalls({ output: [{ type: 'function_call', call_id: 'call_1', name, arguments: json } as { type: string }] });
     case 'ANTHROPIC':
+    case 'ANTHROPIC_STRICT':
       return anthropicToolUses({ content: [{ type: 'tool_use', id: 'toolu_1', name, input: JSON.parse(json) }] });
     case 'GEMINI':
       return geminiFunctionCalls({ candidates: [{ content: { parts: [{ functionCall: { name, args: JSON.parse(json) } }] } }] });

@@ -137,6 +137,6 @@ describe('type compatibility with the official SDKs', () => {
     tools2.action({ name: 'noop', description: 'Nothing.', params: Type.Object({}) }, () => undefined);
     expect(openAIChatToolMessage('c', ActionResult.success(undefined)).content).toBe('');
     expect(geminiFunctionResponse(call, ActionResult.success(undefined)).functionResponse.response).toEqual({ output: null });
-    expect(geminiFunctionResponse({ id: '', name: 'x', args: {} }, ActionResult.fail('')).functionResponse).toEqual({ name: 'x', response: { error: '' } });
+    expect(geminiFunctionResponse({ id: '', name: 'x', args: {} }, ActionResult.fail('')).functionResponse).toEqual({ name: 'x', response: { error: 'The tool failed without a message.' } });
   });
 });

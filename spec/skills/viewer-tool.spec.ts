@@ -9,10 +9,14 @@ afterEach(cleanup);
 const silent = { warn: () => undefined, error: () => undefined };
 
 async function viewerWith(...names: string[]) {
+  return viewerLogging(silent, ...names);
+}
+
+async function viewerLogging(logger: typeof silent, ...names: string[]) {
   const root = tempDir();
   for (const name of names) writeSkill(root, name, skillText(name, { body: `# ${name}\n\nRead references/guide.md first.` }));
   const skills = await Skills.fromLocalDir(root);
-  const tools = new Tools({ context: new ToolContext(skills), logger: silent });
+  const tools = new Tools({ context: new ToolContext(skills), logger });
   const tool = registerSkillViewer(tools);
   return { root, skills, tools, tool };
 }
@@ -67,7 +71,14 @@ describe('skill viewer tool', () => {
     const { tools } = await viewerWith('alpha', 'beta');
     const result = await tools.execute(SKILL_VIEWER_TOOL_NAME, { name: 'gamma' });
     expect(result.ok).toBe(false);
-    expect(result.error).toBe("Tool 'view_skill' failed: Unknown skill 'gamma'. Available: alpha, beta");
+    expect(result.error).toBe("Unknown skill 'gamma'. Available: alpha, beta");
+  });
+
+  it('logs an unknown name as one line without a stack (an expected failure, not a bug)', async () => {
+    const lines: unknown[][] = [];
+    const { tools } = await viewerLogging({ warn: (...args: unknown[]) => void lines.push(['warn', ...args]), error: (...args: unknown[]) => void lines.push(['error', ...args]) }, 'alpha');
+    await tools.execute(SKILL_VIEWER_TOOL_NAME, { name: 'gamma' });
+    expect(lines).toEqual([['warn', "Tool 'view_skill' failed: Unknown skill 'gamma'. Available: alpha", undefined]]);
   });
 
   it('answers an invalid SKILL.md on disk with the broken rule, without activating it', async () => {

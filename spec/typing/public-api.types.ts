@@ -1,0 +1,144 @@
+/**
+ * Type tests of the public API under `strict` and `exactOptionalPropertyTypes`, with each schema library: compiled
+ * by spec/typing/typing.spec.ts (and by `npm test`'s type check). A `@ts-expect-error` line fails the compile when
+ * the error it expects does not happen.
+ */
+import { Type as Type1, type Static as Static1 } from 'typebox';
+import { Type as Type034, type Static as Static034 } from '@sinclair/typebox';
+import { z } from 'zod';
+import { type } from 'arktype';
+import * as v from 'valibot';
+import { toStandardJsonSchema } from '@valibot/to-json-schema';
+import type { CallToolRequest } from '@modelcontextprotocol/sdk/types.js';
+import { Action, ActionResult, Inject, Param, RequiresApproval, ToolContext, ToolError, Tools, FunctionTool, mcpCallTool, type Static, type ToolLogger } from 'agenttoolkit';
+
+class Client {
+  refund(orderId: string, amount: number): string {
+    return `${orderId}:${amount}`;
+  }
+}
+
+// TypeBox 1.x: a method typed with TypeBox's own Static, and the option predicates inferred from params.
+const Refund1 = Type1.Object({ orderId: Type1.String(), amount: Type1.Number(), note: Type1.Optional(Type1.String()) });
+class Billing1 {
+  @Action('Refund.', { params: Refund1, requiresApproval: (p) => p.amount > 100, status: (p) => `Refunding ${p.orderId}`, readOnly: (p) => p.note === undefined })
+  refund(params: Static1<typeof Refund1>, @Inject(Client) client: Client): string {
+    return client.refund(params.orderId, params.amount);
+  }
+
+  @Action('Refund, library Static.', { params: Refund1 })
+  @RequiresApproval((p: Static<typeof Refund1>) => p.amount > 100)
+  refundChecked(params: Static<typeof Refund1>): number {
+    return params.amount;
+  }
+
+  @Action('Count.')
+  count(@Param('n', Type1.Optional(Type1.Integer())) n: number | undefined): number {
+    return n ?? 0;
+  }
+}
+
+// TypeBox 0.34.
+const Refund034 = Type034.Object({ orderId: Type034.String(), amount: Type034.Number() });
+class Billing034 {
+  @Action('Refund.', { params: Refund034, requiresApproval: (p) => p.amount > 100 })
+  refund(params: Static034<typeof Refund034>): string {
+    return params.orderId;
+  }
+}
+
+// Standard JSON Schema: zod (input type: a field with a default is optional), ArkType, valibot.
+const RefundZod = z.object({ orderId: z.string(), amount: z.number().default(1) });
+const RefundArk = type({ orderId: 'string', 'amount?': 'number' });
+const RefundValibot = toStandardJsonSchema(v.object({ orderId: v.string(), amount: v.optional(v.number(), 1) }));
+class BillingStandard {
+  @Action('Refund.', { params: RefundZod, requiresApproval: (p) => (p.amount ?? 0) > 100 })
+  zod(params: z.input<typeof RefundZod>): string {
+    return params.orderId;
+  }
+
+  @Action('Refund.', { params: RefundArk, status: (p) => p.orderId })
+  ark(params: typeof RefundArk.inferIn): string {
+    return params.orderId;
+  }
+
+  @Action('Refund.', { params: RefundValibot })
+  valibot(params: Static<typeof RefundValibot>): string {
+    return params.orderId;
+  }
+
+  @Action('Greet.')
+  greet(@Param('name', z.string()) name: string): string {
+    return name;
+  }
+}
+
+const zodInput: Static<typeof RefundZod> = { orderId: 'o' };
+const arkInput: Static<typeof RefundArk> = { orderId: 'o' };
+const valibotInput: Static<typeof RefundValibot> = { orderId: 'o' };
+// @ts-expect-error orderId is required
+const zodMissing: Static<typeof RefundZod> = { amount: 1 };
+// @ts-expect-error amount is a number
+const typeboxWrong: Static<typeof Refund1> = { orderId: 'o', amount: '1' };
+
+class Mismatch {
+  // @ts-expect-error the predicate wants a field the method's params do not have
+  @RequiresApproval((p: { total: number }) => p.total > 1)
+  @Action('Refund.', { params: Refund1 })
+  refund(params: Static<typeof Refund1>): number {
+    return params.amount;
+  }
+
+  // @ts-expect-error the predicate's params type is not what the method receives
+  @RequiresApproval((p: { amount: string }) => p.amount === '1')
+  @Action('Refund.', { params: Refund1 })
+  refundString(params: Static<typeof Refund1>): number {
+    return params.amount;
+  }
+
+  @RequiresApproval((p: { amount: number }) => p.amount > 1)
+  @Action('Refund, wider predicate.', { params: Refund1 })
+  refundWide(params: Static<typeof Refund1>): number {
+    return params.amount;
+  }
+
+  @RequiresApproval()
+  @Action('Always ask.')
+  always(): number {
+    return 1;
+  }
+
+  @RequiresApproval((p: { a: number }) => p.a > 1)
+  @Action('Plain signature.')
+  plain(@Param('a') a: number): number {
+    return a;
+  }
+}
+
+class WrongMethod {
+  // @ts-expect-error the method's params are not what the schema describes
+  @Action('Refund.', { params: Refund1 })
+  refund(params: { other: boolean }): boolean {
+    return params.other;
+  }
+}
+
+// exactOptionalPropertyTypes: options built from values that may be undefined, and the MCP SDK's request params.
+declare const maybeLogger: ToolLogger | undefined;
+declare const maybeContext: ToolContext | undefined;
+declare const maybeSignal: AbortSignal | undefined;
+declare const request: CallToolRequest;
+const tools = new Tools({ logger: maybeLogger, context: maybeContext });
+tools.register(new Billing1(), new Billing034(), new BillingStandard(), { instance: new Billing1(), prefix: 'b_', group: undefined, names: undefined });
+tools.action({ name: 'add', description: 'Add.', params: Type1.Object({ a: Type1.Integer(), b: Type1.Integer() }), group: undefined }, ({ a, b }) => a + b);
+tools.action({ name: 'zadd', description: 'Add.', params: z.object({ a: z.number(), b: z.number() }) }, ({ a, b }) => a + b);
+new FunctionTool(({ city }) => city, { name: 'weather', description: 'Weather.', params: RefundArk.merge({ city: 'string' }) });
+void tools.execute('add', { a: 1, b: 2 }, { signal: maybeSignal, callId: undefined });
+void mcpCallTool(tools, request.params);
+void (async () => {
+  const result = await tools.execute('add', {});
+  const fail: ActionResult<unknown> = ActionResult.fail('x');
+  if (!result.ok) throw new ToolError(result.error ?? 'failed', { cause: fail });
+})();
+
+export { Mismatch, WrongMethod, zodInput, arkInput, valibotInput, zodMissing, typeboxWrong };
