@@ -7,6 +7,7 @@ const CORE = '^lib/(errors|result|tools)\\.ts$|^lib/(metadata|decorators|context
 const LOW = '^lib/(fs|text)/';
 const ERRORS = '^lib/errors\\.ts$';
 const ENTRY = '^lib/index\\.ts$|^lib/[^/]+/index\\.ts$';
+const DOCKER_WORKSPACE = '^lib/sandbox/docker/docker-workspace\\.ts$';
 
 /** @type {import('dependency-cruiser').IConfiguration} */
 module.exports = {
@@ -50,8 +51,15 @@ module.exports = {
       name: 'sandbox-port',
       severity: 'error',
       comment: 'The sandbox port and its adapters depend on lib/errors.ts and the low layer only.',
-      from: { path: '^lib/sandbox/' },
+      from: { path: '^lib/sandbox/', pathNot: DOCKER_WORKSPACE },
       to: { path: '^lib/', pathNot: [ERRORS, LOW, '^lib/sandbox/'] },
+    },
+    {
+      name: 'docker-workspace',
+      severity: 'error',
+      comment: 'The one bridge between the ports: the Workspace adapter over a Docker container may also import the Workspace port types and errors (never LocalWorkspace).',
+      from: { path: DOCKER_WORKSPACE },
+      to: { path: '^lib/', pathNot: [ERRORS, LOW, '^lib/sandbox/', '^lib/workspace/(workspace|errors|entry)\\.ts$'] },
     },
     {
       name: 'port-without-adapter',
@@ -70,9 +78,9 @@ module.exports = {
     {
       name: 'builtins-layer',
       severity: 'error',
-      comment: 'The built-in tools depend on the core, the ports (lib/workspace, lib/sandbox) and the low layer; never on providers or skills.',
+      comment: 'The built-in tools depend on the core, the ports (lib/workspace, lib/sandbox) and the low layer; never on providers, skills or the Docker adapters (Grep reaches a DockerWorkspace through its methods alone, so dockerode never loads through the built-ins).',
       from: { path: '^lib/builtins/' },
-      to: { path: ['^lib/(providers|skills)/', ENTRY] },
+      to: { path: ['^lib/(providers|skills)/', '^lib/sandbox/docker/', ENTRY] },
     },
     {
       name: 'mcp-client-layer',

@@ -16,6 +16,7 @@ export { WriteTool, WriteInput, type WriteParams } from './files/write-tool';
 export { EditTool, EditInput, type EditParams } from './files/edit-tool';
 export { GlobTool, GlobInput, GLOB_DEFAULT_LIMIT, GLOB_MAX_LIMIT, type GlobParams } from './files/glob-tool';
 export { GrepTool, GrepInput, GREP_DEFAULT_LIMIT, GREP_MAX_LIMIT, GREP_MAX_OUTPUT, GREP_DEFAULT_TIMEOUT_MS, ripgrepPath, type GrepParams, type GrepToolOptions } from './files/grep-tool';
+export { ripgrepMount, isContainerWorkspace, SANDBOX_RIPGREP_PATH, CONTAINER_RIPGREP_PATH, type ContainerSearchWorkspace } from './files/ripgrep-backends';
 export { fileTools, type FileTools } from './files/file-tools';
 export type { FileToolOptions } from './files/file-tool-options';
 export { CREDENTIAL_DIRECTORIES, CREDENTIAL_FILES, isCredentialPath, isCredentialPathResolved, type CredentialPathOptions } from './files/credential-paths';

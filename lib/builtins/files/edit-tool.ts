@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { deepFreeze } from '../../schema/deep-freeze';
 import type { PermissionContext } from '../../permissions/permission-context';
 import type { PermissionDecision } from '../../permissions/permission-decision';
 import type { ActionResult } from '../../result';
@@ -9,14 +9,26 @@ import { FilePathTool } from './file-path-tool';
 import type { FileToolOptions } from './file-tool-options';
 import { freshness, recordWritten } from './freshness';
 
-export const EditInput = Type.Object({
-  file_path: Type.String({ description: 'The file to edit: relative to the workspace root, or absolute inside it.' }),
-  old_string: Type.String({ description: 'The exact text to replace, whitespace included; it must occur once unless replace_all.' }),
-  new_string: Type.String({ description: 'The text to put in its place (must differ from old_string).' }),
-  replace_all: Type.Optional(Type.Boolean({ description: 'Replace every occurrence (default false).' })),
-}, { additionalProperties: false });
+export const EditInput = deepFreeze({
+  additionalProperties: false,
+  type: 'object',
+  required: ['file_path', 'old_string', 'new_string'],
+  properties: {
+    file_path: {
+      description: 'The file to edit: relative to the workspace root, or absolute inside it.',
+      type: 'string',
+    },
+    old_string: {
+      description: 'The exact text to replace, whitespace included; it must occur once unless replace_all.',
+      type: 'string',
+    },
+    new_string: { description: 'The text to put in its place (must differ from old_string).', type: 'string' },
+    replace_all: { description: 'Replace every occurrence (default false).', type: 'boolean' },
+  },
+} as const);
 
-export type EditParams = Static<typeof EditInput>;
+/** The params of an Edit call, as {@link EditInput} describes them. */
+export type EditParams = { file_path: string; old_string: string; new_string: string; replace_all?: boolean };
 
 const DESCRIPTION =
   'Replaces exact text in a file of the workspace. old_string must match the file exactly (copy it from Read ' +

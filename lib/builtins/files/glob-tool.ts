@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { deepFreeze } from '../../schema/deep-freeze';
 import { PermissionDecision } from '../../permissions/permission-decision';
 import type { PermissionContext } from '../../permissions/permission-context';
 import type { ActionResult } from '../../result';
@@ -17,13 +17,25 @@ import type { PathPermissions } from './path-permissions';
 export const GLOB_DEFAULT_LIMIT = 100;
 export const GLOB_MAX_LIMIT = 1000;
 
-export const GlobInput = Type.Object({
-  pattern: Type.String({ description: 'Glob pattern relative to the search folder: *, **, ?, [abc], {a,b} (for example "src/**/*.ts").' }),
-  path: Type.Optional(Type.String({ description: 'The folder to search in, relative to the workspace root (default the root).' })),
-  head_limit: Type.Optional(Type.Integer({ minimum: 1, maximum: GLOB_MAX_LIMIT, description: `Most paths to return (default ${GLOB_DEFAULT_LIMIT}).` })),
-}, { additionalProperties: false });
+export const GlobInput = deepFreeze({
+  additionalProperties: false,
+  type: 'object',
+  required: ['pattern'],
+  properties: {
+    pattern: {
+      description: 'Glob pattern relative to the search folder: *, **, ?, [abc], {a,b} (for example "src/**/*.ts").',
+      type: 'string',
+    },
+    path: {
+      description: 'The folder to search in, relative to the workspace root (default the root).',
+      type: 'string',
+    },
+    head_limit: { minimum: 1, maximum: GLOB_MAX_LIMIT, description: `Most paths to return (default ${GLOB_DEFAULT_LIMIT}).`, type: 'integer' },
+  },
+} as const);
 
-export type GlobParams = Static<typeof GlobInput>;
+/** The params of a Glob call, as {@link GlobInput} describes them. */
+export type GlobParams = { pattern: string; path?: string; head_limit?: number };
 
 const DESCRIPTION =
   'Finds files of the workspace whose path matches a glob pattern (hidden files included, folders and links left ' +

@@ -1,14 +1,14 @@
-import { Type, type Static } from '@sinclair/typebox';
-import { relative } from 'node:path';
+import { deepFreeze } from '../../schema/deep-freeze';
+import { posix, relative } from 'node:path';
 import { Availability } from '../../context/availability';
 import { isWithin } from '../../fs/path-within';
-import { resolveRealPath } from '../../fs/resolve-real-path';
 import { PermissionDecision } from '../../permissions/permission-decision';
 import type { PermissionContext } from '../../permissions/permission-context';
 import type { ActionResult } from '../../result';
 import { cutText } from '../../text/cut-text';
 import type { ToolInvocation } from '../../tool/agent-state';
 import { ToolEffect } from '../../tool/tool-effect';
+import type { Sandbox } from '../../sandbox/sandbox';
 import { LocalWorkspace } from '../../workspace/local/local-workspace';
 import { CREDENTIAL_DIRECTORIES, CREDENTIAL_FILES } from './credential-paths';
 import { BuiltinToolError } from './errors';
@@ -17,8 +17,8 @@ import { FilePathTool } from './file-path-tool';
 import type { FileToolOptions } from './file-tool-options';
 import { credentialExclusions, VCS_FOLDERS } from './grep-exclusions';
 import type { PathPermissions } from './path-permissions';
-import { checkRipgrepOption, ripgrepPath } from './ripgrep-path';
-import { runRipgrep } from './run-ripgrep';
+import { checkRipgrepOption } from './ripgrep-path';
+import { ContainerRipgrep, HostRipgrep, isContainerWorkspace, SandboxRipgrep, type RipgrepBackend } from './ripgrep-backends';
 
 export { ripgrepPath } from './ripgrep-path';
 
@@ -34,32 +34,100 @@ const MAX_RG_OUTPUT = 16 * 1024 * 1024;
 /** Longest line ripgrep prints whole; longer ones are shown as a preview of this many characters. */
 const MAX_COLUMNS = 500;
 
-const Context = (what: string) => Type.Optional(Type.Integer({ minimum: 0, maximum: 100, description: `${what} (content mode only).` }));
+export const GrepInput = deepFreeze({
+  additionalProperties: false,
+  type: 'object',
+  required: ['pattern'],
+  properties: {
+    pattern: {
+      minLength: 1,
+      description: 'Regular expression to search file contents for (ripgrep syntax, for example "log.*Error" or "function\\s+\\w+").',
+      type: 'string',
+    },
+    path: {
+      description: 'File or folder to search, relative to the workspace root (default the root).',
+      type: 'string',
+    },
+    glob: {
+      description: 'Only files whose path matches this glob (for example "*.ts" or "src/**/*.{ts,tsx}").',
+      type: 'string',
+    },
+    type: {
+      pattern: '^[A-Za-z0-9_+.-]+$',
+      description: 'Only files of this ripgrep type (for example "ts", "py", "rust").',
+      type: 'string',
+    },
+    output_mode: {
+      description: '"files_with_matches" (default): paths of matching files; "content": matching lines; "count": matching lines per file.',
+      anyOf: [
+        { const: 'content', type: 'string' },
+        { const: 'files_with_matches', type: 'string' },
+        { const: 'count', type: 'string' },
+      ],
+    },
+    after_context: {
+      minimum: 0,
+      maximum: 100,
+      description: 'Lines to show after each match, like grep -A (content mode only).',
+      type: 'integer',
+    },
+    before_context: {
+      minimum: 0,
+      maximum: 100,
+      description: 'Lines to show before each match, like grep -B (content mode only).',
+      type: 'integer',
+    },
+    context: {
+      minimum: 0,
+      maximum: 100,
+      description: 'Lines to show before and after each match, like grep -C (content mode only).',
+      type: 'integer',
+    },
+    line_number: { description: 'Show line numbers (content mode only; default true).', type: 'boolean' },
+    ignore_case: { description: 'Case-insensitive search, like grep -i.', type: 'boolean' },
+    multiline: { description: 'Let the pattern span lines ("." matches newlines too).', type: 'boolean' },
+    head_limit: { minimum: 1, maximum: GREP_MAX_LIMIT, description: `Most result lines to return (default ${GREP_DEFAULT_LIMIT}).`, type: 'integer' },
+    offset: {
+      minimum: 0,
+      description: 'Result lines to skip first, to page through a long result (default 0).',
+      type: 'integer',
+    },
+  },
+} as const);
 
-export const GrepInput = Type.Object({
-  pattern: Type.String({ minLength: 1, description: 'Regular expression to search file contents for (ripgrep syntax, for example "log.*Error" or "function\\s+\\w+").' }),
-  path: Type.Optional(Type.String({ description: 'File or folder to search, relative to the workspace root (default the root).' })),
-  glob: Type.Optional(Type.String({ description: 'Only files whose path matches this glob (for example "*.ts" or "src/**/*.{ts,tsx}").' })),
-  type: Type.Optional(Type.String({ pattern: '^[A-Za-z0-9_+.-]+$', description: 'Only files of this ripgrep type (for example "ts", "py", "rust").' })),
-  output_mode: Type.Optional(Type.Union([Type.Literal('content'), Type.Literal('files_with_matches'), Type.Literal('count')], {
-    description: '"files_with_matches" (default): paths of matching files; "content": matching lines; "count": matching lines per file.',
-  })),
-  after_context: Context('Lines to show after each match, like grep -A'),
-  before_context: Context('Lines to show before each match, like grep -B'),
-  context: Context('Lines to show before and after each match, like grep -C'),
-  line_number: Type.Optional(Type.Boolean({ description: 'Show line numbers (content mode only; default true).' })),
-  ignore_case: Type.Optional(Type.Boolean({ description: 'Case-insensitive search, like grep -i.' })),
-  multiline: Type.Optional(Type.Boolean({ description: 'Let the pattern span lines ("." matches newlines too).' })),
-  head_limit: Type.Optional(Type.Integer({ minimum: 1, maximum: GREP_MAX_LIMIT, description: `Most result lines to return (default ${GREP_DEFAULT_LIMIT}).` })),
-  offset: Type.Optional(Type.Integer({ minimum: 0, description: 'Result lines to skip first, to page through a long result (default 0).' })),
-}, { additionalProperties: false });
-
-export type GrepParams = Static<typeof GrepInput>;
+/** The params of a Grep call, as {@link GrepInput} describes them. */
+export type GrepParams = {
+  pattern: string;
+  path?: string;
+  glob?: string;
+  type?: string;
+  output_mode?: 'content' | 'files_with_matches' | 'count';
+  after_context?: number;
+  before_context?: number;
+  context?: number;
+  line_number?: boolean;
+  ignore_case?: boolean;
+  multiline?: boolean;
+  head_limit?: number;
+  offset?: number;
+};
 
 /** What {@link GrepTool} takes besides the file tools' options. */
 export interface GrepToolOptions extends FileToolOptions {
-  /** Absolute path of the ripgrep binary (default: the one `@vscode/ripgrep` ships, found on first use). */
+  /**
+   * Absolute path of the ripgrep binary where it runs. On the host (a LocalWorkspace alone), default: the one
+   * `@vscode/ripgrep` ships, found on first use. Inside a `sandbox`, a path there; default: {@link SANDBOX_RIPGREP_PATH}
+   * (see {@link ripgrepMount}) when present, else `rg` on the sandbox's `PATH`. Inside a container workspace, a path
+   * in the container; default: the container's own `rg`, else a copy of `@vscode/ripgrep`'s Linux binary written to
+   * {@link CONTAINER_RIPGREP_PATH} on first use.
+   */
   readonly rgPath?: string;
+  /**
+   * Runs ripgrep inside this sandbox instead of on the host (with a LocalWorkspace, whose root the sandbox must see:
+   * a `BubblewrapSandbox` with the root among its policy's paths, or a `DockerSandbox` whose working directory holds
+   * it). Not for a container workspace, which already searches inside its container.
+   */
+  readonly sandbox?: Sandbox;
   /** Time a search may take before ripgrep is killed (default {@link GREP_DEFAULT_TIMEOUT_MS}). */
   readonly timeoutMs?: number;
 }
@@ -70,23 +138,31 @@ const DESCRIPTION =
   'head_limit and offset to page through long results.';
 
 /**
- * The built-in `Grep` tool: ripgrep over a {@link LocalWorkspace}'s root (another workspace leaves it unavailable).
- * ripgrep runs without a shell, with an empty environment and `--no-config`; the pattern, glob and type are passed as
- * `--opt=value` words and the path after `--`, so none can be read as an option. The searched path must stay inside
+ * The built-in `Grep` tool: ripgrep over the workspace, where the workspace's files are. Over a {@link LocalWorkspace}
+ * it runs on the host, or inside `options.sandbox` when given (a bubblewrap sandbox: ripgrep bound in with
+ * {@link ripgrepMount}); over a container workspace (`DockerWorkspace`) it runs inside the container through argv
+ * execs, with container paths, using the container's `rg` or a copy of `@vscode/ripgrep`'s Linux binary. Any other
+ * workspace leaves it unavailable. The answer's text is the same on every backend.
+ * On the host ripgrep runs without a shell, with an empty environment; everywhere it runs with `--no-config`, and the
+ * pattern, glob and type are passed as `--opt=value` words and the path after `--`, so none can be read as an option. The searched path must stay inside
  * the workspace root once links are resolved; ripgrep does not follow links while it walks. Credential files
  * (`.env`, `.ssh/`, ...) are excluded from every search; a call whose path or glob names credentials is not
  * read-only and asks, and once allowed it searches them. Read-only and concurrency-safe otherwise.
  */
 export class GrepTool extends FilePathTool<typeof GrepInput> {
-  readonly #realRoot: string | undefined;
-  readonly #rgPath: string | undefined;
+  readonly #backend: RipgrepBackend | undefined;
   readonly #timeoutMs: number;
   readonly #names: readonly string[];
   readonly #exclusions: readonly string[];
 
-  /** @throws BuiltinToolError `INVALID_BUILTIN_OPTION` for an unusable root, `rgPath` or `timeoutMs`. */
+  /**
+   * @throws BuiltinToolError `INVALID_BUILTIN_OPTION` for an unusable root, `rgPath` or `timeoutMs`, or a `sandbox`
+   *   given with a workspace that is not a LocalWorkspace.
+   */
   constructor(options: GrepToolOptions) {
-    const local = options.workspace instanceof LocalWorkspace;
+    const { workspace } = options;
+    const local = workspace instanceof LocalWorkspace;
+    const container = !local && isContainerWorkspace(workspace);
     const names = credentialNames(options);
     super(options, (permissions) => ({
       name: options.name ?? 'Grep',
@@ -96,17 +172,25 @@ export class GrepTool extends FilePathTool<typeof GrepInput> {
       isReadOnly: true,
       isConcurrencySafe: true,
       readOnlyWhen: (input) => !touchesCredentials(input, permissions, names),
-      availableWhen: new Availability(() => local),
+      availableWhen: new Availability(() => local || container),
     }));
     const timeout = options.timeoutMs ?? GREP_DEFAULT_TIMEOUT_MS;
     if (!Number.isInteger(timeout) || timeout <= 0) {
       throw new BuiltinToolError('INVALID_BUILTIN_OPTION', `Grep's timeoutMs must be a positive integer of milliseconds; got ${String(timeout)}.`);
     }
-    this.#rgPath = checkRipgrepOption(options.rgPath);
+    if (options.sandbox !== undefined && !local) {
+      throw new BuiltinToolError('INVALID_BUILTIN_OPTION', 'Grep runs in a sandbox only over a LocalWorkspace (whose root the sandbox sees); a container workspace searches inside its own container.');
+    }
+    const rgPath = checkRipgrepOption(options.rgPath);
     this.#timeoutMs = timeout;
     this.#names = names;
-    this.#realRoot = local ? (options.workspace as LocalWorkspace).root : undefined;
-    this.#exclusions = this.#realRoot === undefined ? [] : credentialExclusions(this.#realRoot, options.credentialPaths);
+    if (local) {
+      const realRoot = workspace.root;
+      this.#backend = options.sandbox === undefined ? new HostRipgrep(realRoot, rgPath, this.name) : new SandboxRipgrep(options.sandbox, realRoot, rgPath, this.name);
+    } else if (container) {
+      this.#backend = new ContainerRipgrep(workspace, rgPath, this.name);
+    }
+    this.#exclusions = this.#backend === undefined ? [] : credentialExclusions(this.paths.root, options.credentialPaths);
   }
 
   override checkPermissions(input: GrepParams, context: PermissionContext): PermissionDecision {
@@ -127,50 +211,35 @@ export class GrepTool extends FilePathTool<typeof GrepInput> {
   }
 
   override async call(input: GrepParams, invocation: ToolInvocation): Promise<string | ActionResult> {
-    const realRoot = this.#realRoot;
-    if (realRoot === undefined) return failed(`${this.name} runs ripgrep on the local disk and needs a LocalWorkspace; this workspace is not one.`);
+    const backend = this.#backend;
+    if (backend === undefined) return failed(`${this.name} runs ripgrep where the files are and needs a LocalWorkspace or a container workspace (DockerWorkspace); this workspace is neither.`);
     const shown = input.path === undefined ? undefined : this.paths.display(input.path);
-    const target = this.#target(input, realRoot);
-    if (typeof target !== 'string') return target;
-    let rg: string;
-    try {
-      rg = this.#rgPath ?? ripgrepPath();
-    } catch (error) {
-      return failed(`${(error as BuiltinToolError).code}: ${(error as BuiltinToolError).message}`);
-    }
+    const path = searchPath(input);
+    const absolute = this.paths.absolute(path);
+    const refused = failed(`Refused: '${path}' is outside the workspace; ${this.name} searches only inside it.`);
+    if (path.includes('\0') || !isWithin(this.paths.root, absolute)) return refused;
+    const located = await backend.locate(absolute, posix.relative(this.paths.root, absolute) || '.');
+    if ('refused' in located) return refused;
+    if ('unresolvable' in located) return failed(`'${path}' cannot be resolved (${located.unresolvable}).`);
+    if ('failure' in located) return failed(located.failure);
     const credentialSearch = touchesCredentials(input, this.permissions, this.#names);
-    const args = this.#arguments(input, credentialSearch, target);
+    const args = this.#arguments(input, credentialSearch, located.target);
     const signal = AbortSignal.any([invocation.signal, AbortSignal.timeout(this.#timeoutMs)]);
-    const run = await runRipgrep(rg, args, realRoot, signal, MAX_RG_OUTPUT);
+    const run = await backend.run(args, located.cwd, signal, MAX_RG_OUTPUT);
     const where = shown === undefined ? '' : ` in '${shown}'`;
-    if (run.stopped === 'spawn') return failed(`RIPGREP_NOT_FOUND: ${this.name} could not run ripgrep at '${rg}': ${run.spawnError}`);
+    if (run.failure !== undefined) return failed(run.failure);
+    if (run.stopped === 'spawn') return failed(`RIPGREP_NOT_FOUND: ${run.spawnError}`);
     if (run.stopped === 'abort') {
       return failed(invocation.signal.aborted ? `${this.name} '${input.pattern}'${where} was cancelled.`
         : `${this.name} '${input.pattern}'${where} took longer than ${this.#timeoutMs} ms and was stopped. Narrow the path, glob or type.`);
     }
     const errors = run.stderr.trim();
-    const lines = outputLines(run.stdout, target === '.', run.stopped === 'output');
+    const lines = outputLines(run.stdout, located.target === '.', run.stopped === 'output');
     if (run.code === 1 || (run.code === 0 && lines.length === 0)) return `No matches for '${input.pattern}'${where}.`;
     if (lines.length === 0) return failed(`${this.name} '${input.pattern}'${where} failed: ${errors || `ripgrep exited with code ${String(run.code)}`}`);
     const text = page(lines, input, run.stopped === 'output');
     const warning = errors === '' ? '' : `\n\n(Some files could not be searched: ${cutText(errors, 1000)})`;
     return cutText(text + warning, GREP_MAX_OUTPUT, '\n... (output cut; narrow the search or lower head_limit)');
-  }
-
-  /** The path handed to ripgrep, relative to the real root, or a failed result when it leaves the workspace. */
-  #target(input: GrepParams, realRoot: string): string | ActionResult {
-    const path = searchPath(input);
-    const absolute = this.paths.absolute(path);
-    const refused = failed(`Refused: '${path}' is outside the workspace; ${this.name} searches only inside it.`);
-    if (path.includes('\0') || !isWithin(this.paths.root, absolute)) return refused;
-    let real: string;
-    try {
-      real = resolveRealPath(absolute, realRoot);
-    } catch {
-      return failed(`'${path}' cannot be resolved (a link loop or an unreadable folder).`);
-    }
-    if (!isWithin(realRoot, real)) return refused;
-    return relative(realRoot, real) || '.';
   }
 
   #arguments(input: GrepParams, credentialSearch: boolean, target: string): string[] {

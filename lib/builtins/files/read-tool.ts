@@ -1,5 +1,5 @@
 import { isUtf8 } from 'node:buffer';
-import { Type, type Static } from '@sinclair/typebox';
+import { deepFreeze } from '../../schema/deep-freeze';
 import type { PermissionContext } from '../../permissions/permission-context';
 import type { PermissionDecision } from '../../permissions/permission-decision';
 import type { ActionResult } from '../../result';
@@ -16,13 +16,27 @@ export const READ_MAX_LINES = 2000;
 /** Longest line, in UTF-16 code units, a Read shows before cutting it with a marker. */
 export const READ_MAX_LINE_LENGTH = 2000;
 
-export const ReadInput = Type.Object({
-  file_path: Type.String({ description: 'The file to read: relative to the workspace root, or absolute inside it.' }),
-  offset: Type.Optional(Type.Integer({ minimum: 1, description: 'The first line to show, 1-based (default 1).' })),
-  limit: Type.Optional(Type.Integer({ minimum: 1, maximum: READ_MAX_LINES, description: `How many lines to show (default and most ${READ_MAX_LINES}).` })),
-}, { additionalProperties: false });
+export const ReadInput = deepFreeze({
+  additionalProperties: false,
+  type: 'object',
+  required: ['file_path'],
+  properties: {
+    file_path: {
+      description: 'The file to read: relative to the workspace root, or absolute inside it.',
+      type: 'string',
+    },
+    offset: { minimum: 1, description: 'The first line to show, 1-based (default 1).', type: 'integer' },
+    limit: {
+      minimum: 1,
+      maximum: READ_MAX_LINES,
+      description: `How many lines to show (default and most ${READ_MAX_LINES}).`,
+      type: 'integer',
+    },
+  },
+} as const);
 
-export type ReadParams = Static<typeof ReadInput>;
+/** The params of a Read call, as {@link ReadInput} describes them. */
+export type ReadParams = { file_path: string; offset?: number; limit?: number };
 
 const DESCRIPTION =
   'Reads a text file of the workspace. The output numbers each line (line number, a tab, the line) as `cat -n` does; ' +

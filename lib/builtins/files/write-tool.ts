@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { deepFreeze } from '../../schema/deep-freeze';
 import type { PermissionContext } from '../../permissions/permission-context';
 import type { PermissionDecision } from '../../permissions/permission-decision';
 import type { ActionResult } from '../../result';
@@ -9,12 +9,21 @@ import { FilePathTool } from './file-path-tool';
 import type { FileToolOptions } from './file-tool-options';
 import { freshness, lineCount, recordWritten } from './freshness';
 
-export const WriteInput = Type.Object({
-  file_path: Type.String({ description: 'The file to write: relative to the workspace root, or absolute inside it.' }),
-  content: Type.String({ description: 'The whole new content of the file.' }),
-}, { additionalProperties: false });
+export const WriteInput = deepFreeze({
+  additionalProperties: false,
+  type: 'object',
+  required: ['file_path', 'content'],
+  properties: {
+    file_path: {
+      description: 'The file to write: relative to the workspace root, or absolute inside it.',
+      type: 'string',
+    },
+    content: { description: 'The whole new content of the file.', type: 'string' },
+  },
+} as const);
 
-export type WriteParams = Static<typeof WriteInput>;
+/** The params of a Write call, as {@link WriteInput} describes them. */
+export type WriteParams = { file_path: string; content: string };
 
 const DESCRIPTION =
   'Writes a whole text file of the workspace, creating it (and its folders) or replacing its content. An existing ' +

@@ -1,4 +1,4 @@
-import { Type, type Static } from '@sinclair/typebox';
+import { deepFreeze } from '../../schema/deep-freeze';
 import type { PermissionContext } from '../../permissions/permission-context';
 import type { PermissionDecision } from '../../permissions/permission-decision';
 import { ActionResult } from '../../result';
@@ -25,16 +25,24 @@ const QUOTED_COMMAND_CHARS = 1_000;
 /** Key of a streamed chunk's metadata that carries the live output (see {@link BashTool}). */
 export const BASH_OUTPUT_METADATA_KEY = 'bashOutput';
 
-export const BashInput = Type.Object({
-  command: Type.String({ minLength: 1, description: 'The shell command to run (/bin/sh -c).' }),
-  description: Type.Optional(Type.String({ description: 'What the command does, in a few words, for the user.' })),
-  timeout: Type.Optional(Type.Integer({
-    minimum: 1, maximum: BASH_MAX_TIMEOUT_MS,
-    description: `Timeout in milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS}, at most ${BASH_MAX_TIMEOUT_MS}).`,
-  })),
-}, { additionalProperties: false });
+export const BashInput = deepFreeze({
+  additionalProperties: false,
+  type: 'object',
+  required: ['command'],
+  properties: {
+    command: { minLength: 1, description: 'The shell command to run (/bin/sh -c).', type: 'string' },
+    description: { description: 'What the command does, in a few words, for the user.', type: 'string' },
+    timeout: {
+      minimum: 1,
+      maximum: BASH_MAX_TIMEOUT_MS,
+      description: `Timeout in milliseconds (default ${BASH_DEFAULT_TIMEOUT_MS}, at most ${BASH_MAX_TIMEOUT_MS}).`,
+      type: 'integer',
+    },
+  },
+} as const);
 
-export type BashParams = Static<typeof BashInput>;
+/** The params of a Bash call, as {@link BashInput} describes them. */
+export type BashParams = { command: string; description?: string; timeout?: number };
 
 /** Options of {@link BashTool}. */
 export interface BashToolOptions extends ShellCheckOptions {

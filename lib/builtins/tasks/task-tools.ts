@@ -1,15 +1,10 @@
-import { Type, type Static, type TObject } from '@sinclair/typebox';
+import { deepFreeze } from '../../schema/deep-freeze';
+import type { ObjectSchema } from '../../schema/schema-types';
 import { PermissionDecision } from '../../permissions/permission-decision';
 import { ActionResult } from '../../result';
 import type { ToolInvocation } from '../../tool/agent-state';
 import { ToolBase } from '../../tool/tool-base';
 import { TaskStore, type Task, type TaskMetadataValue } from './task-store';
-
-// A list of pairs rather than a free-keyed map: strict provider modes (OpenAI) need every object key declared.
-const Metadata = Type.Array(Type.Object({
-  key: Type.String({ minLength: 1 }),
-  value: Type.Union([Type.String(), Type.Number(), Type.Boolean(), Type.Null()]),
-}, { additionalProperties: false }), { description: 'Key-value notes on the task, as {key, value} pairs; on update a null value removes its key.' });
 
 function toRecord(pairs: ReadonlyArray<{ key: string; value: TaskMetadataValue | null }> | undefined): Record<string, TaskMetadataValue | null> | undefined {
   if (pairs === undefined) return undefined;
@@ -17,34 +12,107 @@ function toRecord(pairs: ReadonlyArray<{ key: string; value: TaskMetadataValue |
   for (const { key, value } of pairs) out[key] = value;
   return out;
 }
-const TaskId = Type.String({ description: 'The task id, as TaskCreate or TaskList gave it (for example "3").' });
 
-export const TaskCreateInput = Type.Object({
-  subject: Type.String({ minLength: 1, description: 'A short imperative title, for example "Fix the login test".' }),
-  description: Type.String({ description: 'What needs to be done, and how to tell it is done.' }),
-  metadata: Type.Optional(Metadata),
-}, { additionalProperties: false });
+// Metadata is a list of pairs rather than a free-keyed map: strict provider modes (OpenAI) need every object key declared.
+export const TaskCreateInput = deepFreeze({
+  additionalProperties: false,
+  type: 'object',
+  required: ['subject', 'description'],
+  properties: {
+    subject: {
+      minLength: 1,
+      description: 'A short imperative title, for example "Fix the login test".',
+      type: 'string',
+    },
+    description: { description: 'What needs to be done, and how to tell it is done.', type: 'string' },
+    metadata: {
+      description: 'Key-value notes on the task, as {key, value} pairs; on update a null value removes its key.',
+      type: 'array',
+      items: {
+        additionalProperties: false,
+        type: 'object',
+        required: ['key', 'value'],
+        properties: {
+          key: { minLength: 1, type: 'string' },
+          value: { anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'null' }] },
+        },
+      },
+    },
+  },
+} as const);
 
-export const TaskGetInput = Type.Object({ taskId: TaskId }, { additionalProperties: false });
+export const TaskGetInput = deepFreeze({
+  additionalProperties: false,
+  type: 'object',
+  required: ['taskId'],
+  properties: {
+    taskId: { description: 'The task id, as TaskCreate or TaskList gave it (for example "3").', type: 'string' },
+  },
+} as const);
 
-export const TaskListInput = Type.Object({}, { additionalProperties: false });
+export const TaskListInput = deepFreeze({ additionalProperties: false, type: 'object', properties: {} } as const);
 
-export const TaskUpdateInput = Type.Object({
-  taskId: TaskId,
-  subject: Type.Optional(Type.String({ minLength: 1 })),
-  description: Type.Optional(Type.String()),
-  status: Type.Optional(Type.Union([Type.Literal('pending'), Type.Literal('in_progress'), Type.Literal('completed'), Type.Literal('deleted')], {
-    description: 'pending, in_progress, completed, or deleted to remove the task (and every link to it).',
-  })),
-  owner: Type.Optional(Type.String({ description: 'Who works on the task (an agent name).' })),
-  addBlocks: Type.Optional(Type.Array(TaskId, { description: 'Tasks that cannot start until this one is completed.' })),
-  addBlockedBy: Type.Optional(Type.Array(TaskId, { description: 'Tasks that must be completed before this one.' })),
-  metadata: Type.Optional(Metadata),
-}, { additionalProperties: false });
+export const TaskUpdateInput = deepFreeze({
+  additionalProperties: false,
+  type: 'object',
+  required: ['taskId'],
+  properties: {
+    taskId: { description: 'The task id, as TaskCreate or TaskList gave it (for example "3").', type: 'string' },
+    subject: { minLength: 1, type: 'string' },
+    description: { type: 'string' },
+    status: {
+      description: 'pending, in_progress, completed, or deleted to remove the task (and every link to it).',
+      anyOf: [
+        { const: 'pending', type: 'string' },
+        { const: 'in_progress', type: 'string' },
+        { const: 'completed', type: 'string' },
+        { const: 'deleted', type: 'string' },
+      ],
+    },
+    owner: { description: 'Who works on the task (an agent name).', type: 'string' },
+    addBlocks: {
+      description: 'Tasks that cannot start until this one is completed.',
+      type: 'array',
+      items: { description: 'The task id, as TaskCreate or TaskList gave it (for example "3").', type: 'string' },
+    },
+    addBlockedBy: {
+      description: 'Tasks that must be completed before this one.',
+      type: 'array',
+      items: { description: 'The task id, as TaskCreate or TaskList gave it (for example "3").', type: 'string' },
+    },
+    metadata: {
+      description: 'Key-value notes on the task, as {key, value} pairs; on update a null value removes its key.',
+      type: 'array',
+      items: {
+        additionalProperties: false,
+        type: 'object',
+        required: ['key', 'value'],
+        properties: {
+          key: { minLength: 1, type: 'string' },
+          value: { anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'boolean' }, { type: 'null' }] },
+        },
+      },
+    },
+  },
+} as const);
 
-export type TaskCreateParams = Static<typeof TaskCreateInput>;
-export type TaskGetParams = Static<typeof TaskGetInput>;
-export type TaskUpdateParams = Static<typeof TaskUpdateInput>;
+/** One metadata pair of a task call; on update a null value removes its key. */
+export type TaskMetadataPair = { key: string; value: string | number | boolean | null };
+/** The params of a TaskCreate call, as {@link TaskCreateInput} describes them. */
+export type TaskCreateParams = { subject: string; description: string; metadata?: TaskMetadataPair[] };
+/** The params of a TaskGet call. */
+export type TaskGetParams = { taskId: string };
+/** The params of a TaskUpdate call, as {@link TaskUpdateInput} describes them. */
+export type TaskUpdateParams = {
+  taskId: string;
+  subject?: string;
+  description?: string;
+  status?: 'pending' | 'in_progress' | 'completed' | 'deleted';
+  owner?: string;
+  addBlocks?: string[];
+  addBlockedBy?: string[];
+  metadata?: TaskMetadataPair[];
+};
 
 /** Options of the task tools. */
 export interface TaskToolOptions {
@@ -57,7 +125,7 @@ export interface TaskToolOptions {
  * always allowed, read-only for the permission engine (they change the agent's own plan, not the workspace) and
  * concurrency-safe.
  */
-abstract class TaskTool<P extends TObject> extends ToolBase<P> {
+abstract class TaskTool<P extends ObjectSchema> extends ToolBase<P> {
   constructor(name: string, description: string, inputSchema: P) {
     super({ name, description, inputSchema, effects: [], isReadOnly: true, isConcurrencySafe: true, isStateInjected: true });
   }
@@ -102,7 +170,7 @@ export class TaskListTool extends TaskTool<typeof TaskListInput> {
     super(options.name ?? 'TaskList', 'Lists every task: id, status, subject, owner, and the open tasks it waits for.', TaskListInput);
   }
 
-  override call(_input: Static<typeof TaskListInput>, invocation: ToolInvocation): string {
+  override call(_input: Record<string, never>, invocation: ToolInvocation): string {
     const store = this.store(invocation);
     const tasks = store.list();
     if (tasks.length === 0) return 'No tasks.';

@@ -158,4 +158,28 @@ export function bashBehaviour(make: (policy: SandboxPolicy) => Sandbox): void {
       expect(decision.suggestions?.map((r) => r.ruleContent)).toEqual(['npm run:*']);
     });
   });
+
+  it('golden: the exact texts the model receives, success and failure', async () => {
+    const session: [Record<string, unknown>, 'ok' | 'error', string][] = [
+      [{ command: 'echo hello; echo world', description: 'greet' }, 'ok', 'hello\nworld'],
+      [{ command: 'true' }, 'ok', '(no output)'],
+      [{ command: 'printf "a\\tb\\n\\n"; printf "\\303\\251\\342\\234\\223\\n" >&2' }, 'ok', 'a\tb\né✓'],
+      [{ command: 'echo out; echo err >&2; exit 2' }, 'error', 'Command failed with exit code 2: echo out; echo err >&2; exit 2\nout\nerr'],
+      [{ command: 'exit 1' }, 'error', 'Command failed with exit code 1: exit 1'],
+      [{ command: 'echo before; sleep 30', timeout: 1000 }, 'error', 'Command timed out after 1000 ms: echo before; sleep 30\nbefore'],
+    ];
+    const transcript: string[] = [];
+    for (const [args] of session) {
+      const result = await tools.execute('Bash', args);
+      transcript.push(result.ok ? `ok: ${String(result.result)}` : `error: ${result.error!}`);
+    }
+    expect(transcript).toEqual(session.map(([, kind, text]) => `${kind}: ${text}`));
+    const long = await tools.execute('Bash', { command: 'seq 1 8000' });
+    const head = Array.from({ length: 8000 }, (_, i) => String(i + 1)).join('\n');
+    expect(long.ok).toBe(true);
+    expect(long.result).toBe(`${head.slice(0, (long.result as string).indexOf('\n\n[...'))}\n\n[... output cut: ${head.length} characters in all, the middle was dropped ...]\n\n${head.slice(head.length - ((long.result as string).length - (long.result as string).lastIndexOf('...]\n\n') - 6))}`);
+    expect((long.result as string).length).toBeLessThanOrEqual(BASH_MAX_OUTPUT_CHARS);
+    expect((long.result as string).startsWith('1\n2\n3\n')).toBe(true);
+    expect((long.result as string).endsWith('7999\n8000')).toBe(true);
+  });
 }
