@@ -151,16 +151,46 @@ function spawnOrThrow(run: ProcessTreeRun, env: Readonly<Record<string, string>>
 
 /**
  * SIGKILLs the process group led by `pid` and, when `tag` is given, every process whose environment carries it,
- * repeating until a sweep finds none (a forking process can add children between sweeps; 50 sweeps at most).
+ * repeating until two sweeps in a row find none (50 sweeps at most). Between sweeps it waits until the processes it
+ * killed are dead: a process killed inside `fork()` finishes the fork first, so its child only shows in `/proc` once
+ * the parent has died, and a sweep run before that would miss the child. The second empty sweep covers a process
+ * caught inside `execve()`, whose environment reads as empty for that instant.
  */
 export async function killTree(pid: number | undefined, tag: string | undefined): Promise<void> {
   if (pid !== undefined) signalQuietly(-pid);
   if (tag === undefined) return;
-  for (let sweep = 0; sweep < 50; sweep++) {
+  let emptySweeps = 0;
+  for (let sweep = 0; sweep < 50 && emptySweeps < 2; sweep++) {
     const tagged = await findTagged(tag);
-    if (tagged.length === 0) return;
+    if (tagged.length === 0) {
+      emptySweeps++;
+      continue;
+    }
+    emptySweeps = 0;
     tagged.forEach(signalQuietly);
+    await waitDead(tagged);
   }
+}
+
+/** How long {@link killTree} waits for the processes it killed to die before sweeping again anyway, in ms. */
+const DEATH_WAIT_MS = 500;
+
+/** Resolves once every pid is a zombie or gone (SIGKILL takes effect when the process next runs), or after a bound. */
+async function waitDead(pids: readonly number[]): Promise<void> {
+  const deadline = performance.now() + DEATH_WAIT_MS;
+  let alive = pids;
+  while (performance.now() < deadline) {
+    alive = (await Promise.all(alive.map(async (p) => ((await isRunning(p)) ? p : undefined)))).filter((p): p is number => p !== undefined);
+    if (alive.length === 0) return;
+    await new Promise((resolve) => setTimeout(resolve, 1));
+  }
+}
+
+/** Whether `pid` exists and is neither a zombie nor dead (state `Z`/`X` in `/proc/<pid>/stat`). */
+async function isRunning(pid: number): Promise<boolean> {
+  const stat = await readFile(`/proc/${pid}/stat`, 'latin1').catch(() => '');
+  const state = /\) (\S) /.exec(stat)?.[1];
+  return state !== undefined && state !== 'Z' && state !== 'X';
 }
 
 function signalQuietly(pid: number): void {
