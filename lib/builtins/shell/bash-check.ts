@@ -6,7 +6,8 @@ import type { ShellAnalysis, ShellFeature, SimpleCommand } from './analyze-comma
 import type { CredentialPathOptions } from '../files/credential-paths';
 import { credentialRead } from './credential-reads';
 import { judgeRedirectWrites, type RedirectWriteOptions } from './redirect-writes';
-import type { ShellWord } from './shell-word';
+import { sedInvocation } from './sed-invocation';
+import { literalWord, type ShellWord } from './shell-word';
 
 /** Features that make a command's effect depend on what only runs at run time: always asked, bypass-immune. */
 const INJECTION: readonly ShellFeature[] = [
@@ -34,8 +35,9 @@ export interface ShellCheckOptions extends RedirectWriteOptions {
  * The layered check of a shell tool, in order: (1) injection risk -> bypass-immune ASK; (2) every simple command
  * read-only and no write redirection -> ALLOW, unless the command reads a credential path (an argument or input
  * redirection naming one, or a run-time word that may name one: see `credentialRead`), which is an ASK that allow
- * rules and BYPASS can let through, as for the Read tool; (3) dangerous commands on parsed words -> bypass-immune ASK; (4) `sed
- * -i` on a dangerous file and (5) dangerous paths among the arguments of file commands -> bypass-immune ASK, and
+ * rules and BYPASS can let through, as for the Read tool; (3) dangerous commands on parsed words -> bypass-immune ASK; (4) a `sed`
+ * script that runs commands or reads or writes other files (`e`, `r`, `w`, `s///e`, `s///w`, a script file), and `sed
+ * -i` on a dangerous file, and (5) dangerous paths among the arguments of file commands -> bypass-immune ASK, and
  * output redirections judged as writes ({@link judgeRedirectWrites}); (6) removing `/`, `~`, `*`, `X/*` or a direct
  * child of `/` -> bypass-immune ASK; (7) in ACCEPT_EDITS and DONT_ASK, file commands whose targets all lie inside the
  * working directories -> ALLOW unless it reads a credential path; else (8) the credential ASK, or PASSTHROUGH, so the command rules decide. See docs/shell-analysis.md for
@@ -57,6 +59,11 @@ export function checkShellCommand(analysis: ShellAnalysis, context: PermissionCo
   for (const command of analysis.commands) {
     const danger = dangerous(command);
     if (danger !== undefined) return immune(danger);
+  }
+  for (const command of analysis.commands) {
+    if (riskName(command) !== 'sed') continue;
+    const sed = sedInvocation(runWords(command).slice(1));
+    if (sed.risk !== undefined) return immune(`The sed command cannot be allowed: ${sed.risk}.`);
   }
   for (const command of analysis.commands) {
     const name = riskName(command);
@@ -110,30 +117,42 @@ function runWords(command: SimpleCommand): readonly ShellWord[] {
   return command.views[command.views.length - 1]!;
 }
 
-/** The operands of a file command (its non-option words; sed's first one is its script unless -e or -f gave it). */
+/** Commands whose short option `-t DIR` (or `-S SUFFIX`) may be glued to its value: `cp -t/etc x`. */
+const TARGET_OPTION_COMMANDS: ReadonlySet<string> = new Set(['cp', 'mv', 'ln']);
+
+/**
+ * The paths a file command may change: its operands (sed's files, not its scripts) and the values of options that
+ * name a path (`--target-directory=/etc`, `-t/etc`; every `--name=value` value counts, which at worst keeps a harmless
+ * value such as `--mode=644` from the ACCEPT_EDITS allowance when it is not a path inside the working directories).
+ */
 function pathArguments(command: SimpleCommand, name: string): ShellWord[] {
   const words = runWords(command).slice(1);
+  if (name === 'sed') return [...sedInvocation(words).files];
   const operands: ShellWord[] = [];
   let options = true;
-  let script = name === 'sed' && !words.some((w) => w.literal && (w.text === '-e' || w.text === '-f' || w.text.startsWith('--expression') || w.text.startsWith('--file')));
-  for (let i = 0; i < words.length; i++) {
-    const w = words[i]!;
+  for (const w of words) {
     if (options && w.literal && w.text === '--') {
       options = false;
       continue;
     }
     if (options && w.literal && w.text.length > 1 && w.text[0] === '-') {
-      if (name === 'sed' && (w.text === '-e' || w.text === '-f')) i++;
-      continue;
-    }
-    if (script) {
-      script = false;
+      operands.push(...optionPaths(w.text, name));
       continue;
     }
     operands.push(w);
   }
   // chmod and chown take their mode or owner first.
   return name === 'chmod' || name === 'chown' || name === 'chgrp' ? operands.slice(1) : operands;
+}
+
+function optionPaths(option: string, name: string): ShellWord[] {
+  if (option.startsWith('--')) {
+    const eq = option.indexOf('=');
+    return eq < 0 ? [] : [literalWord(option.slice(eq + 1))];
+  }
+  if (!TARGET_OPTION_COMMANDS.has(name)) return [];
+  const at = option.search(/[tS]/);
+  return at > 0 && at < option.length - 1 ? [literalWord(option.slice(at + 1))] : [];
 }
 
 function isSweepingRemoval(w: ShellWord): boolean {
