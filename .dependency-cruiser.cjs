@@ -79,7 +79,7 @@ module.exports = {
       severity: 'error',
       comment: 'The MCP SDK (optional peer dependency) is imported only under lib/mcp, loaded by the agenttoolkit/mcp entry point.',
       from: { path: '^lib/', pathNot: '^lib/mcp/' },
-      to: { path: 'node_modules/@modelcontextprotocol/sdk/' },
+      to: { path: '(^|/)@modelcontextprotocol/sdk(/|$)' },
     },
     {
       name: 'mcp-layer',
