@@ -5,6 +5,7 @@ import type { PermissionEngine } from '../../permissions/permission-engine';
 import { PermissionBehavior } from '../../permissions/permission-behavior';
 import { mcpFormat, type McpTool } from '../../providers/mcp';
 import { mcpToolResult } from '../../providers/mcp-result';
+import { ToolResultState } from '../../streaming/tool-chunk';
 import type { ActionResult } from '../../result';
 import type { Tool } from '../../tool/tool';
 import type { ExecuteOptions, Tools } from '../../tools';
@@ -74,10 +75,14 @@ export class McpToolServer {
     this.registered.clear();
   }
 
-  /** Brings the served tools in line with the registry's listing; sends one `list_changed` when anything changed. */
+  /**
+   * Brings the served tools in line with the registry's listing and sends `list_changed` when anything changed (the
+   * SDK's `registerTool` sends one per tool it adds; otherwise one for the whole change).
+   */
   private sync(initial: boolean): void {
     const listed = new Map(this.tools.getSchema(mcpFormat).map((entry) => [entry.name, entry]));
     let changed = false;
+    let added = false;
     for (const [name, served] of this.registered) {
       const entry = listed.get(name);
       const enabled = entry !== undefined;
@@ -104,9 +109,10 @@ export class McpToolServer {
         continue;
       }
       this.registered.set(name, { tool, entry });
-      changed = true;
+      added = true;
     }
-    if (changed && !initial) this.server.sendToolListChanged();
+    // registerTool has sent its own list_changed for each added tool (when connected).
+    if (changed && !added && !initial) this.server.sendToolListChanged();
   }
 
   private toolFields(entry: McpTool): { title?: string; description: string; inputSchema: never; outputSchema?: never; annotations: ToolAnnotations; _meta?: Record<string, unknown> } {
@@ -163,6 +169,7 @@ export class McpToolServer {
     await request.step(tool.formatStatus(args));
     const stream = this.tools.stream(name, args, options);
     for await (const chunk of stream) {
+      if (chunk.state !== ToolResultState.RUNNING) continue; // the final response: it is the call's result, not progress
       const text = chunk.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
       if (text !== '') await request.step(text);
     }
