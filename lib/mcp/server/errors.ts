@@ -3,7 +3,8 @@ import { AgentToolkitError } from '../../errors';
 /**
  * Stable codes of the MCP server adapter (match on `error.code`, never on the message):
  *
- * - `MCP_TOOL_NAME_TAKEN`: a tool of the registry has the name of a tool registered natively on the same `McpServer`.
+ * - `MCP_TOOL_NAME_TAKEN`: a tool of the registry (or a skill served as a prompt) has the name of a tool (prompt)
+ *   registered natively on the same `McpServer`.
  * - `MCP_HOST_VALIDATION`: `serveHttp` was asked to bind a non-loopback address without `allowedHosts`, which would
  *   switch off host-header validation.
  * - `MCP_SDK_MISSING`: the optional peer dependency `@modelcontextprotocol/sdk` (or the `zod` it needs) is not
