@@ -9,3 +9,16 @@ require.extensions['.ts'] = (module, filename) => {
   });
   module._compile(outputText, filename);
 };
+
+// With AGENTTOOLKIT_ROOT set, `agenttoolkit` and `agenttoolkit/<area>` resolve to the sources, as a published
+// package's imports would (the docs snippets are written against the package name).
+if (process.env.AGENTTOOLKIT_ROOT) {
+  const Module = require('node:module');
+  const path = require('node:path');
+  const resolve = Module._resolveFilename;
+  Module._resolveFilename = function (request, ...rest) {
+    const match = /^agenttoolkit(?:\/(.+))?$/.exec(request);
+    if (match) request = path.join(process.env.AGENTTOOLKIT_ROOT, 'lib', match[1] ?? '', 'index.ts');
+    return resolve.call(this, request, ...rest);
+  };
+}
