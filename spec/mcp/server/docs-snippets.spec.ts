@@ -26,6 +26,7 @@ const COMPILER = { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES202
 async function run(source: string, log: string[] = []): Promise<Record<string, unknown>> {
   const js = ts.transpileModule(source, { compilerOptions: COMPILER }).outputText;
   const exports: Record<string, unknown> = {};
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the snippet's own imports, resolved at run time
   const load = (name: string): unknown => require(ALIASES[name] ?? name);
   const quiet = { log: (...args: unknown[]) => log.push(args.join(' ')) };
   await (new Function('require', 'exports', 'console', `return (async () => {\n${js}\n})();`) as (r: typeof load, e: object, c: object) => Promise<void>)(load, exports, quiet);
