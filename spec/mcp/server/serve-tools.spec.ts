@@ -8,6 +8,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import {
   CallToolResultSchema,
+  CreateMessageRequestSchema,
   ElicitRequestSchema,
   LoggingMessageNotificationSchema,
   ToolListChangedNotificationSchema,
@@ -65,6 +66,20 @@ class Shop {
     return `token ${String(mcp.progressToken)}, session ${String(mcp.sessionId)}, auth ${String(mcp.authInfo)}, id ${typeof mcp.requestId}, signal ${mcp.signal.aborted}`;
   }
 
+  @Action('Ask the client model.', { params: Type.Object({ prompt: Type.String() }), effects: [] })
+  async ask({ prompt }: { prompt: string }, @Inject(McpRequest) mcp: McpRequest): Promise<string> {
+    const answer = await mcp.createMessage({ messages: [{ role: 'user', content: { type: 'text', text: prompt } }], maxTokens: 10 });
+    return answer.content.type === 'text' ? answer.content.text : '?';
+  }
+
+  @Action('Approval check that throws.', { params: Type.Object({ id: Type.String() }), requiresApproval: (): boolean => {
+    throw new Error('broken check');
+  } })
+  fragile({ id }: { id: string }): string {
+    this.calls.push(`fragile ${id}`);
+    return id;
+  }
+
   @Action('Whether an MCP request is injected.', { effects: [] })
   where(@Inject(McpRequest, { optional: true }) mcp?: McpRequest): string {
     return mcp === undefined ? 'outside MCP' : 'inside MCP';
@@ -79,7 +94,7 @@ interface Setup {
   listChanged: jest.Mock;
 }
 
-async function setup(options: { elicit?: (message: string) => ElicitResult; engine?: PermissionEngine; native?: boolean; tools?: Tools } = {}): Promise<Setup> {
+async function setup(options: { elicit?: (message: string) => ElicitResult; engine?: PermissionEngine; native?: boolean; tools?: Tools; connect?: boolean } = {}): Promise<Setup> {
   const shop = new Shop();
   const tools = options.tools ?? new Tools({ logger: quiet }).register(shop);
   const server = new McpServer({ name: 'shop', version: '1.0.0' });
@@ -94,9 +109,11 @@ async function setup(options: { elicit?: (message: string) => ElicitResult; engi
   }
   const listChanged = jest.fn();
   client.setNotificationHandler(ToolListChangedNotificationSchema, () => listChanged());
-  const [a, b] = InMemoryTransport.createLinkedPair();
-  await server.connect(a);
-  await client.connect(b);
+  if (options.connect !== false) {
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    await server.connect(a);
+    await client.connect(b);
+  }
   return { server, client, tools, shop, listChanged };
 }
 
@@ -107,7 +124,7 @@ describe('serveTools: a Tools registry on an McpServer the user owns', () => {
   it('lists the registry tools exactly as mcpFormat renders them, beside a native zod tool, and calls both', async () => {
     const { client, tools } = await setup();
     const listed = (await client.listTools()).tools;
-    expect(listed.map((t) => t.name)).toEqual(['native_echo', 'getOrder', 'refund', 'wait', 'count', 'chatty', 'manual', 'where']);
+    expect(listed.map((t) => t.name)).toEqual(['native_echo', 'getOrder', 'refund', 'wait', 'count', 'chatty', 'manual', 'ask', 'fragile', 'where']);
     const ours = mcpListTools(tools).tools;
     for (const entry of ours) {
       const served = listed.find((t) => t.name === entry.name)!;
@@ -142,6 +159,46 @@ describe('serveTools: a Tools registry on an McpServer the user owns', () => {
     const attempt = () => serveTools(server, new Tools({ logger: quiet }).register(new Shop()));
     expect(attempt).toThrow(McpServerError);
     expect(attempt).toThrow(expect.objectContaining({ code: 'MCP_TOOL_NAME_TAKEN' }) as Error);
+  });
+
+  it('asks the client model through McpRequest.createMessage', async () => {
+    const { server, tools } = await setup({ native: false, connect: false });
+    const client = new Client({ name: 'sampler', version: '1' }, { capabilities: { sampling: {} } });
+    client.setRequestHandler(CreateMessageRequestSchema, (request) => ({
+      role: 'assistant',
+      model: 'test-model',
+      content: { type: 'text', text: `echo: ${(request.params.messages[0]!.content as { text: string }).text}` },
+    }));
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    await server.connect(a);
+    await client.connect(b);
+    expect(text(await client.callTool({ name: 'ask', arguments: { prompt: 'hi' } }))).toBe('echo: hi');
+    expect(tools.get('ask')).toBeDefined();
+    await client.close();
+  });
+
+  it('fails closed when a tool\'s approval check throws: the user is asked, and nothing runs without an answer', async () => {
+    const { client, shop } = await setup();
+    const result = await client.callTool({ name: 'fragile', arguments: { id: 'x' } });
+    expect(text(result)).toContain('does not support elicitation');
+    expect(shop.calls).toEqual([]);
+    await client.close();
+  });
+
+  it('logs and skips a tool registered later under a name a native tool has; the others are still served', async () => {
+    const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
+    try {
+      const { client, server, tools } = await setup();
+      server.registerTool('taken', { description: 'native' }, () => ({ content: [{ type: 'text', text: 'native taken' }] }));
+      tools.action({ name: 'taken', description: 'Ours.', params: Type.Object({}), effects: [] }, () => 'ours');
+      tools.action({ name: 'free', description: 'Ours too.', params: Type.Object({}), effects: [] }, () => 'free');
+      expect(warn).toHaveBeenCalledWith(expect.stringContaining("Tool 'taken' is already registered on this McpServer"));
+      expect(text(await client.callTool({ name: 'taken', arguments: {} }))).toBe('native taken');
+      expect(text(await client.callTool({ name: 'free', arguments: {} }))).toBe('free');
+      await client.close();
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it('gives an optional McpRequest only inside MCP', async () => {
