@@ -25,7 +25,7 @@ function sdkZod(): Zod {
  * keywords, `$defs` and `additionalProperties` included. A key the schema leaves out and zod adds
  * (`additionalProperties: {}` of a loose object, zod's `$schema`) is set to `undefined`, which JSON leaves out.
  */
-export function jsonSchemaCarrier(jsonSchema: object): ZodMini.ZodMiniObject {
+export function jsonSchemaCarrier(jsonSchema: object): object {
   const z = sdkZod();
   const carrier = z.looseObject({});
   const meta: Record<string, unknown> = { $schema: undefined, additionalProperties: undefined, ...jsonSchema };
