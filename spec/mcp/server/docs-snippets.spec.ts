@@ -103,11 +103,13 @@ describe('docs/providers/mcp.md server snippets', () => {
     await asking.close();
   });
 
-  it('the HTTP snippet serves on 127.0.0.1:3000/mcp', async () => {
+  it('the HTTP snippet serves on 127.0.0.1:<port>/mcp (port 3000 in the docs, any free port here)', async () => {
     const log: string[] = [];
-    const { endpoint } = (await run(snippets[3]!, log)) as { endpoint: McpHttpEndpoint };
+    expect(snippets[3]).toContain('{ port: 3000 }');
+    const { endpoint } = (await run(snippets[3]!.replace('{ port: 3000 }', '{ port: 0 }'), log)) as { endpoint: McpHttpEndpoint };
     try {
-      expect(log).toEqual(['MCP server on http://127.0.0.1:3000/mcp']);
+      expect(log).toEqual([`MCP server on ${endpoint.url}`]);
+      expect(endpoint.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
       const client = new Client({ name: 'docs', version: '1' });
       await client.connect(new StreamableHTTPClientTransport(new URL(endpoint.url)));
       expect(text(await client.callTool({ name: 'hello', arguments: {} }))).toBe('hello');
