@@ -8,8 +8,13 @@ import tseslint from 'typescript-eslint';
 const heavy = [
   { name: 'dockerode', message: 'dockerode is imported only by lib/sandbox/docker/ (optional peer dependency).' },
   { name: 'chokidar', message: 'chokidar is imported only by lib/skills/ watcher code (optional peer dependency).' },
-  { name: '@modelcontextprotocol/sdk', message: 'The MCP SDK is a dev dependency: used by tests and type checks only.' },
+  { name: '@modelcontextprotocol/sdk', message: 'The MCP SDK is imported only by lib/mcp/ (optional peer dependency, loaded by agenttoolkit/mcp).' },
   { name: 'web-tree-sitter', message: 'The bash parser is imported only by lib/builtins/shell/ (and there lazily, on first analysis).' },
+];
+
+// The MCP SDK is imported through subpaths (`@modelcontextprotocol/sdk/server/mcp.js`), which `paths` does not match.
+const heavyPatterns = [
+  { group: ['@modelcontextprotocol/sdk/*'], message: 'The MCP SDK is imported only by lib/mcp/ (optional peer dependency, loaded by agenttoolkit/mcp).' },
 ];
 
 // Built-in error classes the library must not throw (a thrown `new TypeError(...)` or `throw RangeError(...)`).
@@ -32,23 +37,23 @@ export default tseslint.config(
   {
     files: ['lib/**/*.ts'],
     ignores: ['lib/sandbox/docker/**', 'lib/skills/**', 'lib/builtins/shell/**', 'lib/mcp/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: heavy }] },
+    rules: { 'no-restricted-imports': ['error', { paths: heavy, patterns: heavyPatterns }] },
   },
   {
     files: ['lib/builtins/shell/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => h.name !== 'web-tree-sitter') }] },
+    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => h.name !== 'web-tree-sitter'), patterns: heavyPatterns }] },
   },
   {
     files: ['lib/sandbox/docker/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => h.name !== 'dockerode') }] },
+    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => h.name !== 'dockerode'), patterns: heavyPatterns }] },
+  },
+  {
+    files: ['lib/skills/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => h.name !== 'chokidar'), patterns: heavyPatterns }] },
   },
   {
     files: ['lib/mcp/**'],
     rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => h.name !== '@modelcontextprotocol/sdk') }] },
-  },
-  {
-    files: ['lib/skills/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => h.name !== 'chokidar') }] },
   },
   // The library throws its own coded errors (AgentToolkitError subclasses, docs/errors.md), never a bare built-in
   // error class: callers match on `error.code`.

@@ -89,6 +89,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
   private readonly innermost: NextHandler;
   private groups: ToolGroups | undefined;
   private metaTool: Tool | undefined;
+  private readonly listeners = new Set<() => void>();
 
   constructor(options: ToolsOptions<R> = {}) {
     this.activeContext = options.context ?? new ToolContext();
@@ -111,7 +112,30 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
   /** Replaces the active context (used by calls and listings that pass none). */
   setContext(context: ToolContext): this {
     this.activeContext = context;
+    this.listingChanged();
     return this;
+  }
+
+  /**
+   * Subscribes to listing changes: `listener` runs after a registration (`register`, `action`, `merge`,
+   * `createGroup`), a group switch (`setGroupsActive`, or the model calling `reset_tools`) and `setContext`. A call's
+   * own `context` option is not a listing change. A listener that throws is logged and the others still run. An MCP
+   * server uses it to send `notifications/tools/list_changed`.
+   * @returns a function that unsubscribes.
+   */
+  onListChange(listener: () => void): () => void {
+    this.listeners.add(listener);
+    return () => this.listeners.delete(listener);
+  }
+
+  private listingChanged(): void {
+    for (const listener of this.listeners) {
+      try {
+        listener();
+      } catch (error) {
+        this.logger.error('A tools listing-change listener threw', { stack: (error as Error | null)?.stack });
+      }
+    }
   }
 
   /**
@@ -251,12 +275,13 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
   createGroup(name: string, description: string, options: { active?: boolean } = {}): this {
     const own = this.byName.get(RESET_TOOLS);
     if (own !== undefined && own !== this.metaTool) throw new ToolDefinitionError(`Tool '${RESET_TOOLS}' is already registered (by ${own.source}); the tool-group meta tool needs that name.`);
-    const groups = this.groups ?? new ToolGroups();
+    const groups = this.groups ?? new ToolGroups(() => this.listingChanged());
     groups.create(name, description, options.active ?? false);
     this.groups = groups;
     this.metaTool = groups.metaTool((group) => this.list().filter((tool) => tool.group === group).map((tool) => tool.name));
     this.byName.set(RESET_TOOLS, this.metaTool);
     this.schemaCache.clear();
+    this.listingChanged();
     return this;
   }
 
@@ -299,6 +324,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
     this.assertExpressible(incoming);
     for (const tool of incoming) this.byName.set(tool.name, tool);
     this.schemaCache.clear();
+    this.listingChanged();
     return this;
   }
 
@@ -307,6 +333,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
     this.assertExpressible(tools);
     for (const tool of tools) this.byName.set(tool.name, tool);
     this.schemaCache.clear();
+    this.listingChanged();
   }
 
   private assertExpressible(tools: readonly Tool[]): void {

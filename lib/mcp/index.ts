@@ -2,6 +2,12 @@
  * agenttoolkit/mcp: MCP both ways through the official SDK (`@modelcontextprotocol/sdk`, an optional peer dependency
  * loaded only by this entry point).
  */
+// MCP server: serve a Tools registry on an McpServer.
+export { serveTools, McpToolServer, type ServeToolsOptions } from './server/mcp-tool-server';
+export { McpRequest } from './server/mcp-request';
+export { serveSkills, type McpSkillPrompts } from './server/serve-skills';
+export { serveStdio, serveHttp, type ServeHttpOptions, type McpHttpEndpoint } from './server/serve';
+export { McpServerError, type McpServerErrorCode } from './server/errors';
 // MCP client: another MCP server's tools as tools of a registry.
 export { McpClientTools, connectMcpServer } from './client/mcp-client-tools';
 export type { McpClientOptions, McpToolDrift, McpToolsChange } from './client/mcp-client-options';

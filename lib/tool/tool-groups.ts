@@ -28,6 +28,9 @@ const GROUP_NAME = /^[A-Za-z0-9_-]{1,64}$/;
 export class ToolGroups {
   private readonly groups = new Map<string, { description: string; active: boolean }>();
 
+  /** @param onChange - called after `apply` switched at least one group. */
+  constructor(private readonly onChange?: () => void) {}
+
   /** Whether tools of `group` may be listed and called now. */
   isActive(group: string): boolean {
     const entry = this.groups.get(group);
@@ -57,6 +60,7 @@ export class ToolGroups {
         changed.push(name);
       }
     }
+    if (changed.length > 0) this.onChange?.();
     return changed;
   }
 

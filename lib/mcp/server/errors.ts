@@ -1,0 +1,16 @@
+import { AgentToolkitError } from '../../errors';
+
+/**
+ * Stable codes of the MCP server adapter (match on `error.code`, never on the message):
+ *
+ * - `MCP_TOOL_NAME_TAKEN`: a tool of the registry (or a skill served as a prompt) has the name of a tool (prompt)
+ *   registered natively on the same `McpServer`.
+ * - `MCP_HOST_VALIDATION`: `serveHttp` was asked to bind a non-loopback address without `allowedHosts`, which would
+ *   switch off host-header validation.
+ * - `MCP_SDK_MISSING`: the optional peer dependency `@modelcontextprotocol/sdk` (or the `zod` it needs) is not
+ *   installed.
+ */
+export type McpServerErrorCode = 'MCP_TOOL_NAME_TAKEN' | 'MCP_HOST_VALIDATION' | 'MCP_SDK_MISSING';
+
+/** A refusal of the MCP server adapter; see {@link McpServerErrorCode}. */
+export class McpServerError extends AgentToolkitError<McpServerErrorCode> {}

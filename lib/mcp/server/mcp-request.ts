@@ -1,0 +1,121 @@
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type {
+  ClientCapabilities,
+  CreateMessageRequest,
+  CreateMessageResult,
+  ElicitRequestFormParams,
+  ElicitRequestURLParams,
+  ElicitResult,
+  LoggingLevel,
+  ServerNotification,
+  ServerRequest,
+} from '@modelcontextprotocol/sdk/types.js';
+import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+
+/** The SDK's per-request handler argument (`RequestHandlerExtra`) as the MCP server adapter receives it. */
+export type McpRequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/** MCP log levels from least to most severe (RFC 5424 order, as in the MCP logging utility). */
+const SEVERITY: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning', 'error', 'critical', 'alert', 'emergency'];
+
+/** The level a client set with `logging/setLevel`, per session (`undefined` key: a transport without sessions). */
+export type McpLogLevels = Map<string | undefined, LoggingLevel>;
+
+/**
+ * The MCP request a tool call is serving: inject it into a tool with `@Inject(McpRequest, { optional: true })` (or a
+ * function tool's `inject: { mcp: McpRequest }`) to ask the connected user (`elicitInput`), ask the client's model
+ * (`createMessage`), report progress and send logs. It is provided per call by {@link McpToolServer}; outside MCP
+ * (a provider loop, a test) nothing provides it, so an optional injection gives `undefined`. It never reaches the
+ * model's arguments.
+ *
+ * See the MCP specification 2025-06-18: elicitation (https://modelcontextprotocol.io/specification/2025-06-18/client/elicitation),
+ * sampling (.../client/sampling), progress (.../basic/utilities/progress), logging (.../server/utilities/logging).
+ */
+export class McpRequest {
+  private lastProgress = -Infinity;
+
+  /** @internal Built by the server adapter for each `tools/call`. */
+  constructor(
+    private readonly server: McpServer,
+    private readonly extra: McpRequestExtra,
+    private readonly levels: McpLogLevels,
+  ) {}
+
+  /** The session id of a Streamable HTTP connection, or `undefined` (stdio, in-memory). */
+  get sessionId(): string | undefined {
+    return this.extra.sessionId;
+  }
+
+  /** The validated access token's information when the transport authenticated the request (the SDK's `AuthInfo`). */
+  get authInfo(): AuthInfo | undefined {
+    return this.extra.authInfo;
+  }
+
+  /** The JSON-RPC id of the `tools/call` request. */
+  get requestId(): string | number {
+    return this.extra.requestId;
+  }
+
+  /** Aborted when the client cancels the call (`notifications/cancelled`) or the connection closes. */
+  get signal(): AbortSignal {
+    return this.extra.signal;
+  }
+
+  /** The capabilities the client declared at initialization (`elicitation`, `sampling`, ...), if known. */
+  get clientCapabilities(): ClientCapabilities | undefined {
+    return this.server.server.getClientCapabilities();
+  }
+
+  /** The progress token the client sent with the call, or `undefined` when it asked for no progress. */
+  get progressToken(): string | number | undefined {
+    return this.extra._meta?.progressToken;
+  }
+
+  /**
+   * Asks the connected user for input (`elicitation/create`), tied to this call and cancelled with it.
+   * @returns the user's answer: `action` is `accept` (with `content`), `decline` or `cancel`.
+   * @throws the SDK's error when the client does not support elicitation or the request fails.
+   */
+  elicitInput(params: ElicitRequestFormParams | ElicitRequestURLParams): Promise<ElicitResult> {
+    return this.server.server.elicitInput(params, { relatedRequestId: this.extra.requestId, signal: this.extra.signal });
+  }
+
+  /**
+   * Asks the client's model for a completion (`sampling/createMessage`), tied to this call and cancelled with it.
+   * @throws the SDK's error when the client does not support sampling or the request fails.
+   */
+  createMessage(params: CreateMessageRequest['params']): Promise<CreateMessageResult> {
+    return this.server.server.createMessage(params, { relatedRequestId: this.extra.requestId, signal: this.extra.signal }) as Promise<CreateMessageResult>;
+  }
+
+  /**
+   * Sends `notifications/progress` for this call: `done` units of `total` (both in the tool's own unit; `total`
+   * optional), with an optional message. Does nothing when the client sent no progress token, and drops a `done` not
+   * above the last one sent (MCP requires progress to increase with each notification).
+   */
+  async progress(done: number, total?: number, message?: string): Promise<void> {
+    const progressToken = this.progressToken;
+    if (progressToken === undefined || !(done > this.lastProgress)) return;
+    this.lastProgress = done;
+    const params: { progressToken: string | number; progress: number; total?: number; message?: string } = { progressToken, progress: done };
+    if (total !== undefined) params.total = total;
+    if (message !== undefined) params.message = message;
+    await this.extra.sendNotification({ method: 'notifications/progress', params });
+  }
+
+  /** @internal The next progress step for an automatic notification (status line, streamed chunk). */
+  async step(message: string): Promise<void> {
+    await this.progress(this.lastProgress === -Infinity ? 0 : this.lastProgress + 1, undefined, message);
+  }
+
+  /**
+   * Sends a log message (`notifications/message`) for this call, when `level` is at or above the level the client
+   * set with `logging/setLevel` (every level when it set none). `data` is any JSON value; `logger` names the source.
+   */
+  async log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
+    const minimum = this.levels.get(this.extra.sessionId);
+    if (minimum !== undefined && SEVERITY.indexOf(level) < SEVERITY.indexOf(minimum)) return;
+    await this.extra.sendNotification({ method: 'notifications/message', params: logger === undefined ? { level, data } : { level, data, logger } });
+  }
+}

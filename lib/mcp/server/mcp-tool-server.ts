@@ -1,0 +1,224 @@
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { SetLevelRequestSchema, type CallToolResult, type LoggingLevel, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { ToolContext } from '../../context/tool-context';
+import type { PermissionEngine } from '../../permissions/permission-engine';
+import { PermissionBehavior } from '../../permissions/permission-behavior';
+import { mcpFormat, type McpTool } from '../../providers/mcp';
+import { mcpToolResult } from '../../providers/mcp-result';
+import { ToolResultState } from '../../streaming/tool-chunk';
+import type { ActionResult } from '../../result';
+import type { Tool } from '../../tool/tool';
+import type { ExecuteOptions, Tools } from '../../tools';
+import { cutText } from '../../text/cut-text';
+import { McpServerError } from './errors';
+import { jsonSchemaCarrier } from './json-schema-carrier';
+import { McpRequest, type McpLogLevels, type McpRequestExtra } from './mcp-request';
+
+/** Options of {@link serveTools} / {@link McpToolServer}. */
+export interface ServeToolsOptions {
+  /**
+   * Decides first for every call (allow runs it, deny gives the denied result, ask asks the user through
+   * elicitation). Without it, a tool that needs approval for its arguments (`tool.needsApproval`) asks the user.
+   */
+  permissions?: PermissionEngine | undefined;
+  /**
+   * Send progress notifications for status lines and streamed chunks when the client sent a progress token
+   * (default true).
+   */
+  progress?: boolean | undefined;
+}
+
+/**
+ * A `Tools` registry served as MCP tools on an `McpServer` you own. Each tool of the registry is registered through
+ * the SDK's public `registerTool`, so tools, resources and prompts you register natively on the same server coexist
+ * with it: one `tools/list`, one `tools/call`. Build it with {@link serveTools}.
+ *
+ * - Listing: what `mcpFormat` gives for the registry's active context (name, title, description, `inputSchema` as
+ *   written, `outputSchema` for an object `returns`, annotations from effects and approval, `_meta`). The SDK's
+ *   `McpServer` (1.x) lists no `icons` for its tools, so a tool's `icons` are not sent.
+ * - Listing changes (registration, `setGroupsActive` or a `reset_tools` call, `setContext`) update the served tools
+ *   and send `notifications/tools/list_changed`; the context of one call does not.
+ * - Calls run through the registry's pipeline with a per-call context that also provides {@link McpRequest}; the
+ *   client's cancellation aborts the tool's signal; status lines and streamed text become progress notifications.
+ * - Approval: see {@link ServeToolsOptions.permissions}. The user is asked with an elicitation form; accept runs the
+ *   call, decline or cancel gives the declined result; a client without the elicitation capability gets a failed
+ *   result saying nobody could approve the call.
+ * - Logging: the server declares the `logging` capability and answers `logging/setLevel` itself (per session), so
+ *   {@link McpRequest.log} sends what the client asked for. It replaces the SDK server's own `logging/setLevel`
+ *   handler: `server.sendLoggingMessage` from your own code then sends every level.
+ */
+export class McpToolServer {
+  private readonly registered = new Map<string, { tool: RegisteredTool; entry: McpTool }>();
+  private readonly levels: McpLogLevels = new Map();
+  private readonly unsubscribe: () => void;
+  private readonly progressEnabled: boolean;
+
+  /**
+   * @throws McpServerError `MCP_TOOL_NAME_TAKEN` when a tool of the registry has the name of one registered
+   *   natively on `server`; `MCP_SDK_MISSING` when zod cannot be loaded next to the SDK.
+   */
+  constructor(
+    readonly server: McpServer,
+    readonly tools: Tools<ActionResult<unknown>>,
+    private readonly options: ServeToolsOptions = {},
+  ) {
+    this.progressEnabled = options.progress ?? true;
+    this.installLogging();
+    this.sync(true);
+    this.unsubscribe = tools.onListChange(() => this.sync(false));
+  }
+
+  /** Stops following the registry's listing changes and removes its tools from the server (native tools stay). */
+  close(): void {
+    this.unsubscribe();
+    for (const { tool } of this.registered.values()) tool.remove();
+    this.registered.clear();
+  }
+
+  /**
+   * Brings the served tools in line with the registry's listing and sends `list_changed` when anything changed (the
+   * SDK's `registerTool` sends one per tool it adds; otherwise one for the whole change).
+   */
+  private sync(initial: boolean): void {
+    const listed = new Map(this.tools.getSchema(mcpFormat).map((entry) => [entry.name, entry]));
+    let changed = false;
+    let added = false;
+    for (const [name, served] of this.registered) {
+      const entry = listed.get(name);
+      const enabled = entry !== undefined;
+      if (served.tool.enabled !== enabled) {
+        served.tool.enabled = enabled;
+        changed = true;
+      }
+      if (entry === undefined) continue;
+      if (served.entry !== entry) {
+        Object.assign(served.tool, this.toolFields(entry));
+        served.entry = entry;
+        changed = true;
+      }
+    }
+    for (const [name, entry] of listed) {
+      if (this.registered.has(name)) continue;
+      let tool: RegisteredTool;
+      try {
+        tool = this.server.registerTool(name, this.toolFields(entry), ((args: Record<string, unknown>, extra: McpRequestExtra) => this.call(name, args, extra)) as never);
+      } catch (error) {
+        const taken = new McpServerError('MCP_TOOL_NAME_TAKEN', `Tool '${name}' is already registered on this McpServer natively; register the registry's tool under another name (tools.register({ instance, prefix })) or rename the native one.`, { cause: error });
+        if (initial) throw taken;
+        console.warn(taken.message);
+        continue;
+      }
+      this.registered.set(name, { tool, entry });
+      added = true;
+    }
+    // registerTool has sent its own list_changed for each added tool (when connected).
+    if (changed && !added && !initial) this.server.sendToolListChanged();
+  }
+
+  private toolFields(entry: McpTool): { title?: string; description: string; inputSchema: never; outputSchema?: never; annotations: ToolAnnotations; _meta?: Record<string, unknown> } {
+    return {
+      ...(entry.title === undefined ? {} : { title: entry.title }),
+      description: entry.description,
+      inputSchema: jsonSchemaCarrier(entry.inputSchema) as never,
+      ...(entry.outputSchema === undefined ? {} : { outputSchema: jsonSchemaCarrier(entry.outputSchema) as never }),
+      annotations: { ...entry.annotations },
+      ...(entry._meta === undefined ? {} : { _meta: { ...entry._meta } }),
+    };
+  }
+
+  /** Declares `logging` and answers `logging/setLevel` with a per-session level (see the class docs). */
+  private installLogging(): void {
+    const low = this.server.server;
+    if (!this.server.isConnected()) low.registerCapabilities({ logging: {} });
+    low.setRequestHandler(SetLevelRequestSchema, (request, extra) => {
+      this.levels.set(extra.sessionId, request.params.level as LoggingLevel);
+      return {};
+    });
+  }
+
+  /** One `tools/call`: approval, then the registry's pipeline with the MCP request in the call's context. */
+  private async call(name: string, args: Record<string, unknown>, extra: McpRequestExtra): Promise<CallToolResult> {
+    const request = new McpRequest(this.server, extra, this.levels);
+    const options: ExecuteOptions = { context: this.tools.context.clone().provide(request), signal: extra.signal, callId: String(extra.requestId) };
+    return mcpToolResult(await this.decide(name, args, options, request)) as CallToolResult;
+  }
+
+  private async decide(name: string, args: Record<string, unknown>, options: ExecuteOptions, request: McpRequest): Promise<ActionResult<unknown>> {
+    const tool = this.tools.get(name);
+    if (tool === undefined) return this.tools.execute(name, args, options);
+    let ask: boolean;
+    let input: unknown = args;
+    if (this.options.permissions !== undefined) {
+      const decision = await this.options.permissions.check(tool, args);
+      if (decision.behavior === PermissionBehavior.DENY) return this.tools.denied(name, decision.message);
+      ask = decision.behavior === PermissionBehavior.ASK;
+      input = decision.updatedInput ?? args;
+    } else {
+      ask = needsApproval(tool, args, options.context ?? this.tools.context);
+    }
+    if (ask) {
+      if (!this.canElicit(request)) return this.tools.unapproved(name, NO_ELICITATION);
+      if (!(await this.askUser(request, tool, input))) return this.tools.declined(name);
+    }
+    return this.run(name, input, options, request, tool);
+  }
+
+  /** Runs the call; with a progress token, streams it and reports the status line and each text chunk as progress. */
+  private async run(name: string, args: unknown, options: ExecuteOptions, request: McpRequest, tool: Tool): Promise<ActionResult<unknown>> {
+    if (!this.progressEnabled || request.progressToken === undefined) return this.tools.execute(name, args, options);
+    await request.step(tool.formatStatus(args));
+    const stream = this.tools.stream(name, args, options);
+    for await (const chunk of stream) {
+      if (chunk.state !== ToolResultState.RUNNING) continue; // the final response: it is the call's result, not progress
+      const text = chunk.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
+      if (text !== '') await request.step(text);
+    }
+    return stream.result;
+  }
+
+  private canElicit(request: McpRequest): boolean {
+    return request.clientCapabilities?.elicitation !== undefined;
+  }
+
+  /** Asks the connected user to approve one call; only `accept` approves. */
+  private async askUser(request: McpRequest, tool: Tool, args: unknown): Promise<boolean> {
+    const shown = cutText(JSON.stringify(args ?? {}), MAX_SHOWN_ARGS);
+    try {
+      const answer = await request.elicitInput({ mode: 'form', message: `Allow tool '${tool.name}' to run with ${shown}?`, requestedSchema: { type: 'object', properties: {} } });
+      return answer.action === 'accept';
+    } catch {
+      return false; // a failed or cancelled request approves nothing
+    }
+  }
+}
+
+const NO_ELICITATION = 'the MCP client does not support elicitation, so nobody can approve the call';
+
+const MAX_SHOWN_ARGS = 2000;
+
+/** Whether the call needs the user's approval; a check that throws fails closed (asks). */
+function needsApproval(tool: Tool, args: unknown, context: ToolContext): boolean {
+  try {
+    return tool.isAvailable(context) && tool.needsApproval(args);
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * Serves a `Tools` registry as MCP tools on an `McpServer` you own (see {@link McpToolServer} for what is mapped).
+ * Call it before or after registering your own tools, resources and prompts on the server, and before `connect`
+ * (the `logging` capability is declared then).
+ *
+ * @example
+ * ```ts
+ * const server = new McpServer({ name: 'billing', version: '1.0.0' });
+ * serveTools(server, tools);
+ * await server.connect(new StdioServerTransport());
+ * ```
+ * @returns the {@link McpToolServer}, whose `close()` takes the registry's tools off the server.
+ * @throws McpServerError `MCP_TOOL_NAME_TAKEN` when a name is taken by a native tool.
+ */
+export function serveTools(server: McpServer, tools: Tools<ActionResult<unknown>>, options?: ServeToolsOptions): McpToolServer {
+  return new McpToolServer(server, tools, options);
+}

@@ -1,0 +1,128 @@
+import { randomUUID } from 'node:crypto';
+import type { Server as HttpServer } from 'node:http';
+import type { AddressInfo } from 'node:net';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpServerError } from './errors';
+
+type Transport = import('@modelcontextprotocol/sdk/server/streamableHttp.js').StreamableHTTPServerTransport;
+
+/**
+ * Serves `server` over stdio (the SDK's `StdioServerTransport`: JSON-RPC on the process's stdin and stdout). Write
+ * nothing else to stdout while it runs.
+ * @returns once connected; the promise of `server.close()` ends it.
+ */
+export async function serveStdio(server: McpServer): Promise<void> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional peer dependency, loaded on first use
+  const { StdioServerTransport } = require('@modelcontextprotocol/sdk/server/stdio.js') as typeof import('@modelcontextprotocol/sdk/server/stdio.js');
+  await server.connect(new StdioServerTransport());
+}
+
+/** Options of {@link serveHttp}. */
+export interface ServeHttpOptions {
+  /** The address to bind (default `127.0.0.1`). */
+  host?: string | undefined;
+  /** The TCP port (default 0: any free port; read the chosen one from `url`). */
+  port?: number | undefined;
+  /** The endpoint path (default `/mcp`). */
+  path?: string | undefined;
+  /**
+   * Host names (`Host` header, port ignored) the server answers. Default for a loopback `host`: `localhost`,
+   * `127.0.0.1` and `[::1]`. Required for any other `host`, so host-header validation is never off by default.
+   */
+  allowedHosts?: readonly string[] | undefined;
+}
+
+/** A running Streamable HTTP endpoint from {@link serveHttp}. */
+export interface McpHttpEndpoint {
+  /** The endpoint URL, for example `http://127.0.0.1:41234/mcp`. */
+  readonly url: string;
+  /** The underlying Node HTTP server. */
+  readonly httpServer: HttpServer;
+  /** Closes every session (and its `McpServer`) and stops listening. */
+  close(): Promise<void>;
+}
+
+const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
+
+/**
+ * Serves MCP over Streamable HTTP (stateful: one session per `initialize`, each with its own `McpServer` from
+ * `createServer`, since an `McpServer` serves one connection). Built on the SDK's `createMcpExpressApp`, whose
+ * host-header validation (`hostHeaderValidation`) is on: a request whose `Host` is not an allowed host gets HTTP
+ * 403, which blocks DNS rebinding against a local server
+ * (https://modelcontextprotocol.io/specification/2025-06-18/basic/transports#security-warning).
+ *
+ * @example
+ * ```ts
+ * const endpoint = await serveHttp(() => {
+ *   const server = new McpServer({ name: 'billing', version: '1.0.0' });
+ *   serveTools(server, tools);
+ *   return server;
+ * }, { port: 3000 });
+ * ```
+ * @throws McpServerError `MCP_HOST_VALIDATION` for a non-loopback `host` without `allowedHosts`.
+ */
+export async function serveHttp(createServer: () => McpServer | Promise<McpServer>, options: ServeHttpOptions = {}): Promise<McpHttpEndpoint> {
+  const host = options.host ?? '127.0.0.1';
+  const path = options.path ?? '/mcp';
+  if (!LOOPBACK.has(host) && options.allowedHosts === undefined) {
+    throw new McpServerError('MCP_HOST_VALIDATION', `serveHttp binds ${host}, which is not a loopback address: pass allowedHosts (the host names clients use) so host-header validation stays on.`);
+  }
+  /* eslint-disable @typescript-eslint/no-require-imports -- optional peer dependency, loaded on first use */
+  const { createMcpExpressApp } = require('@modelcontextprotocol/sdk/server/express.js') as typeof import('@modelcontextprotocol/sdk/server/express.js');
+  const { StreamableHTTPServerTransport } = require('@modelcontextprotocol/sdk/server/streamableHttp.js') as typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js');
+  const { isInitializeRequest } = require('@modelcontextprotocol/sdk/types.js') as typeof import('@modelcontextprotocol/sdk/types.js');
+  /* eslint-enable @typescript-eslint/no-require-imports */
+  const allowedHosts = options.allowedHosts === undefined ? ['localhost', '127.0.0.1', '[::1]'] : [...options.allowedHosts];
+  const app = createMcpExpressApp({ host, allowedHosts });
+  const sessions = new Map<string, { transport: Transport; server: McpServer }>();
+
+  type Req = { headers: Record<string, string | string[] | undefined>; body?: unknown };
+  type Res = { status(code: number): Res; json(body: unknown): void; headersSent: boolean };
+  const reject = (res: Res, status: number, message: string) => res.status(status).json({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
+  const sessionOf = (req: Req) => {
+    const id = req.headers['mcp-session-id'];
+    return typeof id === 'string' ? sessions.get(id) : undefined;
+  };
+
+  app.post(path, async (req: Req, res: Res) => {
+    let session = sessionOf(req);
+    if (session === undefined) {
+      if (req.headers['mcp-session-id'] !== undefined) return reject(res, 404, 'Session not found');
+      if (!isInitializeRequest(req.body)) return reject(res, 400, 'Bad Request: no valid session id provided');
+      const server = await createServer();
+      const transport: Transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => void sessions.set(id, { transport, server }),
+      });
+      transport.onclose = () => {
+        if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+      };
+      await server.connect(transport);
+      session = { transport, server };
+    }
+    await session.transport.handleRequest(req as never, res as never, req.body);
+  });
+  const onSession = async (req: Req, res: Res) => {
+    const session = sessionOf(req);
+    if (session === undefined) return reject(res, 400, 'Invalid or missing session id');
+    await session.transport.handleRequest(req as never, res as never);
+  };
+  app.get(path, onSession);
+  app.delete(path, onSession);
+
+  const httpServer = await new Promise<HttpServer>((resolve, reject) => {
+    const listening = app.listen(options.port ?? 0, host, (error?: Error) => (error ? reject(error) : resolve(listening)));
+  });
+  const { port } = httpServer.address() as AddressInfo;
+  const shownHost = host.includes(':') ? `[${host}]` : host;
+  return {
+    url: `http://${shownHost}:${port}${path}`,
+    httpServer,
+    async close() {
+      await Promise.all([...sessions.values()].map(({ server }) => server.close()));
+      sessions.clear();
+      httpServer.closeAllConnections();
+      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
+    },
+  };
+}
