@@ -11,8 +11,13 @@ export function isThenable(value: unknown): value is PromiseLike<unknown> {
 
 /**
  * Settles like `value`, or rejects with {@link CANCELLED} as soon as `signal` aborts, so a cancelled call returns at
- * once even when the tool ignores its signal. The listener is removed when `value` settles first. A `value` that loses
- * the race keeps a rejection handler, so its later failure never surfaces as an unhandled rejection.
+ * once even when the tool ignores its signal. A `value` that loses the race keeps a rejection handler, so its later
+ * failure never surfaces as an unhandled rejection.
+ *
+ * The abort listener is added one microtask later, and only when `value` is still pending then: a tool that answers
+ * at once (an `async` body that computes without waiting) never pays for it. That matters on Node 20, where the first
+ * listener on a fresh `AbortSignal` (the per-request signal of an MCP or HTTP server) costs several times a whole
+ * call. An abort in between is not missed: the signal's state is checked before listening.
  */
 export function raceAbort(value: PromiseLike<unknown>, signal: AbortSignal): Promise<unknown> {
   if (signal.aborted) {
@@ -20,12 +25,22 @@ export function raceAbort(value: PromiseLike<unknown>, signal: AbortSignal): Pro
     return Promise.reject(CANCELLED);
   }
   return new Promise((resolve, reject) => {
-    const onAbort = () => reject(CANCELLED);
-    signal.addEventListener('abort', onAbort, { once: true });
+    let settled = false;
+    let onAbort: (() => void) | undefined;
+    const settle = () => {
+      settled = true;
+      if (onAbort !== undefined) signal.removeEventListener('abort', onAbort);
+    };
     value.then(
-      (v) => (signal.removeEventListener('abort', onAbort), resolve(v)),
-      (e: unknown) => (signal.removeEventListener('abort', onAbort), reject(e)),
+      (v) => (settle(), resolve(v)),
+      (e: unknown) => (settle(), reject(e)),
     );
+    queueMicrotask(() => {
+      if (settled) return;
+      if (signal.aborted) return reject(CANCELLED);
+      onAbort = () => reject(CANCELLED);
+      signal.addEventListener('abort', onAbort, { once: true });
+    });
   });
 }
 
