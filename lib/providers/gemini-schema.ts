@@ -138,8 +138,11 @@ function inline(node: SchemaNode, path: string, walk: Walk): GeminiSchema {
 }
 
 function convertUnion(node: SchemaNode, branches: unknown[], path: string, walk: Walk): GeminiSchema {
-  const nullable = branches.some((branch) => isNode(branch) && branch.type === 'null');
-  const rest = branches.filter((branch) => !(isNode(branch) && branch.type === 'null'));
+  // A branch taking only null (`{type: "null"}`, `{const: null}`) makes the union nullable.
+  const onlyNull = (branch: unknown): boolean => isNode(branch) && (branch.type === 'null' || (branch.const === null && Object.keys(branch).every((key) => key === 'const' || key === 'type' || ANNOTATION_KEYWORDS.has(key))));
+  const nullable = branches.some(onlyNull);
+  const rest = branches.filter((branch) => !onlyNull(branch));
+  if (rest.length === 0) return convert({ type: 'null', ...(typeof node.description === 'string' ? { description: node.description } : {}) }, path, walk);
   const literals = literalUnion(rest);
   const extra: GeminiSchema = { ...(nullable ? { nullable: true } : {}), ...('default' in node ? { default: node.default } : {}) };
   const description = typeof node.description === 'string' ? node.description : undefined;
