@@ -5,8 +5,8 @@ import { detectMediaType } from './media/media-type';
 /** The fields of a result, as passed to the {@link ActionResult} constructor. */
 export interface ActionResultInit<T> {
   ok: boolean;
-  result?: T;
-  error?: string;
+  result?: T | undefined;
+  error?: string | undefined;
   [extra: string]: unknown;
 }
 

@@ -70,14 +70,14 @@ export const anthropicStrictFormat: ToolFormat<AnthropicTool> = {
 /** Options of {@link anthropicTools}. */
 export interface AnthropicToolsOptions {
   /** Send strict tool use (`anthropicStrictFormat`). Default false. */
-  strict?: boolean;
+  strict?: boolean | undefined;
   /**
    * A prompt-caching breakpoint set on the last tool, so the whole tool list is cached
-   * (https://docs.anthropic.com/en/docs/build-with-claude/prompt-caching).
+   * (https://docs.anthropic.com/en/docs/build-with-claude/prompt-caching). An undefined `ttl` is left out.
    */
-  cacheControl?: AnthropicCacheControl;
+  cacheControl?: { type: 'ephemeral'; ttl?: '5m' | '1h' | undefined } | undefined;
   /** The context to list tools for (default: the registry's active context). */
-  context?: ToolContext;
+  context?: ToolContext | undefined;
 }
 
 /**
@@ -93,8 +93,10 @@ export interface AnthropicToolsOptions {
 export function anthropicTools(tools: Tools<ActionResult<unknown>>, options: AnthropicToolsOptions = {}): AnthropicTool[] {
   const list = options.strict === true ? withinStrictLimits(tools, options.context) : tools.getSchema(anthropicFormat, options.context);
   const last = list.length - 1;
-  if (options.cacheControl === undefined || last < 0) return list;
-  return list.map((entry, index) => (index === last ? { ...entry, cache_control: { ...options.cacheControl! } } : entry));
+  const cache = options.cacheControl;
+  if (cache === undefined || last < 0) return list;
+  const cacheControl: AnthropicCacheControl = cache.ttl === undefined ? { type: cache.type } : { type: cache.type, ttl: cache.ttl };
+  return list.map((entry, index) => (index === last ? { ...entry, cache_control: cacheControl } : entry));
 }
 
 function withinStrictLimits(tools: Tools<ActionResult<unknown>>, context: ToolContext | undefined): AnthropicTool[] {

@@ -171,6 +171,17 @@ describe('MCP: title, icons and _meta', () => {
     expect(others).not.toMatch(/Refund an order|example\.com|billing/);
   });
 
+  it('an icon field or option given as undefined is left out, not listed as undefined', () => {
+    const tools = new Tools({ logger: quiet() });
+    tools.action({ name: 'icon', description: 'Icon.', title: undefined, meta: undefined, icons: [{ src: 'https://example.com/i.png', mimeType: undefined, sizes: undefined, theme: undefined }] }, () => 'ok');
+    const [entry] = mcpListTools(tools).tools;
+    expect(entry!.icons).toStrictEqual([{ src: 'https://example.com/i.png' }]);
+    expect(Object.keys(entry!)).toEqual(['name', 'icons', 'description', 'inputSchema', 'annotations']);
+    const cached = new Tools({ logger: quiet() });
+    cached.action({ name: 'c', description: 'C.' }, () => 'ok');
+    expect(anthropicTools(cached, { cacheControl: { type: 'ephemeral', ttl: undefined } })[0]!.cache_control).toStrictEqual({ type: 'ephemeral' });
+  });
+
   it.each([
     ['a blank title', { title: ' ' }, /'title' must be a non-empty string/],
     ['an icon without src', { icons: [{ mimeType: 'image/png' }] }, /icons\[0\] needs a 'src'/],
