@@ -96,19 +96,36 @@ export function isBinaryContent(value: unknown): value is BinaryContent {
   return value instanceof BinaryContent || (typeof value === 'object' && value !== null && (value as Record<symbol, unknown>)[BRAND] === true);
 }
 
-/** `value` as binary content when it is binary output (bytes or {@link BinaryContent}), else undefined. */
+/**
+ * `value` as binary content when it is readable binary output (bytes or {@link BinaryContent}), else undefined: bytes
+ * whose buffer was transferred away (detached) are not binary output any more, and never make a result builder throw.
+ */
 export function toBinaryContent(value: unknown): BinaryContent | undefined {
   if (isBinaryContent(value)) return value;
-  return isBytes(value) ? BinaryContent.from(value) : undefined;
+  return isBytes(value) && !isDetached(value) ? BinaryContent.from(value) : undefined;
 }
 
 /**
  * A `Uint8Array` view of `bytes` (no copy).
- * @throws CoreError `INVALID_RESULT` when `bytes` is not bytes.
+ * @throws CoreError `INVALID_RESULT` when `bytes` is not bytes, or its buffer was transferred away (detached).
  */
 export function asUint8Array(bytes: Bytes): Uint8Array {
+  if (!isBytes(bytes)) {
+    throw new CoreError('INVALID_RESULT', `Binary content takes a Uint8Array, Buffer, typed array or ArrayBuffer, got ${bytes === null ? 'null' : typeof bytes}.`);
+  }
+  if (isDetached(bytes)) throw new CoreError('INVALID_RESULT', 'Binary content: the bytes are no longer readable, their ArrayBuffer was transferred (detached). Copy them before transferring the buffer.');
   if (bytes instanceof Uint8Array) return bytes;
   if (ArrayBuffer.isView(bytes)) return new Uint8Array(bytes.buffer, bytes.byteOffset, bytes.byteLength);
-  if (isArrayBuffer(bytes)) return new Uint8Array(bytes);
-  throw new CoreError('INVALID_RESULT', `Binary content takes a Uint8Array, Buffer, typed array or ArrayBuffer, got ${bytes === null ? 'null' : typeof bytes}.`);
+  return new Uint8Array(bytes);
+}
+
+/** Whether the buffer under `bytes` was transferred away: a view of a detached buffer cannot even be constructed. */
+function isDetached(bytes: Bytes): boolean {
+  const buffer = ArrayBuffer.isView(bytes) ? bytes.buffer : bytes;
+  try {
+    new Uint8Array(buffer, 0, 0);
+    return false;
+  } catch {
+    return true;
+  }
 }

@@ -24,7 +24,8 @@ const MAX_REF_HOPS = 32;
  *
  * An object whose schema declares what happens to other fields itself (`additionalProperties`, `patternProperties`,
  * `unevaluatedProperties`, or a conditional or per-name rule: `if`, `dependentSchemas`, `propertyNames`) keeps
- * its fields, as does an object whose schemas list no property at all (a free-form object).
+ * its fields, as does an object whose schemas list no property at all (a free-form object), or one that an
+ * `anyOf`/`oneOf` branch taking any object (`{type: 'object'}`, `{}`) may describe.
  *
  * @returns the stripper; a no-op when no object in the schema can hold an undeclared field.
  */
@@ -47,27 +48,40 @@ function hasStrippableObject(schema: unknown, depth: number): boolean {
 
 function strip(data: unknown, schemas: readonly unknown[], root: JsonSchema): void {
   if (data === null || typeof data !== 'object') return;
-  const nodes = applicable(schemas, root);
+  const { nodes, freeBranch } = applicable(schemas, root);
   if (Array.isArray(data)) stripItems(data, nodes, root);
-  else stripObject(data as Record<string, unknown>, nodes, root);
+  else stripObject(data as Record<string, unknown>, nodes, root, freeBranch);
 }
 
-/** The schemas that apply to one value: each given schema with its `$ref` followed and its `allOf`/`anyOf`/`oneOf` branches. */
-function applicable(schemas: readonly unknown[], root: JsonSchema): Node[] {
+/**
+ * The schemas that apply to one value: each given schema with its `$ref` followed and its `allOf`/`anyOf`/`oneOf`
+ * branches. `freeBranch` is set when an `anyOf`/`oneOf` branch (or the schema its `$ref`s lead to) takes any object:
+ * the value may be that object, whose fields no schema restricts.
+ */
+function applicable(schemas: readonly unknown[], root: JsonSchema): { nodes: Node[]; freeBranch: boolean } {
   const out: Node[] = [];
-  const visit = (schema: unknown, hops: number) => {
+  let freeBranch = false;
+  const visit = (schema: unknown, hops: number, branch: boolean) => {
     if (schema === null || typeof schema !== 'object' || hops > MAX_REF_HOPS) return;
     const node = schema as Node;
+    if (branch && takesAnyObject(node)) freeBranch = true;
     if (out.includes(node)) return;
     out.push(node);
-    if (typeof node.$ref === 'string') visit(resolveRef(node.$ref, root), hops + 1);
-    for (const key of SAME_VALUE) if (Array.isArray(node[key])) for (const branch of node[key] as unknown[]) visit(branch, hops);
+    if (typeof node.$ref === 'string') visit(resolveRef(node.$ref, root), hops + 1, branch);
+    for (const key of SAME_VALUE) if (Array.isArray(node[key])) for (const member of node[key] as unknown[]) visit(member, hops, key !== 'allOf');
   };
-  for (const schema of schemas) visit(schema, 0);
-  return out;
+  for (const schema of schemas) visit(schema, 0, false);
+  return { nodes: out, freeBranch };
 }
 
-function stripObject(data: Record<string, unknown>, nodes: readonly Node[], root: JsonSchema): void {
+/** Whether a union branch takes any object: it may be an object, and lists no fields, values or further schemas. */
+function takesAnyObject(node: Node): boolean {
+  const type = node.type;
+  const mayBeObject = type === undefined || type === 'object' || (Array.isArray(type) && type.includes('object'));
+  return mayBeObject && !('properties' in node) && !('$ref' in node) && !('enum' in node) && !('const' in node) && !SAME_VALUE.some((key) => key in node);
+}
+
+function stripObject(data: Record<string, unknown>, nodes: readonly Node[], root: JsonSchema, freeBranch: boolean): void {
   const declared = new Map<string, unknown[]>();
   let open = false;
   let unresolved = false;
@@ -83,7 +97,7 @@ function stripObject(data: Record<string, unknown>, nodes: readonly Node[], root
       else list.push(sub);
     }
   }
-  const removes = !open && !unresolved && declared.size > 0;
+  const removes = !open && !unresolved && !freeBranch && declared.size > 0;
   for (const key of Object.keys(data)) {
     const subs = declared.get(key);
     if (subs !== undefined) strip(data[key], subs, root);
