@@ -2,9 +2,10 @@
  * Adversarial inputs against undeclared-field stripping, Standard Schema adapters, binary results and blank failure
  * text: each case a user or a hostile model can produce, with variants of the same class.
  */
-import { ActionResult, anthropicToolResult, geminiFunctionResponse, mcpToolResult, openAIChatToolMessage, ToolDefinitionError, ToolError, Tools, BLANK_FAILURE_TEXT } from '../../lib';
+import { ActionResult, ToolChunk, ToolResultState, anthropicToolResult, geminiFunctionResponse, mcpToolResult, openAIChatToolMessage, ToolDefinitionError, ToolError, Tools, BLANK_FAILURE_TEXT } from '../../lib';
 import { BinaryContent } from '../../lib/media/binary-content';
 import { isMediaType } from '../../lib/media/media-type';
+import { constants } from 'node:buffer';
 
 const quiet = () => ({ warn: jest.fn(), error: jest.fn() });
 const echo = async (params: unknown, args: unknown): Promise<unknown> => {
@@ -93,10 +94,70 @@ describe('binary results: bytes that cannot be read', () => {
     expect(anthropicToolResult('i', await tools.execute('a', {})).content).toBe('(the tool returned an object, which has no JSON form)');
   });
 
+  it('bytes whose base64 text cannot fit in one string: a coded error where built, a note from the result builders', async () => {
+    const huge = new Uint8Array(Math.floor(constants.MAX_STRING_LENGTH / 4) * 3 + 3);
+    expect(() => ActionResult.file(huge)).toThrow(expect.objectContaining({ code: 'INVALID_RESULT', message: expect.stringMatching(/fits in one string/) }));
+    const tools = new Tools({ logger: quiet() });
+    tools.action({ name: 'a', description: 'd' }, () => huge);
+    const result = await tools.execute('a', {});
+    expect(anthropicToolResult('i', result).content).toBe('(the tool returned an object, which has no JSON form)');
+    expect(mcpToolResult(result).content).toEqual([{ type: 'text', text: '(the tool returned an object, which has no JSON form)' }]);
+  });
+
   it('a media type is at most 255 characters', () => {
     expect(isMediaType(`image/png; x=${'a'.repeat(240)}`)).toBe(true);
     expect(isMediaType(`image/png; x=${'a'.repeat(250)}`)).toBe(false);
     expect(() => BinaryContent.from(new Uint8Array([1]), `image/png; x=${'a'.repeat(100_000)}`)).toThrow(expect.objectContaining({ code: 'INVALID_RESULT' }));
+  });
+});
+
+describe('binary results: a declared image type the bytes contradict', () => {
+  const PNG = new Uint8Array([0x89, 0x50, 0x4e, 0x47, 0x0d, 0x0a, 0x1a, 0x0a, 0, 0, 0, 13]);
+  const JPEG = new Uint8Array([0xff, 0xd8, 0xff, 0xe0, 0, 16]);
+  const GIF = new TextEncoder().encode('GIF89a....');
+
+  // Anthropic refuses the whole request: "The image was specified using the image/png media type, but the image appears
+  // to be a image/jpeg image" (https://github.com/BerriAI/litellm/issues/24900, https://github.com/1jehuang/jcode/issues/465).
+  it.each([
+    ['JPEG bytes declared PNG', JPEG, 'image/png', 'image/jpeg'],
+    ['PNG bytes declared JPEG', PNG, 'image/jpeg', 'image/png'],
+    ['GIF bytes declared WebP', GIF, 'image/webp', 'image/gif'],
+    ['image/jpg, which providers refuse', JPEG, 'image/jpg', 'image/jpeg'],
+    ['an upper-case declared type', PNG, 'IMAGE/JPEG', 'image/png'],
+  ])('%s: the bytes decide', async (_, bytes, declared, actual) => {
+    expect(ActionResult.image(bytes, declared).result!.mediaType).toBe(actual);
+    expect(ActionResult.file(bytes, declared).result!.mediaType).toBe(actual);
+    const tools = new Tools({ logger: quiet() });
+    tools.action({ name: 'a', description: 'd' }, () => ActionResult.image(bytes, declared));
+    const block = (anthropicToolResult('i', await tools.execute('a', {})).content as Array<{ source?: { media_type?: string } }>)[0]!;
+    expect(block.source!.media_type).toBe(actual);
+  });
+
+  it.each([
+    ['text declared PNG', new TextEncoder().encode('not an image'), 'image/png'],
+    ['a truncated PNG signature declared PNG', PNG.subarray(0, 4), 'image/png'],
+    ['empty bytes declared JPEG', new Uint8Array(0), 'image/jpeg'],
+  ])('%s: refused where it is built, naming the type', (_, bytes, declared) => {
+    expect(() => ActionResult.image(bytes, declared)).toThrow(expect.objectContaining({ code: 'INVALID_RESULT', message: expect.stringContaining(`'${declared}'`) }));
+    expect(() => ActionResult.file(bytes, declared)).toThrow(expect.objectContaining({ code: 'INVALID_RESULT' }));
+  });
+
+  it('types the library does not recognise from bytes are taken as declared', () => {
+    expect(ActionResult.image(new Uint8Array([0x42, 0x4d, 1]), 'image/bmp').result!.mediaType).toBe('image/bmp');
+    expect(ActionResult.image(new TextEncoder().encode('<svg/>'), 'image/svg+xml').result!.mediaType).toBe('image/svg+xml');
+    expect(ActionResult.file(PNG, 'application/octet-stream').result!.mediaType).toBe('application/octet-stream');
+  });
+
+  it('a streamed data block with a lying image type reaches every provider builder without throwing', async () => {
+    const tools = new Tools({ logger: quiet() });
+    tools.action({ name: 'a', description: 'd' }, async function* () {
+      yield ToolChunk.text('shot: ');
+      yield new ToolChunk({ content: [{ type: 'data', source: { type: 'base64', data: Buffer.from('not an image').toString('base64'), mediaType: 'image/png' } }], state: ToolResultState.SUCCESS });
+    });
+    const result = await tools.execute('a', {});
+    expect(result.ok).toBe(true);
+    const built = [anthropicToolResult('i', result), openAIChatToolMessage('i', result), mcpToolResult(result), geminiFunctionResponse({ id: 'i', name: 'a', args: {} }, result)];
+    expect(JSON.stringify(built)).not.toContain('"image/png"');
   });
 });
 
