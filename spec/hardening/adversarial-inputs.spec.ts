@@ -63,6 +63,32 @@ describe('schemas that are not JSON: cycles as objects, throwing Standard Schema
   });
 });
 
+describe('returns: a result with no JSON form', () => {
+  const cyclic = () => {
+    const value: Record<string, unknown> = { n: 1 };
+    value.self = value;
+    return value;
+  };
+  it.each([
+    ['a bigint', () => ({ n: 1n })],
+    ['a cycle', cyclic],
+    ['a throwing toJSON', () => ({ n: 1, toJSON: () => { throw new Error('no'); } })],
+  ])('%s: a failed result saying so, logged as the tool bug', async (_, value) => {
+    const logger = quiet();
+    const tools = new Tools({ logger });
+    tools.action({ name: 'a', description: 'd', returns: { type: 'object', properties: { n: { type: 'number' } } } }, value);
+    const result = await tools.execute('a', {});
+    expect(result.error).toBe("Tool 'a' failed: its result has no JSON form (a bigint, a cycle, or a toJSON that throws), so it cannot match the output schema it declares (a bug in the tool, not in your arguments).");
+    expect(logger.warn).toHaveBeenCalledWith(expect.stringMatching(/^Tool 'a' threw: /), expect.objectContaining({ stack: expect.stringMatching(/^CoreError: its result has no JSON form/) }));
+  });
+
+  it('a Date is its string and validates as one', async () => {
+    const tools = new Tools({ logger: quiet() });
+    tools.action({ name: 'a', description: 'd', returns: { type: 'object', properties: { at: { type: 'string', format: 'date-time' } }, required: ['at'] } }, () => ({ at: new Date(0) }));
+    expect((await tools.execute('a', {})).ok).toBe(true);
+  });
+});
+
 describe('binary results: bytes that cannot be read', () => {
   const detached = () => {
     const buffer = new ArrayBuffer(8);
