@@ -78,7 +78,8 @@ function applicable(schemas: readonly unknown[], root: JsonSchema): { nodes: Nod
 function takesAnyObject(node: Node): boolean {
   const type = node.type;
   const mayBeObject = type === undefined || type === 'object' || (Array.isArray(type) && type.includes('object'));
-  return mayBeObject && !('properties' in node) && !('$ref' in node) && !('enum' in node) && !('const' in node) && !SAME_VALUE.some((key) => key in node);
+  const listsFields = isPlainObject(node.properties) && Object.keys(node.properties).length > 0;
+  return mayBeObject && !listsFields && !('$ref' in node) && !('enum' in node) && !('const' in node) && !SAME_VALUE.some((key) => key in node);
 }
 
 function stripObject(data: Record<string, unknown>, nodes: readonly Node[], root: JsonSchema, freeBranch: boolean): void {

@@ -2,6 +2,7 @@
  * Adversarial inputs against undeclared-field stripping, Standard Schema adapters, binary results and blank failure
  * text: each case a user or a hostile model can produce, with variants of the same class.
  */
+import { Type } from 'typebox';
 import { ActionResult, ToolChunk, ToolResultState, anthropicToolResult, geminiFunctionResponse, mcpToolResult, openAIChatToolMessage, ToolDefinitionError, ToolError, Tools, BLANK_FAILURE_TEXT } from '../../lib';
 import { BinaryContent } from '../../lib/media/binary-content';
 import { isMediaType } from '../../lib/media/media-type';
@@ -17,11 +18,17 @@ const echo = async (params: unknown, args: unknown): Promise<unknown> => {
 };
 
 describe('undeclared fields: a union branch that takes any object keeps the fields', () => {
+  it('with TypeBox: Type.Union([Type.Object({ kind }), Type.Object({})])', async () => {
+    const params = Type.Object({ v: Type.Union([Type.Object({ kind: Type.Literal('a') }), Type.Object({})]) });
+    expect(await echo(params, { v: { free: 1 } })).toEqual({ v: { free: 1 } });
+  });
+
   it.each([
     ['a free-form object branch', { anyOf: [{ type: 'object', properties: { kind: { const: 'a' } }, required: ['kind'] }, { type: 'object' }] }],
     ['a free-form branch behind a $ref', { oneOf: [{ type: 'object', properties: { kind: { const: 'a' } }, required: ['kind'] }, { $ref: '#/$defs/Free' }] }],
     ['an untyped branch', { anyOf: [{ type: 'object', properties: { kind: { const: 'a' } }, required: ['kind'] }, {}] }],
     ['a type-list branch with object', { anyOf: [{ type: 'object', properties: { kind: { const: 'a' } }, required: ['kind'] }, { type: ['object', 'null'] }] }],
+    ['an empty-properties branch (TypeBox Type.Object({}))', { anyOf: [{ type: 'object', properties: { kind: { const: 'a' } }, required: ['kind'] }, { type: 'object', properties: {} }] }],
   ])('%s', async (_, v) => {
     const params = { type: 'object', properties: { v }, $defs: { Free: { type: 'object' } } };
     expect(await echo(params, { v: { free: 1, other: 'x' } })).toEqual({ v: { free: 1, other: 'x' } });
