@@ -102,6 +102,46 @@ function relax(input: unknown): unknown {
   return withNotes(mapSubschemas(node, '#', (sub) => relax(sub)), notes);
 }
 
+/**
+ * An example of params in the form a strict schema takes (the form a strict model sends): every field an object
+ * declares is present, an omitted one as `null` (strict schemas make optional fields nullable and required), and a
+ * field the object does not declare is left out (strict objects are closed). Follows `$ref`s into `$defs`, array
+ * `items`, and for a union the first branch that declares the fields of an object. Input examples are checked
+ * against the schema they are sent with, so the strict listing sends them in this form.
+ *
+ * @param example - an example that is valid against the tool's params schema.
+ * @param schema - the strict schema from {@link anthropicStrictSchema}.
+ */
+export function strictExample(example: Readonly<Record<string, unknown>>, schema: ObjectParameters): Record<string, unknown> {
+  const defs = isNode((schema as SchemaNode).$defs) ? ((schema as SchemaNode).$defs as SchemaNode) : {};
+  return fillNulls(example, schema, defs, 0) as Record<string, unknown>;
+}
+
+function fillNulls(value: unknown, schema: unknown, defs: SchemaNode, depth: number): unknown {
+  if (!isNode(schema) || depth > 64 || value === null || typeof value !== 'object') return value;
+  if (typeof schema.$ref === 'string' && schema.$ref.startsWith('#/$defs/')) return fillNulls(value, defs[decodeURIComponent(schema.$ref.slice(8))], defs, depth + 1);
+  if (Array.isArray(value)) return value.map((item) => fillNulls(item, schema.items, defs, depth + 1));
+  if (Array.isArray(schema.anyOf)) {
+    const record = value as Record<string, unknown>;
+    const branch = schema.anyOf.find((b) => isNode(b) && (isNode(b.properties) || typeof b.$ref === 'string') && objectBranch(b, defs, record));
+    return branch === undefined ? value : fillNulls(value, branch, defs, depth + 1);
+  }
+  if (!isNode(schema.properties)) return value;
+  const record = value as Record<string, unknown>;
+  const out: Record<string, unknown> = {};
+  for (const [key, sub] of Object.entries(schema.properties)) {
+    const field = Object.hasOwn(record, key) ? fillNulls(record[key], sub, defs, depth + 1) : null;
+    Object.defineProperty(out, key, { value: field, enumerable: true, writable: true, configurable: true });
+  }
+  return out;
+}
+
+/** Whether a union branch is an object schema declaring every field of `value`. */
+function objectBranch(branch: SchemaNode, defs: SchemaNode, value: Record<string, unknown>): boolean {
+  const target = typeof branch.$ref === 'string' ? defs[decodeURIComponent(branch.$ref.slice(8))] : branch;
+  return isNode(target) && isNode(target.properties) && Object.keys(value).every((key) => Object.hasOwn(target.properties as SchemaNode, key));
+}
+
 /** The name of a definition that reaches itself through `$ref`s, or undefined. */
 function recursiveDefinition(defs: SchemaNode): string | undefined {
   const edges = new Map(Object.entries(defs).map(([name, def]) => [name, refsIn(def)]));

@@ -2,7 +2,7 @@ import type { ToolContext } from '../context/tool-context';
 import type { ActionResult } from '../result';
 import type { Tool } from '../tool/tool';
 import type { Tools } from '../tools';
-import { ANTHROPIC_STRICT_LIMITS, anthropicStrictSchema, strictParameterCounts } from './anthropic-strict';
+import { ANTHROPIC_STRICT_LIMITS, anthropicStrictSchema, strictExample, strictParameterCounts } from './anthropic-strict';
 import type { ToolFormat } from '../tool/tool-format';
 import { objectParameters, type ObjectParameters } from './object-parameters';
 import { ANTHROPIC_RULES, assertProviderRules } from './provider-rules';
@@ -36,7 +36,9 @@ function render(tool: Tool, description: string, strict: boolean): AnthropicTool
       ? { name: tool.name, description, input_schema: anthropicStrictSchema(tool), strict: true }
       : { name: tool.name, description, input_schema: objectParameters(tool, 'Anthropic'), ...(strict ? { strict: false } : {}) };
   assertProviderRules(tool, description, entry.input_schema, ANTHROPIC_RULES);
-  if (tool.extras.examples.length > 0) entry.input_examples = tool.extras.examples.map((example) => ({ ...example }));
+  if (tool.extras.examples.length > 0) {
+    entry.input_examples = tool.extras.examples.map((example) => (entry.strict === true ? strictExample(example, entry.input_schema) : { ...example }));
+  }
   return entry;
 }
 

@@ -7,6 +7,7 @@
  */
 import 'reflect-metadata';
 import fc from 'fast-check';
+import Ajv2020 from 'ajv/dist/2020';
 import type Anthropic from '@anthropic-ai/sdk';
 import { anthropicTools, ANTHROPIC_STRICT_LIMITS, ToolDefinitionError, Tools, ToolSchemaFormat } from '../../lib';
 import { checkAnthropicStrict, checkAnthropicStrictRequest } from './rule-checkers/anthropic-strict';
@@ -98,5 +99,31 @@ describe('Anthropic strict tool use: per-request limits', () => {
       }),
       { numRuns: 150 },
     );
+  });
+});
+
+describe('Anthropic strict tool use: input_examples match the strict schema sent', () => {
+  it('an omitted optional field is sent as null, an undeclared field is left out, nested objects and refs too', () => {
+    const ajv = new Ajv2020({ strict: false });
+    const tools = new Tools({ logger: spy() });
+    const Address = { type: 'object', properties: { city: { type: 'string' }, zip: { type: 'string' } }, required: ['city'] };
+    tools.action(
+      {
+        name: 'ship',
+        description: 'Ship.',
+        params: { type: 'object', properties: { to: { $ref: '#/$defs/Address' }, note: { type: 'string' }, items: { type: 'array', items: Address }, gift: { anyOf: [Address, { type: 'boolean' }] } }, required: ['to'], $defs: { Address } } as never,
+        examples: [{ to: { city: 'Oslo' } }, { to: { city: 'Rome', zip: '00100' }, note: 'fragile', items: [{ city: 'A' }], gift: { city: 'B' }, extra: 1 }] as never,
+      },
+      () => 'ok',
+    );
+    const [strict] = anthropicTools(tools, { strict: true });
+    expect(strict!.input_examples).toEqual([
+      { to: { city: 'Oslo', zip: null }, note: null, items: null, gift: null },
+      { to: { city: 'Rome', zip: '00100' }, note: 'fragile', items: [{ city: 'A', zip: null }], gift: { city: 'B', zip: null } },
+    ]);
+    const validate = ajv.compile(strict!.input_schema);
+    for (const example of strict!.input_examples!) expect([validate(example), validate.errors]).toEqual([true, null]);
+    // The non-strict listing sends them as written.
+    expect(anthropicTools(tools)[0]!.input_examples![0]).toEqual({ to: { city: 'Oslo' } });
   });
 });
