@@ -212,3 +212,18 @@ describe('blank failure text: invisible characters are blank too', () => {
     expect(ActionResult.fail('\u200bNo order.').error).toBe('\u200bNo order.');
   });
 });
+
+describe('long arguments against a wide union: stripping costs one pass, not one schema walk per item', () => {
+  // 50,000 items against a 60-branch union took 17 s in execute (about 2 s outside jest) before plans were remembered
+  // and null-free items skipped; the bound is loose so that a slow machine still passes, and a regression does not.
+  it('1 MB of arguments are parsed within a few seconds', async () => {
+    const branches = Array.from({ length: 60 }, (_, i) => ({ type: 'object', properties: { [`k${i}`]: { type: 'number' } } }));
+    const tools = new Tools({ logger: quiet() });
+    tools.action({ name: 'a', description: 'd', strict: false, params: { type: 'object', properties: { xs: { type: 'array', items: { anyOf: branches } } } } as never }, (p: { xs: unknown[] }) => p.xs[59]);
+    const xs = Array.from({ length: 50_000 }, (_, i) => ({ [`k${i % 60}`]: i, junk: 1 }));
+    const started = Date.now();
+    const result = await tools.execute('a', JSON.stringify({ xs }));
+    expect(Date.now() - started).toBeLessThan(4000);
+    expect(result.result).toEqual({ k59: 59 });
+  });
+});
