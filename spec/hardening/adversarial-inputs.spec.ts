@@ -57,6 +57,7 @@ describe('schemas that are not JSON: cycles as objects, throwing Standard Schema
     ['a Standard Schema converter throwing a value with no text', { params: std(() => { throw Object.create(null); }) }, /the lib schema has no JSON Schema form \(an error that could not be read\)/],
     ['a Standard Schema vendor that cannot be printed', { params: std(() => { throw new Error('no'); }, { toString: () => { throw new Error('x'); } }) }, /no JSON Schema form \(no\)/],
     ['a Standard Schema converter returning a promise', { params: std(() => Promise.resolve({ type: 'object' })) }, /converted to a Promise/],
+    ['definitions that are only references to each other', { params: { type: 'object', properties: { a: { $ref: '#/$defs/A' } }, $defs: { A: { $ref: '#/$defs/B' }, B: { $ref: '#/$defs/A' } } } }, /references #\/\$defs\/A -> #\/\$defs\/B -> #\/\$defs\/A lead back to themselves/],
     ['a ~standard getter that throws', { params: { get '~standard'() { throw new Error('boom'); } } }, /could not be read: boom/],
   ])('%s: a ToolDefinitionError naming it', (_, options, message) => {
     let error: unknown;
