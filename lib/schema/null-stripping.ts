@@ -106,7 +106,7 @@ function arrayStripper(strip: NullStripper): NullStripper {
 }
 
 function unionStripper(branches: unknown[], compile: (node: unknown) => NullStripper, schema: NormalizedSchema): NullStripper {
-  const compiled = branches.map((branch) => ({ fit: branchFit(resolve(branch, schema)), strip: compile(branch) }));
+  const compiled = branches.map((branch) => ({ fit: branchFit(resolve(branch, schema), schema), strip: compile(branch) }));
   return (value) => {
     let match: (typeof compiled)[number] | undefined;
     let best = -1;
@@ -125,11 +125,19 @@ function unionStripper(branches: unknown[], compile: (node: unknown) => NullStri
  * of the value's fields wins, so the nulls of a later branch without a discriminator are stripped by that branch.
  * What the branch says is read once, when the stripper is compiled.
  */
-function branchFit(branch: unknown): (value: unknown) => number {
+function branchFit(branch: unknown, schema: NormalizedSchema): (value: unknown) => number {
   if (!isNode(branch)) return () => -1;
-  const types = typeof branch.type === 'string' ? [branch.type] : Array.isArray(branch.type) ? (branch.type as string[]) : undefined;
-  const properties = isNode(branch.properties) ? branch.properties : undefined;
-  const requiredList = Array.isArray(branch.required) ? branch.required.filter((key): key is string => typeof key === 'string') : [];
+  const types = typesOf(branch, schema, 0);
+  // The fields a branch declares include those of its `allOf` parts (`Type.Intersect`, a merged object).
+  const parts = [branch, ...(Array.isArray(branch.allOf) ? branch.allOf.map((part) => resolve(part, schema)) : [])].filter(isNode);
+  const declaring = parts.filter((part) => isNode(part.properties));
+  let properties: SchemaNode | undefined;
+  for (const part of declaring) {
+    properties ??= {};
+    // defineProperty: a field named `__proto__` stays a field.
+    for (const [key, sub] of Object.entries(part.properties as SchemaNode)) if (!Object.hasOwn(properties, key)) Object.defineProperty(properties, key, { value: sub, enumerable: true });
+  }
+  const requiredList = parts.flatMap((part) => (Array.isArray(part.required) ? part.required.filter((key): key is string => typeof key === 'string') : []));
   const required = new Set(requiredList);
   const fields = properties === undefined ? [] : Object.entries(properties).filter((entry): entry is [string, SchemaNode] => isNode(entry[1]));
   const closed = branch.additionalProperties === false;
@@ -154,6 +162,25 @@ function branchFit(branch: unknown): (value: unknown) => number {
     if (closed && declared < total) return -1;
     return declared;
   };
+}
+
+/**
+ * The JSON types a branch takes: its `type`, or for a branch without one that is a union, the types of its members
+ * (`{anyOf: [{type: "null"}]}` takes only null); undefined when any type may pass.
+ */
+function typesOf(node: unknown, schema: NormalizedSchema, depth: number): string[] | undefined {
+  if (!isNode(node) || depth > 8) return undefined;
+  if (typeof node.type === 'string') return [node.type];
+  if (Array.isArray(node.type)) return node.type as string[];
+  const union = (node.anyOf ?? node.oneOf) as unknown[] | undefined;
+  if (!Array.isArray(union) || union.length === 0) return undefined;
+  const types: string[] = [];
+  for (const member of union) {
+    const memberTypes = typesOf(resolve(member, schema), schema, depth + 1);
+    if (memberTypes === undefined) return undefined;
+    types.push(...memberTypes);
+  }
+  return types;
 }
 
 function hasType(value: unknown, type: string): boolean {
