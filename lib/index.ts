@@ -86,6 +86,7 @@ export type { ToolExtras } from './tool/tool-extras';
 export { isContentBlocks } from './streaming/tool-response';
 export { openAIChatToolMessages, type OpenAIChatAttachmentPart, type OpenAIChatToolMessage } from './providers/openai-chat';
 export type { OpenAIResponsesOutputContent } from './providers/openai-responses';
+export { ANTHROPIC_STRICT_LIMITS, type StrictParameterCounts } from './providers/anthropic-strict';
 export { anthropicStrictFormat, anthropicTools, type AnthropicCacheControl, type AnthropicToolsOptions, type AnthropicToolResultContent } from './providers/anthropic';
 export type { GeminiFunctionResponseInlinePart } from './providers/gemini';
 export type { McpContent } from './providers/mcp';

@@ -5,8 +5,8 @@ import { detectMediaType } from './media/media-type';
 /** The fields of a result, as passed to the {@link ActionResult} constructor. */
 export interface ActionResultInit<T> {
   ok: boolean;
-  result?: T;
-  error?: string;
+  result?: T | undefined;
+  error?: string | undefined;
   [extra: string]: unknown;
 }
 
@@ -18,15 +18,21 @@ const TRUSTED = Symbol('trusted');
 const BASE_FIELDS: ReadonlySet<string> = new Set(['ok', 'result', 'error']);
 
 /**
- * The `error` of a failed result built with a blank one (missing, not a string, empty or only whitespace). Providers
+ * The `error` of a failed result built with a blank one (missing, not a string, empty or only invisible characters). Providers
  * refuse an empty tool result (Anthropic answers a `tool_result` with empty content and `is_error: true` with HTTP
  * 400), and a blank error tells the model nothing.
  */
 export const BLANK_FAILURE_TEXT = 'The tool failed without a message.';
 
-/** Whether a failure's text is blank: missing, not a string, or only whitespace. */
+/** Only characters a reader cannot see: whitespace, separators, control and format characters (zero-width, BOM). */
+const INVISIBLE = /^[\s\p{Z}\p{Cc}\p{Cf}]*$/u;
+
+/**
+ * Whether a failure's text is blank: missing, not a string, or only characters a reader cannot see (whitespace,
+ * control characters, zero-width and other format characters such as U+200B or a byte order mark).
+ */
 export function isBlankError(error: unknown): boolean {
-  return typeof error !== 'string' || error.trim() === '';
+  return typeof error !== 'string' || INVISIBLE.test(error);
 }
 
 /**

@@ -81,7 +81,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
   private activeContext: ToolContext;
   private readonly resultType: ActionResultClass<R>;
   private readonly outcomes: Outcomes<R>;
-  private readonly logger: ToolLogger;
+  private readonly log: ToolLogger;
   private readonly formats: readonly ToolFormat<unknown>[];
   private readonly chain: NextHandler | undefined;
   private readonly schemaCache = new SchemaCache();
@@ -94,14 +94,19 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
   constructor(options: ToolsOptions<R> = {}) {
     this.activeContext = options.context ?? new ToolContext();
     this.resultType = options.resultType ?? (ActionResult as unknown as ActionResultClass<R>);
-    this.logger = options.logger ?? consoleLogger;
-    this.outcomes = new Outcomes(this.resultType, this.logger);
+    this.log = options.logger ?? consoleLogger;
+    this.outcomes = new Outcomes(this.resultType, this.log);
     this.invoker = new InvokeStep(this.outcomes);
     this.innermost = (call) => this.invoker.invokeCall(call);
     this.formats = options.formats ?? [];
     const middleware = options.middleware ?? [];
-    const steps = this.logger.debug ? [...middleware, loggingStep(this.logger)] : middleware;
+    const steps = this.log.debug ? [...middleware, loggingStep(this.log)] : middleware;
     this.chain = steps.length > 0 ? compose(steps, this.innermost) : undefined;
+  }
+
+  /** The logger the registry reports to (`options.logger`, or the console); listing helpers log through it too. */
+  get logger(): ToolLogger {
+    return this.log;
   }
 
   /** The active context. */
@@ -218,7 +223,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
    */
   getSchema<F extends ToolFormat<unknown>>(format: F, context: ToolContext = this.activeContext): Array<FormatEntry<F>> {
     const entries: Array<FormatEntry<F>> = [];
-    const refused = (tool: Tool) => (error: Error) => this.logger.warn(`Tool '${tool.name}' is left out of the ${format.id} listing: ${error.message}`);
+    const refused = (tool: Tool) => (error: Error) => this.log.warn(`Tool '${tool.name}' is left out of the ${format.id} listing: ${error.message}`);
     for (const tool of this.byName.values()) {
       if (!this.isListed(tool, context)) continue;
       const entry = this.schemaCache.entry(format as ToolFormat<FormatEntry<F>>, tool, context, refused(tool));
@@ -362,7 +367,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
     try {
       return tool.isAvailable(context);
     } catch (error) {
-      this.logger.error(`Tool '${tool.name}' is not offered: its availability check threw`, { stack: (error as Error | null)?.stack });
+      this.log.error(`Tool '${tool.name}' is not offered: its availability check threw`, { stack: (error as Error | null)?.stack });
       return false;
     }
   }

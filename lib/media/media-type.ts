@@ -38,9 +38,12 @@ export function detectMediaType(bytes: Uint8Array): string | undefined {
 /** A media type as RFC 6838 writes one: `type/subtype`, restricted-name characters, parameters allowed after `;`. */
 const MEDIA_TYPE = /^[a-z0-9][a-z0-9!#$&^_.+-]{0,126}\/[a-z0-9][a-z0-9!#$&^_.+-]{0,126}(\s*;.*)?$/i;
 
-/** Whether `value` is a syntactically valid media type (`image/png`, `text/plain; charset=utf-8`). */
+/** The longest media type taken, parameters included (RFC 6838 caps type and subtype at 127 characters each). */
+const MAX_MEDIA_TYPE = 255;
+
+/** Whether `value` is a syntactically valid media type (`image/png`, `text/plain; charset=utf-8`) of at most 255 characters. */
 export function isMediaType(value: unknown): value is string {
-  return typeof value === 'string' && MEDIA_TYPE.test(value);
+  return typeof value === 'string' && value.length <= MAX_MEDIA_TYPE && MEDIA_TYPE.test(value);
 }
 
 /** The usual file extension for a media type (`png` for `image/png`), `bin` when unknown. */

@@ -2,7 +2,8 @@ import { randomUUID } from 'node:crypto';
 import type { ToolContext } from '../context/tool-context';
 import { isActionResult, type ActionResult } from '../result';
 import { collectChunks, isStreamed, toChunks, valueToChunk } from '../streaming/to-chunks';
-import type { ToolChunk } from '../streaming/tool-chunk';
+import { ToolResultState, type ToolChunk } from '../streaming/tool-chunk';
+import type { ToolResponse } from '../streaming/tool-response';
 import { externalRequestChunk } from '../tool/external-chunk';
 import { ExternalExecutionRequest } from '../tool/external-execution';
 import type { Tool } from '../tool/tool';
@@ -31,7 +32,7 @@ export class InvokeStep<R extends ActionResult<unknown>> {
     try {
       value = tool.invoke(params, { context, signal });
       if (isThenable(value)) value = await (signal === NEVER_ABORTED ? value : raceAbort(value, signal));
-      if (isStreamed(value)) return (await collectChunks(toChunks(value), signal)).toResult(this.outcomes.resultType, name);
+      if (isStreamed(value)) return this.streamed(name, await collectChunks(toChunks(value), signal));
     } catch (error) {
       return this.outcomes.toolFailure(name, error);
     }
@@ -46,6 +47,16 @@ export class InvokeStep<R extends ActionResult<unknown>> {
   private returned(name: string, value: unknown): R {
     const result = this.outcomes.conform(value);
     if (!result.ok && isActionResult(value)) this.outcomes.expectedFailure(name, result.error);
+    return result;
+  }
+
+  /**
+   * The result of a streamed call (a streaming body, or per-tool middleware): a stream that ended in an `ERROR` chunk
+   * is the tool's expected failure and is logged as one; a cancelled one is not a failure of the tool.
+   */
+  private streamed(name: string, response: ToolResponse): R {
+    const result = response.toResult(this.outcomes.resultType, name);
+    if (response.state === ToolResultState.ERROR) this.outcomes.expectedFailure(name, result.error);
     return result;
   }
 
@@ -69,7 +80,7 @@ export class InvokeStep<R extends ActionResult<unknown>> {
         }
         source = toChunks(value);
       }
-      return (await collectChunks(source, signal, onChunk)).toResult(this.outcomes.resultType, name);
+      return this.streamed(name, await collectChunks(source, signal, onChunk));
     } catch (error) {
       return this.outcomes.toolFailure(name, error);
     }

@@ -1,5 +1,5 @@
 import { MissingDependencyError } from '../context/tool-context';
-import { isActionResult, type ActionResult, type ActionResultClass, type ActionResultInit } from '../result';
+import { isActionResult, isBlankError, type ActionResult, type ActionResultClass, type ActionResultInit } from '../result';
 import { CANCELLED } from './await-call';
 import type { ToolLogger } from './logger';
 import { asClause, cutText } from '../text/cut-text';
@@ -144,7 +144,7 @@ const MAX_REASON = 1000;
 
 /** Text as one clause inside a sentence: trimmed, without a final full stop (in linear time), then capped. */
 function clause(text: string): string {
-  return cutText(asClause(text), MAX_REASON);
+  return isBlankError(text) ? '' : cutText(asClause(text), MAX_REASON);
 }
 
 /** Text as whole sentences: trimmed, ending in exactly one full stop (or its own `!` or `?`). */
@@ -166,5 +166,5 @@ function stackOf(error: unknown): string | undefined {
 function messageOf(error: unknown): string {
   const message = error instanceof Error ? error.message : typeof error === 'string' ? error : 'an unknown error';
   const firstLine = message.split('\n', 1)[0]!;
-  return firstLine.trim() === '' ? 'an error without a message' : cutText(firstLine, MAX_ERROR_LINE);
+  return isBlankError(firstLine) ? 'an error without a message' : cutText(firstLine, MAX_ERROR_LINE);
 }

@@ -13,12 +13,12 @@ export interface ToolCallInit {
   readonly signal: AbortSignal;
   readonly resultType: ActionResultClass;
   /** The provider's id for this call, when the host passed one (`ExecuteOptions.callId`). */
-  readonly callId?: string;
+  readonly callId?: string | undefined;
   /**
    * Set by `tools.stream(...)`: receives each chunk the tool produces, in order. A middleware may wrap it (through
    * `call.with({ onChunk })`) to observe or transform the chunks the consumer sees.
    */
-  readonly onChunk?: (chunk: ToolChunk) => void | Promise<void>;
+  readonly onChunk?: ((chunk: ToolChunk) => void | Promise<void>) | undefined;
 }
 
 /**

@@ -2,7 +2,7 @@ import type { ToolContext } from '../context/tool-context';
 import type { ActionResult } from '../result';
 import type { Tool } from '../tool/tool';
 import type { Tools } from '../tools';
-import { anthropicStrictSchema } from './anthropic-strict';
+import { ANTHROPIC_STRICT_LIMITS, anthropicStrictSchema, strictExample, strictParameterCounts } from './anthropic-strict';
 import type { ToolFormat } from '../tool/tool-format';
 import { objectParameters, type ObjectParameters } from './object-parameters';
 import { ANTHROPIC_RULES, assertProviderRules } from './provider-rules';
@@ -36,7 +36,9 @@ function render(tool: Tool, description: string, strict: boolean): AnthropicTool
       ? { name: tool.name, description, input_schema: anthropicStrictSchema(tool), strict: true }
       : { name: tool.name, description, input_schema: objectParameters(tool, 'Anthropic'), ...(strict ? { strict: false } : {}) };
   assertProviderRules(tool, description, entry.input_schema, ANTHROPIC_RULES);
-  if (tool.extras.examples.length > 0) entry.input_examples = tool.extras.examples.map((example) => ({ ...example }));
+  if (tool.extras.examples.length > 0) {
+    entry.input_examples = tool.extras.examples.map((example) => (entry.strict === true ? strictExample(example, entry.input_schema) : { ...example }));
+  }
   return entry;
 }
 
@@ -58,8 +60,9 @@ export const anthropicFormat: ToolFormat<AnthropicTool> = {
  * schema, https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/strict-tool-use): the strict-mode schema
  * without the constraints Anthropic's strict mode does not take (see `anthropicStrictSchema`). A tool that opted out
  * with `strict: false` is sent with `strict: false` and its schema as written; a recursive schema cannot be strict and
- * is left out of this listing (or refused at registration when the registry declares this format). Anthropic limits
- * how many strict tools one request may carry; check its documentation for the current figure.
+ * is left out of this listing (or refused at registration when the registry declares this format), and so is a tool
+ * whose schema alone is over a per-request limit of {@link ANTHROPIC_STRICT_LIMITS}. The limits of a whole request
+ * (strict tools, optional and union parameters summed over the tools) are applied by {@link anthropicTools}.
  */
 export const anthropicStrictFormat: ToolFormat<AnthropicTool> = {
   id: 'anthropic-strict',
@@ -69,25 +72,66 @@ export const anthropicStrictFormat: ToolFormat<AnthropicTool> = {
 /** Options of {@link anthropicTools}. */
 export interface AnthropicToolsOptions {
   /** Send strict tool use (`anthropicStrictFormat`). Default false. */
-  strict?: boolean;
+  strict?: boolean | undefined;
   /**
    * A prompt-caching breakpoint set on the last tool, so the whole tool list is cached
-   * (https://docs.anthropic.com/en/docs/build-with-claude/prompt-caching).
+   * (https://docs.anthropic.com/en/docs/build-with-claude/prompt-caching). An undefined `ttl` is left out.
    */
-  cacheControl?: AnthropicCacheControl;
+  cacheControl?: { type: 'ephemeral'; ttl?: '5m' | '1h' | undefined } | undefined;
   /** The context to list tools for (default: the registry's active context). */
-  context?: ToolContext;
+  context?: ToolContext | undefined;
 }
 
 /**
  * The `tools` array of a Messages request: `tools.getSchema(anthropicFormat or anthropicStrictFormat, context)`,
  * with `cache_control` on the last entry when `cacheControl` is given (a copy: cached entries are not changed).
+ *
+ * With `strict`, the request stays within Anthropic's per-request limits ({@link ANTHROPIC_STRICT_LIMITS}: 20 strict
+ * tools, 24 optional and 16 union parameters across their schemas, https://platform.claude.com/docs/en/build-with-claude/structured-outputs):
+ * tools are taken in listing order, and a strict tool that would take the request over a limit is sent non-strict
+ * instead (`strict: false`, its schema as written; local validation still checks every call), with a warning on the
+ * registry's logger naming the tool and the limit. The tool stays callable; only the constrained decoding is lost.
  */
 export function anthropicTools(tools: Tools<ActionResult<unknown>>, options: AnthropicToolsOptions = {}): AnthropicTool[] {
-  const list = tools.getSchema(options.strict === true ? anthropicStrictFormat : anthropicFormat, options.context);
+  const list = options.strict === true ? withinStrictLimits(tools, options.context) : tools.getSchema(anthropicFormat, options.context);
   const last = list.length - 1;
-  if (options.cacheControl === undefined || last < 0) return list;
-  return list.map((entry, index) => (index === last ? { ...entry, cache_control: { ...options.cacheControl! } } : entry));
+  const cache = options.cacheControl;
+  if (cache === undefined || last < 0) return list;
+  const cacheControl: AnthropicCacheControl = cache.ttl === undefined ? { type: cache.type } : { type: cache.type, ttl: cache.ttl };
+  return list.map((entry, index) => (index === last ? { ...entry, cache_control: cacheControl } : entry));
+}
+
+function withinStrictLimits(tools: Tools<ActionResult<unknown>>, context: ToolContext | undefined): AnthropicTool[] {
+  const strict = tools.getSchema(anthropicStrictFormat, context);
+  if (!strict.some((entry) => entry.strict === true)) return strict;
+  const plain = new Map(tools.getSchema(anthropicFormat, context).map((entry) => [entry.name, entry]));
+  const used = { tools: 0, optional: 0, unions: 0 };
+  return strict.flatMap((entry) => {
+    if (entry.strict !== true) return [entry];
+    const counts = strictParameterCounts(entry.input_schema);
+    const over =
+      used.tools + 1 > ANTHROPIC_STRICT_LIMITS.tools
+        ? `${ANTHROPIC_STRICT_LIMITS.tools} strict tools`
+        : used.optional + counts.optional > ANTHROPIC_STRICT_LIMITS.optionalParameters
+          ? `${ANTHROPIC_STRICT_LIMITS.optionalParameters} optional parameters`
+          : used.unions + counts.unions > ANTHROPIC_STRICT_LIMITS.unionParameters
+            ? `${ANTHROPIC_STRICT_LIMITS.unionParameters} parameters with union types`
+            : undefined;
+    if (over === undefined) {
+      used.tools += 1;
+      used.optional += counts.optional;
+      used.unions += counts.unions;
+      return [entry];
+    }
+    const fallback = plain.get(entry.name);
+    const limit = `Anthropic's limit of ${over} across the strict tools of a request`;
+    if (fallback === undefined) {
+      tools.logger.warn(`Tool '${entry.name}' is left out of the anthropic-strict listing: it would pass ${limit}, and it cannot be sent non-strict.`);
+      return [];
+    }
+    tools.logger.warn(`Tool '${entry.name}' is sent without strict tool use: with it, the request would pass ${limit}.`);
+    return [{ ...fallback, strict: false }];
+  });
 }
 
 /** The part of a Messages API response this module reads (the SDK's `Message` fits). */

@@ -12,7 +12,7 @@ export interface ToolCallOptions extends ExecuteOptions {
    * stripping, validation and defaults). False, a rejection or a throw declines the call. Without it, such calls are
    * declined: nothing that needs approval runs unconfirmed.
    */
-  approve?: (tool: Tool, call: ToolCallRequest) => boolean | Promise<boolean>;
+  approve?: ((tool: Tool, call: ToolCallRequest) => boolean | Promise<boolean>) | undefined;
 }
 
 /** A call paired with its result, ready for a provider's result builder. */

@@ -102,7 +102,7 @@ function convert(input: unknown, path: string, walk: Walk): GeminiSchema {
     return annotate({ anyOf, ...(nullable ? { nullable: true } : {}) }, typeof description === 'string' ? description : undefined);
   }
   const type = concrete[0];
-  if (type === undefined) return { type: 'NULL' };
+  if (type === undefined) return { type: 'NULL', ...(typeof node.title === 'string' ? { title: node.title } : {}), ...(typeof node.description === 'string' ? { description: node.description } : {}) };
   const notes: string[] = [];
   const out: GeminiSchema = { type: type.toUpperCase() as GeminiType };
   if (typeof node.title === 'string') out.title = node.title;
@@ -138,15 +138,24 @@ function inline(node: SchemaNode, path: string, walk: Walk): GeminiSchema {
 }
 
 function convertUnion(node: SchemaNode, branches: unknown[], path: string, walk: Walk): GeminiSchema {
-  const nullable = branches.some((branch) => isNode(branch) && branch.type === 'null');
-  const rest = branches.filter((branch) => !(isNode(branch) && branch.type === 'null'));
+  // A branch taking only null (`{type: "null"}`, `{const: null}`) makes the union nullable.
+  const onlyNull = (branch: unknown): boolean => isNode(branch) && (branch.type === 'null' || (branch.const === null && Object.keys(branch).every((key) => key === 'const' || key === 'type' || ANNOTATION_KEYWORDS.has(key))));
+  const nullable = branches.some(onlyNull);
+  const rest = branches.filter((branch) => !onlyNull(branch));
+  if (rest.length === 0) return convert({ type: 'null', ...(typeof node.description === 'string' ? { description: node.description } : {}) }, path, walk);
   const literals = literalUnion(rest);
   const extra: GeminiSchema = { ...(nullable ? { nullable: true } : {}), ...('default' in node ? { default: node.default } : {}) };
   const description = typeof node.description === 'string' ? node.description : undefined;
-  if (literals !== undefined) return { ...convert({ ...literals, ...(description === undefined ? {} : { description }) }, path, walk), ...extra };
+  // A NULL schema already takes null: `nullable` on it is redundant, and reads as a type list naming null twice.
+  const withExtra = (schema: GeminiSchema): GeminiSchema => (schema.type === 'NULL' ? { ...schema, ...extra, nullable: undefined } : { ...schema, ...extra });
+  if (literals !== undefined) return dropUndefined(withExtra(convert({ ...literals, ...(description === undefined ? {} : { description }) }, path, walk)));
   const anyOf = rest.map((branch) => convert(branch, pointer(path, branches.indexOf(branch)), walk));
-  if (anyOf.length === 1) return annotate({ ...anyOf[0], ...extra }, description ?? anyOf[0]!.description);
+  if (anyOf.length === 1) return annotate(dropUndefined(withExtra(anyOf[0]!)), description ?? anyOf[0]!.description);
   return annotate({ anyOf, ...extra }, description);
+}
+
+function dropUndefined(schema: GeminiSchema): GeminiSchema {
+  return Object.fromEntries(Object.entries(schema).filter(([, value]) => value !== undefined)) as GeminiSchema;
 }
 
 /** The node with its `enum`/`const` values cut to those of `type` (one branch of a type list such as `["string", "integer"]`). */

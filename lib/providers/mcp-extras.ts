@@ -1,6 +1,7 @@
 import { normalizeRefs, withDefs } from '../schema/schema-refs';
 import { isNode } from '../schema/schema-walk';
 import type { Tool } from '../tool/tool';
+import type { ToolIcon } from '../tool/action-options';
 import { objectParameters, type JsonObject, type ObjectParameters } from './object-parameters';
 
 /**
@@ -20,11 +21,21 @@ export function mcpToolExtras(tool: Tool, description: string): {
   return {
     name: tool.name,
     ...(title === undefined ? {} : { title }),
-    ...(icons.length === 0 ? {} : { icons: icons.map(({ sizes, ...icon }) => (sizes === undefined ? icon : { ...icon, sizes: [...sizes] })) }),
+    ...(icons.length === 0 ? {} : { icons: icons.map(mcpIcon) }),
     description,
     inputSchema: objectParameters(tool, 'MCP', { keepDialect: true }),
     ...(outputSchema !== undefined && outputSchema.type === 'object' ? { outputSchema: objectSchema(outputSchema, tool.source) } : {}),
     ...(meta === undefined ? {} : { _meta: { ...meta } }),
+  };
+}
+
+/** An icon as listed: a copy, without the fields given as undefined. */
+function mcpIcon(icon: ToolIcon): { src: string; mimeType?: string; sizes?: string[]; theme?: 'light' | 'dark' } {
+  return {
+    src: icon.src,
+    ...(icon.mimeType === undefined ? {} : { mimeType: icon.mimeType }),
+    ...(icon.sizes === undefined ? {} : { sizes: [...icon.sizes] }),
+    ...(icon.theme === undefined ? {} : { theme: icon.theme }),
   };
 }
 

@@ -47,7 +47,14 @@ function blockPart(block: ContentBlock): ResultPart {
   if (block.type === 'text') return { type: 'text', text: toWellFormed(block.text) };
   const source = block.source;
   if (source.type === 'base64') {
-    const content = BinaryContent.from(Buffer.from(source.data, 'base64'), isMediaType(source.mediaType) ? source.mediaType : undefined, block.name);
+    const bytes = Buffer.from(source.data, 'base64');
+    let content: BinaryContent;
+    try {
+      content = BinaryContent.from(bytes, isMediaType(source.mediaType) ? source.mediaType : undefined, block.name);
+    } catch {
+      // A declared image type the bytes contradict: the type is detected instead (a result builder never throws).
+      content = BinaryContent.from(bytes, undefined, block.name);
+    }
     return { type: 'binary', content };
   }
   if (source.type === 'url') return { type: 'text', text: toWellFormed(JSON.stringify({ type: 'url', url: source.url, mediaType: source.mediaType })) };

@@ -27,7 +27,9 @@ function rawResultText(result: ActionResult<unknown>): string {
   if (value === undefined) return '';
   const text = jsonText(value);
   if (text !== undefined) return wellFormedJsonText(text);
-  return typeof value === 'symbol' ? String(value) : `(the tool returned a ${typeof value}, which has no JSON form)`;
+  if (typeof value === 'symbol') return String(value);
+  const kind = typeof value;
+  return `(the tool returned ${kind === 'object' ? 'an' : 'a'} ${kind}, which has no JSON form)`;
 }
 
 /**

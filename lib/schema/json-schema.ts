@@ -25,6 +25,14 @@ const NON_JSON_KINDS = new Set(['Function', 'Constructor', 'Undefined', 'Symbol'
  * @throws ToolDefinitionError naming the path of the first offending sub-schema and what to use instead.
  */
 export function assertJsonSchema(schema: unknown, where: string, path = '#'): void {
+  if (path === '#') {
+    readSchema(where, () => {
+      assertAcyclic(schema, where);
+      assertJsonSchema(schema, where, '#/');
+    });
+    return;
+  }
+  if (path === '#/') path = '#';
   if (schema === null || typeof schema !== 'object') {
     throw new ToolDefinitionError(`${where}: the schema at ${path} is ${describe(schema)}, not a JSON Schema object. Use a TypeBox schema such as Type.String().`);
   }
@@ -52,6 +60,55 @@ export function assertJsonSchema(schema: unknown, where: string, path = '#'): vo
       else if (isSchemaMap(key)) for (const [name, sub] of Object.entries(value)) assertJsonSchema(sub, where, `${at}/${name}`);
       else if (isSubSchema(key)) assertJsonSchema(value, where, at);
     }
+  }
+}
+
+/** How deep a schema object may nest (far deeper than any schema written by hand or generated from types). */
+const MAX_SCHEMA_DEPTH = 256;
+
+/**
+ * Checks that a schema, as a JavaScript object, contains no cycle (an object inside itself, which JSON cannot carry:
+ * recursion is written with `$defs` and `$ref`) and nests at most 256 levels.
+ *
+ * @throws ToolDefinitionError naming the path that refers back, and where it leads.
+ */
+export function assertAcyclic(schema: unknown, where: string): void {
+  const open = new Map<object, string>();
+  const visit = (value: unknown, path: string, depth: number): void => {
+    if (value === null || typeof value !== 'object') return;
+    const ancestor = open.get(value);
+    if (ancestor !== undefined) {
+      throw new ToolDefinitionError(`${where}: the schema at ${path} refers back to ${ancestor}, which contains it: JSON has no cycles. Write recursion with $defs and $ref.`);
+    }
+    if (depth > MAX_SCHEMA_DEPTH) throw new ToolDefinitionError(`${where}: the schema nests deeper than ${MAX_SCHEMA_DEPTH} levels at ${path}.`);
+    open.set(value, path);
+    for (const [key, child] of Object.entries(value)) visit(child, `${path}/${key}`, depth + 1);
+    open.delete(value);
+  };
+  visit(schema, '#', 0);
+}
+
+/**
+ * Runs `read` on a schema given by a user, turning any exception that is not the library's own (a getter or a Proxy
+ * trap that throws) into a `ToolDefinitionError`.
+ *
+ * @throws ToolDefinitionError for anything `read` throws.
+ */
+export function readSchema<T>(where: string, read: () => T): T {
+  try {
+    return read();
+  } catch (error) {
+    if (error instanceof ToolDefinitionError) throw error;
+    throw new ToolDefinitionError(`${where}: the schema could not be read: ${errorText(error)}`, { cause: error });
+  }
+}
+
+/** The message of anything thrown, never throwing itself. */
+export function errorText(error: unknown): string {
+  try {
+    return error instanceof Error ? error.message : String(error);
+  } catch {
+    return 'an error that could not be read';
   }
 }
 

@@ -46,7 +46,26 @@ export function compileNullStripper(parameters: JsonSchema, where: string): Null
     if (active.length === 0) return NOTHING;
     return active.length === 1 ? active[0]! : (value) => active.reduce((current, strip) => strip(current), value);
   };
-  return compile(schema.root);
+  const root = compile(schema.root);
+  if (root === NOTHING) return NOTHING;
+  // Most calls carry no null at all: one pass over the value answers them without walking the schema.
+  return (value) => (containsNull(value, 0) ? root(value) : value);
+}
+
+/** How deep {@link containsNull} looks before it assumes a null may be there (arguments are rarely this deep). */
+const MAX_NULL_SCAN_DEPTH = 64;
+
+/** Whether a null is anywhere in `value` (conservatively true past {@link MAX_NULL_SCAN_DEPTH} levels). */
+function containsNull(value: unknown, depth: number): boolean {
+  if (value === null) return true;
+  if (typeof value !== 'object') return false;
+  if (depth > MAX_NULL_SCAN_DEPTH) return true;
+  if (Array.isArray(value)) {
+    for (const item of value) if (containsNull(item, depth + 1)) return true;
+    return false;
+  }
+  for (const key in value) if (Object.hasOwn(value, key) && containsNull((value as Record<string, unknown>)[key], depth + 1)) return true;
+  return false;
 }
 
 function objectStripper(node: SchemaNode, compile: (node: unknown) => NullStripper, schema: NormalizedSchema): NullStripper {
@@ -80,18 +99,19 @@ function objectStripper(node: SchemaNode, compile: (node: unknown) => NullStripp
 function arrayStripper(strip: NullStripper): NullStripper {
   return (value) => {
     if (!Array.isArray(value)) return value;
-    const out = value.map(strip);
+    // An item holding no null is kept as it is: a long array costs one pass, not one schema walk per item.
+    const out = value.map((item: unknown) => (item !== null && typeof item === 'object' && !containsNull(item, 0) ? item : strip(item)));
     return out.every((item, i) => item === value[i]) ? value : out;
   };
 }
 
 function unionStripper(branches: unknown[], compile: (node: unknown) => NullStripper, schema: NormalizedSchema): NullStripper {
-  const compiled = branches.map((branch) => ({ branch: resolve(branch, schema), strip: compile(branch) }));
+  const compiled = branches.map((branch) => ({ fit: branchFit(resolve(branch, schema), schema), strip: compile(branch) }));
   return (value) => {
     let match: (typeof compiled)[number] | undefined;
     let best = -1;
     for (const candidate of compiled) {
-      const score = fitScore(candidate.branch, value);
+      const score = candidate.fit(value);
       if (score > best) [match, best] = [candidate, score];
     }
     return match === undefined ? value : match.strip(value);
@@ -99,31 +119,68 @@ function unionStripper(branches: unknown[], compile: (node: unknown) => NullStri
 }
 
 /**
- * How well `value` fits a union branch, or -1 when it cannot be that branch: the branch's type, its `const`/`enum`
+ * How well a value fits a union branch, or -1 when it cannot be that branch: the branch's type, its `const`/`enum`
  * fields (the discriminators of a union), its required fields present (a strict model sends every field, nulls
  * included) and, for a closed object, no field it does not declare. Among the branches that fit, the one declaring most
  * of the value's fields wins, so the nulls of a later branch without a discriminator are stripped by that branch.
+ * What the branch says is read once, when the stripper is compiled.
  */
-function fitScore(branch: unknown, value: unknown): number {
-  if (!isNode(branch)) return -1;
-  const types = typeof branch.type === 'string' ? [branch.type] : Array.isArray(branch.type) ? (branch.type as string[]) : undefined;
-  if (types !== undefined && !types.some((type) => hasType(value, type))) return -1;
-  if (!isNode(value) || !isNode(branch.properties)) return 0;
-  const properties = branch.properties;
-  const required = new Set(Array.isArray(branch.required) ? branch.required : []);
-  const discriminated = Object.entries(properties).every(([key, sub]) => {
-    if (!isNode(sub) || !Object.hasOwn(value, key)) return true;
-    // The null a strict-mode model sends for an optional field it leaves out fits any branch declaring the field.
-    if (value[key] === null && (!required.has(key) || 'default' in sub)) return true;
-    if ('const' in sub) return sub.const === value[key];
-    return !Array.isArray(sub.enum) || sub.enum.includes(value[key]);
-  });
-  if (!discriminated) return -1;
-  if (Array.isArray(branch.required) && branch.required.some((key) => typeof key === 'string' && !Object.hasOwn(value, key))) return -1;
-  const keys = Object.keys(value);
-  const declared = keys.filter((key) => Object.hasOwn(properties, key)).length;
-  if (branch.additionalProperties === false && declared < keys.length) return -1;
-  return declared;
+function branchFit(branch: unknown, schema: NormalizedSchema): (value: unknown) => number {
+  if (!isNode(branch)) return () => -1;
+  const types = typesOf(branch, schema, 0);
+  // The fields a branch declares include those of its `allOf` parts (`Type.Intersect`, a merged object).
+  const parts = [branch, ...(Array.isArray(branch.allOf) ? branch.allOf.map((part) => resolve(part, schema)) : [])].filter(isNode);
+  const declaring = parts.filter((part) => isNode(part.properties));
+  let properties: SchemaNode | undefined;
+  for (const part of declaring) {
+    properties ??= {};
+    // defineProperty: a field named `__proto__` stays a field.
+    for (const [key, sub] of Object.entries(part.properties as SchemaNode)) if (!Object.hasOwn(properties, key)) Object.defineProperty(properties, key, { value: sub, enumerable: true });
+  }
+  const requiredList = parts.flatMap((part) => (Array.isArray(part.required) ? part.required.filter((key): key is string => typeof key === 'string') : []));
+  const required = new Set(requiredList);
+  const fields = properties === undefined ? [] : Object.entries(properties).filter((entry): entry is [string, SchemaNode] => isNode(entry[1]));
+  const closed = branch.additionalProperties === false;
+  return (value) => {
+    if (types !== undefined && !types.some((type) => hasType(value, type))) return -1;
+    if (!isNode(value) || properties === undefined) return 0;
+    for (const [key, sub] of fields) {
+      if (!Object.hasOwn(value, key)) continue;
+      const field = value[key];
+      // The null a strict-mode model sends for an optional field it leaves out fits any branch declaring the field.
+      if (field === null && (!required.has(key) || 'default' in sub)) continue;
+      if ('const' in sub ? sub.const !== field : Array.isArray(sub.enum) && !sub.enum.includes(field)) return -1;
+    }
+    for (const key of requiredList) if (!Object.hasOwn(value, key)) return -1;
+    let declared = 0;
+    let total = 0;
+    for (const key in value) {
+      if (!Object.hasOwn(value, key)) continue;
+      total++;
+      if (Object.hasOwn(properties, key)) declared++;
+    }
+    if (closed && declared < total) return -1;
+    return declared;
+  };
+}
+
+/**
+ * The JSON types a branch takes: its `type`, or for a branch without one that is a union, the types of its members
+ * (`{anyOf: [{type: "null"}]}` takes only null); undefined when any type may pass.
+ */
+function typesOf(node: unknown, schema: NormalizedSchema, depth: number): string[] | undefined {
+  if (!isNode(node) || depth > 8) return undefined;
+  if (typeof node.type === 'string') return [node.type];
+  if (Array.isArray(node.type)) return node.type as string[];
+  const union = (node.anyOf ?? node.oneOf) as unknown[] | undefined;
+  if (!Array.isArray(union) || union.length === 0) return undefined;
+  const types: string[] = [];
+  for (const member of union) {
+    const memberTypes = typesOf(resolve(member, schema), schema, depth + 1);
+    if (memberTypes === undefined) return undefined;
+    types.push(...memberTypes);
+  }
+  return types;
 }
 
 function hasType(value: unknown, type: string): boolean {

@@ -1,4 +1,5 @@
 import { ToolDefinitionError } from '../tool/tool-definition-error';
+import { assertAcyclic, errorText } from './json-schema';
 
 /**
  * The Standard JSON Schema interface (`StandardJSONSchemaV1` of `@standard-schema/spec` 1.1, https://standardschema.dev/json-schema),
@@ -60,13 +61,24 @@ export declare namespace StandardJSONSchemaV1 {
 /** The root `$schema` of the dialect the validator uses by default (it is dropped from converted schemas). */
 const DRAFT_2020_12 = 'https://json-schema.org/draft/2020-12/schema';
 
-/** Whether `value` implements Standard JSON Schema (a `~standard` member with `jsonSchema.input`). */
-export function isStandardJsonSchema(value: unknown): value is StandardJSONSchemaV1 {
-  if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return false;
-  const props = (value as { '~standard'?: unknown })['~standard'];
-  if (props === null || typeof props !== 'object') return false;
-  const converter = (props as { jsonSchema?: unknown }).jsonSchema;
-  return converter !== null && typeof converter === 'object' && typeof (converter as { input?: unknown }).input === 'function';
+/**
+ * Whether `value` implements Standard JSON Schema (a `~standard` member with `jsonSchema.input`).
+ *
+ * @param where - when given, a value whose members cannot be read (a getter or Proxy trap that throws) is refused
+ *   naming it; without it, such a value is not a Standard JSON Schema.
+ * @throws ToolDefinitionError when `where` is given and reading the members throws.
+ */
+export function isStandardJsonSchema(value: unknown, where?: string): value is StandardJSONSchemaV1 {
+  try {
+    if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return false;
+    const props = (value as { '~standard'?: unknown })['~standard'];
+    if (props === null || typeof props !== 'object') return false;
+    const converter = (props as { jsonSchema?: unknown }).jsonSchema;
+    return converter !== null && typeof converter === 'object' && typeof (converter as { input?: unknown }).input === 'function';
+  } catch (error) {
+    if (where === undefined) return false;
+    throw new ToolDefinitionError(`${where}: the schema could not be read: ${errorText(error)}`, { cause: error });
+  }
 }
 
 /**
@@ -81,6 +93,7 @@ export function isStandardJsonSchema(value: unknown): value is StandardJSONSchem
  */
 export function standardToJsonSchema(schema: StandardJSONSchemaV1, where: string): Record<string, unknown> {
   const props = schema['~standard'];
+  const vendor = vendorOf(props);
   let converted: Record<string, unknown>;
   try {
     converted = props.jsonSchema.input({ target: 'draft-2020-12' });
@@ -89,20 +102,29 @@ export function standardToJsonSchema(schema: StandardJSONSchemaV1, where: string
       converted = props.jsonSchema.input({ target: 'draft-07' });
     } catch (error) {
       throw new ToolDefinitionError(
-        `${where}: the ${props.vendor} schema has no JSON Schema form (${messageOf(error)}). Tools take JSON arguments: use JSON types (for a date, a string with format 'date-time').`,
+        `${where}: the ${vendor} schema has no JSON Schema form (${errorText(error)}). Tools take JSON arguments: use JSON types (for a date, a string with format 'date-time').`,
         { cause: error },
       );
     }
   }
   if (converted === null || typeof converted !== 'object') {
-    throw new ToolDefinitionError(`${where}: the ${props.vendor} schema converted to ${converted === null ? 'null' : typeof converted}, not a JSON Schema object.`);
+    throw new ToolDefinitionError(`${where}: the ${vendor} schema converted to ${converted === null ? 'null' : typeof converted}, not a JSON Schema object.`);
   }
+  if (typeof (converted as { then?: unknown }).then === 'function') {
+    throw new ToolDefinitionError(`${where}: the ${vendor} schema converted to a Promise: its jsonSchema.input must return the JSON Schema itself.`);
+  }
+  assertAcyclic(converted, where);
   if (converted.$schema !== DRAFT_2020_12) return converted;
   const rest = { ...converted };
   delete rest.$schema;
   return rest;
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
+/** The library's name as the schema gives it, or 'Standard Schema' when it gives none that can be read. */
+function vendorOf(props: StandardJSONSchemaV1.Props): string {
+  try {
+    return typeof props.vendor === 'string' && props.vendor !== '' ? props.vendor : 'Standard Schema';
+  } catch {
+    return 'Standard Schema';
+  }
 }

@@ -24,13 +24,15 @@ const MAX_REF_HOPS = 32;
  *
  * An object whose schema declares what happens to other fields itself (`additionalProperties`, `patternProperties`,
  * `unevaluatedProperties`, or a conditional or per-name rule: `if`, `dependentSchemas`, `propertyNames`) keeps
- * its fields, as does an object whose schemas list no property at all (a free-form object).
+ * its fields, as does an object whose schemas list no property at all (a free-form object), or one that an
+ * `anyOf`/`oneOf` branch taking any object (`{type: 'object'}`, `{}`) may describe.
  *
  * @returns the stripper; a no-op when no object in the schema can hold an undeclared field.
  */
 export function compileUndeclaredStripper(schema: JsonSchema): UndeclaredStripper {
   if (!hasStrippableObject(schema, 0)) return () => undefined;
-  return (data) => strip(data, [schema], schema);
+  const plans = new Plans(schema);
+  return (data) => strip(data, [schema], plans);
 }
 
 function hasStrippableObject(schema: unknown, depth: number): boolean {
@@ -45,29 +47,58 @@ function hasStrippableObject(schema: unknown, depth: number): boolean {
   return false;
 }
 
-function strip(data: unknown, schemas: readonly unknown[], root: JsonSchema): void {
+/** What to do with a value that a given list of schemas applies to: computed once per list (the schema is frozen). */
+interface Plan {
+  /** The applicable schemas (refs followed, `allOf`/`anyOf`/`oneOf` branches added). */
+  readonly nodes: readonly Node[];
+  /** For an object: each declared field with the schemas that apply to its value. */
+  readonly declared: ReadonlyMap<string, unknown[]>;
+  /** For an object: whether fields not in `declared` are removed. */
+  readonly removes: boolean;
+  /** For an object that keeps other fields: the `additionalProperties` schemas that apply to them. */
+  readonly extra: readonly unknown[];
+}
+
+/** How many distinct schema lists get a remembered plan (more are planned on each use). */
+const MAX_PLANS = 10_000;
+
+/**
+ * The plans of one stripper, remembered by the identity of the schemas they are for, so that an array of many
+ * objects (or a model's very long argument) costs one plan per distinct schema list, not one per element.
+ */
+class Plans {
+  private readonly byKey = new Map<string, Plan>();
+  private readonly ids = new WeakMap<object, number>();
+  private next = 0;
+
+  constructor(readonly root: JsonSchema) {}
+
+  for(schemas: readonly unknown[]): Plan {
+    const key = schemas.map((schema) => this.idOf(schema)).join(',');
+    const known = this.byKey.get(key);
+    if (known !== undefined) return known;
+    const plan = makePlan(schemas, this.root);
+    if (this.byKey.size < MAX_PLANS) this.byKey.set(key, plan);
+    return plan;
+  }
+
+  private idOf(schema: unknown): string {
+    if (schema === null || typeof schema !== 'object') return String(schema);
+    let id = this.ids.get(schema);
+    if (id === undefined) this.ids.set(schema, (id = this.next++));
+    return `#${id}`;
+  }
+}
+
+function strip(data: unknown, schemas: readonly unknown[], plans: Plans): void {
   if (data === null || typeof data !== 'object') return;
-  const nodes = applicable(schemas, root);
-  if (Array.isArray(data)) stripItems(data, nodes, root);
-  else stripObject(data as Record<string, unknown>, nodes, root);
+  const plan = plans.for(schemas);
+  if (Array.isArray(data)) stripItems(data, plan.nodes, plans);
+  else stripObject(data as Record<string, unknown>, plan, plans);
 }
 
-/** The schemas that apply to one value: each given schema with its `$ref` followed and its `allOf`/`anyOf`/`oneOf` branches. */
-function applicable(schemas: readonly unknown[], root: JsonSchema): Node[] {
-  const out: Node[] = [];
-  const visit = (schema: unknown, hops: number) => {
-    if (schema === null || typeof schema !== 'object' || hops > MAX_REF_HOPS) return;
-    const node = schema as Node;
-    if (out.includes(node)) return;
-    out.push(node);
-    if (typeof node.$ref === 'string') visit(resolveRef(node.$ref, root), hops + 1);
-    for (const key of SAME_VALUE) if (Array.isArray(node[key])) for (const branch of node[key] as unknown[]) visit(branch, hops);
-  };
-  for (const schema of schemas) visit(schema, 0);
-  return out;
-}
-
-function stripObject(data: Record<string, unknown>, nodes: readonly Node[], root: JsonSchema): void {
+function makePlan(schemas: readonly unknown[], root: JsonSchema): Plan {
+  const { nodes, freeBranch } = applicable(schemas, root);
   const declared = new Map<string, unknown[]>();
   let open = false;
   let unresolved = false;
@@ -83,25 +114,69 @@ function stripObject(data: Record<string, unknown>, nodes: readonly Node[], root
       else list.push(sub);
     }
   }
-  const removes = !open && !unresolved && declared.size > 0;
+  return { nodes, declared, removes: !open && !unresolved && !freeBranch && declared.size > 0, extra };
+}
+
+/**
+ * The schemas that apply to one value: each given schema with its `$ref` followed and its `allOf`/`anyOf`/`oneOf`
+ * branches. `freeBranch` is set when an `anyOf`/`oneOf` branch (or the schema its `$ref`s lead to) takes any object:
+ * the value may be that object, whose fields no schema restricts.
+ */
+function applicable(schemas: readonly unknown[], root: JsonSchema): { nodes: Node[]; freeBranch: boolean } {
+  const seen = new Set<Node>();
+  let freeBranch = false;
+  const visit = (schema: unknown, hops: number, branch: boolean) => {
+    if (schema === null || typeof schema !== 'object' || hops > MAX_REF_HOPS) return;
+    const node = schema as Node;
+    if (branch && takesAnyObject(node)) freeBranch = true;
+    if (seen.has(node)) return;
+    seen.add(node);
+    if (typeof node.$ref === 'string') visit(resolveRef(node.$ref, root), hops + 1, branch);
+    for (const key of SAME_VALUE) if (Array.isArray(node[key])) for (const member of node[key] as unknown[]) visit(member, hops, key !== 'allOf');
+  };
+  for (const schema of schemas) visit(schema, 0, false);
+  return { nodes: [...seen], freeBranch };
+}
+
+/** Whether a union branch takes any object: it may be an object, and lists no fields, values or further schemas. */
+function takesAnyObject(node: Node): boolean {
+  const type = node.type;
+  const mayBeObject = type === undefined || type === 'object' || (Array.isArray(type) && type.includes('object'));
+  const listsFields = isPlainObject(node.properties) && Object.keys(node.properties).length > 0;
+  return mayBeObject && !listsFields && !('$ref' in node) && !('enum' in node) && !('const' in node) && !SAME_VALUE.some((key) => key in node);
+}
+
+function stripObject(data: Record<string, unknown>, plan: Plan, plans: Plans): void {
   for (const key of Object.keys(data)) {
-    const subs = declared.get(key);
-    if (subs !== undefined) strip(data[key], subs, root);
-    else if (removes) delete data[key];
-    else if (extra.length > 0) strip(data[key], extra, root);
+    const subs = plan.declared.get(key);
+    if (subs !== undefined) strip(data[key], subs, plans);
+    else if (plan.removes) delete data[key];
+    else if (plan.extra.length > 0) strip(data[key], plan.extra, plans);
   }
 }
 
-function stripItems(data: unknown[], nodes: readonly Node[], root: JsonSchema): void {
+function stripItems(data: unknown[], nodes: readonly Node[], plans: Plans): void {
+  // The schemas of items past any tuple prefix are the same for every index: computed once.
+  let rest: unknown[] | undefined;
   for (let i = 0; i < data.length; i++) {
-    const subs: unknown[] = [];
-    for (const node of nodes) {
-      const positional = Array.isArray(node.prefixItems) ? node.prefixItems : Array.isArray(node.items) ? node.items : undefined;
-      if (positional !== undefined && i < positional.length) subs.push(positional[i]);
-      else if (positional !== undefined && Array.isArray(node.items)) subs.push(node.additionalItems);
-      else subs.push(node.items);
+    const item = data[i];
+    if (item === null || typeof item !== 'object') continue;
+    let subs: unknown[];
+    if (rest !== undefined) subs = rest;
+    else {
+      subs = [];
+      let positionalLeft = false;
+      for (const node of nodes) {
+        const positional = Array.isArray(node.prefixItems) ? node.prefixItems : Array.isArray(node.items) ? node.items : undefined;
+        if (positional !== undefined && i < positional.length) {
+          subs.push(positional[i]);
+          positionalLeft = true;
+        } else if (positional !== undefined && Array.isArray(node.items)) subs.push(node.additionalItems);
+        else subs.push(node.items);
+      }
+      if (!positionalLeft) rest = subs;
     }
-    strip(data[i], subs, root);
+    strip(item, subs, plans);
   }
 }
 

@@ -120,6 +120,10 @@ export function compileValidator(schema: JsonSchema, where: string): ValidateFun
       if (ignored !== undefined) {
         throw new ToolDefinitionError(`${where}: the params schema has a default at ${ignored} on a field inside anyOf, oneOf, not or if, where it is never applied. Remove it, or declare the field with its default outside the union.`, { cause: error });
       }
+      const loop = refLoop(schema);
+      if (loop !== undefined) {
+        throw new ToolDefinitionError(`${where}: the params schema's references ${loop.join(' -> ')} lead back to themselves without reaching a schema. Point one of them at a schema.`, { cause: error });
+      }
       throw new ToolDefinitionError(`${where}: the params schema is not valid JSON Schema: ${message}. Fix the schema.`, { cause: error });
     }
     compiled.set(key, validate);
@@ -193,4 +197,27 @@ function got(value: unknown): string {
   if (typeof value === 'number' && !Number.isFinite(value)) return `number ${String(value)}`;
   if (typeof value !== 'string' && typeof value !== 'number' && typeof value !== 'boolean') return typeof value === 'undefined' ? 'nothing' : `a ${typeof value}`;
   return `${typeof value} ${cutText(JSON.stringify(value), MAX_VALUE, '..."')}`;
+}
+
+/**
+ * A chain of definitions that are nothing but a `$ref` to the next one and lead back to the first (`A -> B -> A`),
+ * which no validator can resolve to a schema; undefined when there is none.
+ */
+function refLoop(schema: JsonSchema): string[] | undefined {
+  const defs = (schema as { $defs?: unknown }).$defs;
+  if (defs === null || typeof defs !== 'object') return undefined;
+  const onlyRef = (name: string): string | undefined => {
+    const node = (defs as Record<string, unknown>)[name];
+    if (node === null || typeof node !== 'object') return undefined;
+    const ref = (node as { $ref?: unknown }).$ref;
+    return typeof ref === 'string' && ref.startsWith('#/$defs/') ? decodeURIComponent(ref.slice('#/$defs/'.length)) : undefined;
+  };
+  for (const start of Object.keys(defs)) {
+    const chain = [start];
+    for (let next = onlyRef(start); next !== undefined && chain.length <= Object.keys(defs).length; next = onlyRef(next)) {
+      if (chain.includes(next)) return [...chain.slice(chain.indexOf(next)), next].map((name) => `#/$defs/${name}`);
+      chain.push(next);
+    }
+  }
+  return undefined;
 }

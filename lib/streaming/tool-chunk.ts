@@ -39,14 +39,14 @@ export type ContentBlock = TextBlock | DataBlock;
 
 /** The fields of a {@link ToolChunk}; all optional. */
 export interface ToolChunkInit {
-  readonly content?: readonly ContentBlock[];
+  readonly content?: readonly ContentBlock[] | undefined;
   /** Default `RUNNING`. */
-  readonly state?: ToolResultState;
+  readonly state?: ToolResultState | undefined;
   /** Set by a tool that knows this is its last chunk (informational; default false). */
-  readonly isLast?: boolean;
+  readonly isLast?: boolean | undefined;
   /** For the host, merged key by key into the response's metadata; never shown to the model. */
-  readonly metadata?: Readonly<Record<string, unknown>>;
-  readonly id?: string;
+  readonly metadata?: Readonly<Record<string, unknown>> | undefined;
+  readonly id?: string | undefined;
 }
 
 /**

@@ -10,44 +10,44 @@ import type { ToolPermissionHooks } from './tool-traits';
  */
 export interface ActionOptions<P extends ParamsSchema = ParamsSchema> {
   /** The tool name the model calls: letters, digits, `_` and `-`, at most 64 characters. Default: the method name. */
-  name?: string;
+  name?: string | undefined;
   /**
    * The params object schema: TypeBox (`typebox` 1.x or `@sinclair/typebox` 0.34), a Standard JSON Schema (zod,
    * ArkType, valibot) or plain JSON Schema. The method then receives the validated, typed params object first.
    */
-  params?: P;
+  params?: P | undefined;
   /** What a call does to the world. */
-  effects?: readonly ToolEffect[];
+  effects?: readonly ToolEffect[] | undefined;
   /**
    * A status line for a host UI while the call runs: a template over parameter names (`"Refunding {amount}..."`,
    * checked at registration) or a function of the typed params.
    */
-  status?: string | ((params: Static<P>) => string);
+  status?: string | ((params: Static<P>) => string) | undefined;
   /** Free labels for grouping or filtering tools. */
-  tags?: readonly string[];
+  tags?: readonly string[] | undefined;
   /** Anything else the host needs, read back as `tool.metadata` (frozen). */
-  metadata?: Readonly<Record<string, unknown>>;
+  metadata?: Readonly<Record<string, unknown>> | undefined;
   /** The tool is listed and callable only when this holds for the call's context. */
-  availableWhen?: Availability;
+  availableWhen?: Availability | undefined;
   /** True, or a predicate over the validated params: the host must confirm such calls before executing. */
-  requiresApproval?: boolean | ((params: Static<P>) => boolean);
+  requiresApproval?: boolean | ((params: Static<P>) => boolean) | undefined;
   /**
    * Whether strict provider formats (OpenAI strict mode) render this tool strictly. Default `true`: the params schema
    * must then be expressible in strict mode, or registration throws a `ToolDefinitionError` naming the path and the
    * reason. `false` opts out: strict formats send this tool with `strict: false` and its schema as written.
    */
-  strict?: boolean;
+  strict?: boolean | undefined;
   /**
    * Whether calls only read: a boolean, or a predicate over the
    * params for tools whose read-only-ness depends on the input. Default: effects declared and all READS_WORKSPACE.
    */
-  readOnly?: boolean | ((params: Static<P>) => boolean);
+  readOnly?: boolean | ((params: Static<P>) => boolean) | undefined;
   /** Whether calls may run in parallel with other concurrency-safe calls (default: read-only). */
-  concurrencySafe?: boolean;
+  concurrencySafe?: boolean | undefined;
   /** Permission hooks for the `PermissionEngine` (for example `pathRule('path')`, or `commandRule('command')` from `agenttoolkit/builtins`). */
-  permissions?: ToolPermissionHooks<Static<P>>;
+  permissions?: ToolPermissionHooks<Static<P>> | undefined;
   /** Per-tool onion middleware around this tool's own execution, first = outermost. */
-  middlewares?: readonly ToolChunkMiddleware[];
+  middlewares?: readonly ToolChunkMiddleware[] | undefined;
   /**
    * The output schema (TypeBox or JSON Schema): each successful result's JSON form is validated against it; a
    * mismatch fails the call with a generic message for the model and is logged as the tool's bug (`CoreError`
@@ -55,25 +55,25 @@ export interface ActionOptions<P extends ParamsSchema = ParamsSchema> {
    * `structuredContent` (MCP specification 2025-06-18, "Structured Content"). Streamed output and external tools'
    * outcomes are not checked.
    */
-  returns?: Schema;
+  returns?: Schema | undefined;
   /**
    * Example inputs, sent as Anthropic `input_examples`. Each must match the params schema: a bad example is a
    * `ToolDefinitionError` at registration naming the example (`examples[1]`) and why.
    */
-  examples?: ReadonlyArray<Static<P> & Readonly<Record<string, unknown>>>;
+  examples?: ReadonlyArray<Static<P> & Readonly<Record<string, unknown>>> | undefined;
   /** A human-readable display name for hosts (MCP `title`); the model calls the tool by `name`. */
-  title?: string;
+  title?: string | undefined;
   /** Icons for hosts (MCP `icons`). */
-  icons?: readonly ToolIcon[];
+  icons?: readonly ToolIcon[] | undefined;
   /** Provider metadata for MCP clients, sent as the tool's `_meta` (frozen). Never shown to the model. */
-  meta?: Readonly<Record<string, unknown>>;
+  meta?: Readonly<Record<string, unknown>> | undefined;
 }
 
 /** An icon for a tool, as MCP lists it: `src` is an `https:` or `data:` URL. */
 export interface ToolIcon {
   readonly src: string;
-  readonly mimeType?: string;
+  readonly mimeType?: string | undefined;
   /** Sizes such as `"48x48"` or `"any"`. */
-  readonly sizes?: readonly string[];
-  readonly theme?: 'light' | 'dark';
+  readonly sizes?: readonly string[] | undefined;
+  readonly theme?: 'light' | 'dark' | undefined;
 }

@@ -23,11 +23,11 @@ export interface RunToolCallsOptions {
    * Decides each call. Without one, the tool decides: a call waits when `tool.needsApproval(args)` or its own
    * `checkPermissions` asks, and is denied when that check denies.
    */
-  readonly engine?: PermissionEngine;
+  readonly engine?: PermissionEngine | undefined;
   /** Ids of calls the user already approved: an ASK for them runs (a DENY still denies). */
-  readonly approved?: Iterable<string>;
-  readonly context?: ToolContext;
-  readonly signal?: AbortSignal;
+  readonly approved?: Iterable<string> | undefined;
+  readonly context?: ToolContext | undefined;
+  readonly signal?: AbortSignal | undefined;
 }
 
 /** A call that ran (or was denied, with a failed result), in call order. */

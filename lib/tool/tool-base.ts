@@ -17,22 +17,22 @@ export interface ToolDefinition<P extends ParamsSchema = ParamsSchema> extends O
   /** The params object schema (TypeBox). */
   readonly inputSchema: P;
   /** The group (default `"basic"`, always active). */
-  readonly group?: string;
-  readonly effects?: readonly ToolEffect[];
-  readonly tags?: readonly string[];
-  readonly metadata?: Readonly<Record<string, unknown>>;
-  readonly availableWhen?: Availability;
-  readonly requiresApproval?: boolean | ((params: Static<P>) => boolean);
+  readonly group?: string | undefined;
+  readonly effects?: readonly ToolEffect[] | undefined;
+  readonly tags?: readonly string[] | undefined;
+  readonly metadata?: Readonly<Record<string, unknown>> | undefined;
+  readonly availableWhen?: Availability | undefined;
+  readonly requiresApproval?: boolean | ((params: Static<P>) => boolean) | undefined;
   /** The output schema: see `ActionOptions.returns`. */
-  readonly returns?: ActionOptions<P>['returns'];
+  readonly returns?: ActionOptions<P>['returns'] | undefined;
   /** Example inputs (Anthropic `input_examples`): see `ActionOptions.examples`. */
-  readonly examples?: ActionOptions<P>['examples'];
+  readonly examples?: ActionOptions<P>['examples'] | undefined;
   /** A display name for hosts (MCP `title`). */
-  readonly title?: string;
+  readonly title?: string | undefined;
   /** Icons for hosts (MCP `icons`). */
-  readonly icons?: ActionOptions<P>['icons'];
+  readonly icons?: ActionOptions<P>['icons'] | undefined;
   /** Provider metadata (MCP `_meta`). */
-  readonly meta?: ActionOptions<P>['meta'];
+  readonly meta?: ActionOptions<P>['meta'] | undefined;
 }
 
 const NO_BODY = (): never => {

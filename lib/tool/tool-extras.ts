@@ -88,7 +88,11 @@ export function outputCheck(outputSchema: JsonSchema, where: string, name: strin
     } else if (isStreamedValue(value)) {
       return value;
     }
-    if (!validate(jsonData(data))) {
+    const json = jsonData(data);
+    if (json === undefined && data !== undefined) {
+      throw new CoreError('INVALID_TOOL_OUTPUT', 'its result has no JSON form (a bigint, a cycle, or a toJSON that throws), so it cannot match the output schema it declares (a bug in the tool, not in your arguments).');
+    }
+    if (!validate(json)) {
       const details = describeValidationErrors(name, validate.errors ?? []).split('\n').slice(1, -1).join('\n');
       throw new CoreError('INVALID_TOOL_OUTPUT', `its result does not match the output schema it declares (a bug in the tool, not in your arguments).\n${cutText(details, 4000)}`);
     }

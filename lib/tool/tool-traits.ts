@@ -27,16 +27,16 @@ export interface ToolPermissionHooks<P = Input> {
  * constructor (`ToolSpec.traits`). `@Action` tools get them from their options instead (see {@link resolveTraits}).
  */
 export interface ToolTraitsInit extends ToolPermissionHooks {
-  readonly isConcurrencySafe?: boolean;
-  readonly isReadOnly?: boolean;
+  readonly isConcurrencySafe?: boolean | undefined;
+  readonly isReadOnly?: boolean | undefined;
   /** Per-call read-only check, overriding `isReadOnly` for the permission engine. */
-  readonly readOnlyWhen?: (input: Input) => boolean;
-  readonly isExternalTool?: boolean;
-  readonly isStateInjected?: boolean;
-  readonly isMcp?: boolean;
-  readonly mcpName?: string;
+  readonly readOnlyWhen?: ((input: Input) => boolean) | undefined;
+  readonly isExternalTool?: boolean | undefined;
+  readonly isStateInjected?: boolean | undefined;
+  readonly isMcp?: boolean | undefined;
+  readonly mcpName?: string | undefined;
   /** Per-tool onion middleware, first = outermost. */
-  readonly middlewares?: readonly ToolChunkMiddleware[];
+  readonly middlewares?: readonly ToolChunkMiddleware[] | undefined;
 }
 
 /** Every trait decided, as the `Tool` keeps them. */
@@ -53,11 +53,11 @@ export interface ResolvedTraits extends ToolPermissionHooks {
 
 /** The `@Action` options that decide traits (a structural part of `ActionOptions`). */
 export interface TraitOptions {
-  readonly effects?: readonly ToolEffect[];
-  readonly readOnly?: boolean | ((params: never) => boolean);
-  readonly concurrencySafe?: boolean;
-  readonly permissions?: unknown;
-  readonly middlewares?: readonly ToolChunkMiddleware[];
+  readonly effects?: readonly ToolEffect[] | undefined;
+  readonly readOnly?: boolean | ((params: never) => boolean) | undefined;
+  readonly concurrencySafe?: boolean | undefined;
+  readonly permissions?: unknown | undefined;
+  readonly middlewares?: readonly ToolChunkMiddleware[] | undefined;
 }
 
 const NO_MIDDLEWARE: readonly ToolChunkMiddleware[] = Object.freeze([]);

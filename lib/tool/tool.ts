@@ -7,7 +7,7 @@ import type { PermissionContext } from '../permissions/permission-context';
 import type { PermissionDecision } from '../permissions/permission-decision';
 import type { PermissionRule, RuleBehavior } from '../permissions/permission-rule';
 import type { ToolChunk } from '../streaming/tool-chunk';
-import { assertJsonSchema, toPlainJsonSchema, type JsonSchema } from '../schema/json-schema';
+import { assertJsonSchema, readSchema, toPlainJsonSchema, type JsonSchema } from '../schema/json-schema';
 import { compileNullStripper, type NullStripper } from '../schema/null-stripping';
 import { isStandardJsonSchema, standardToJsonSchema } from '../schema/standard-schema';
 import { compileUndeclaredStripper, type UndeclaredStripper } from '../schema/strip-undeclared';
@@ -120,8 +120,8 @@ export class Tool implements ToolInfo {
         `${where}: the tool name '${spec.name}' is not accepted by providers: use 1 to 64 letters, digits, '_' or '-' (pass { name } to @Action).`,
       );
     }
-    const params: unknown = isStandardJsonSchema(spec.params) ? standardToJsonSchema(spec.params, where) : spec.params;
-    if (params === null || typeof params !== 'object' || (params as { type?: unknown }).type !== 'object') {
+    const params: unknown = isStandardJsonSchema(spec.params, where) ? standardToJsonSchema(spec.params, where) : spec.params;
+    if (params === null || typeof params !== 'object' || readSchema(where, () => (params as { type?: unknown }).type) !== 'object') {
       throw new ToolDefinitionError(
         `${where}: params must be an object schema (Type.Object({...})), got ${describeSchema(params)}. Providers take tool arguments as one JSON object; wrap other shapes in a field.`,
       );

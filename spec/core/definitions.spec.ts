@@ -5,7 +5,7 @@
 import { Type } from 'typebox';
 import { Type as Type034 } from '@sinclair/typebox';
 import { z } from 'zod';
-import { Action, ActionResult, Param, Tools, ToolError, ToolDefinitionError, ToolGroup, FunctionTool, type Static, type ToolLogger } from '../../lib';
+import { Action, ActionResult, Param, Tools, ToolChunk, ToolResultState, ToolError, ToolDefinitionError, ToolGroup, FunctionTool, type Static, type ToolChunkMiddleware, type ToolLogger } from '../../lib';
 import { compileUndeclaredStripper } from '../../lib/schema/strip-undeclared';
 
 function spyLogger() {
@@ -133,6 +133,54 @@ describe('expected failures', () => {
     expect((await tools.stream('find', { id: 'returned' }).result).error).toBe('No order returned.');
     expect(lines.map((l) => l.message)).toEqual(["Tool 'find' failed: No order thrown.", "Tool 'find' failed: No order returned."]);
     expect(lines.every((l) => l.details === undefined)).toBe(true);
+  });
+
+  it('the same through a per-tool middleware chain, a per-tool middleware that answers with a failure, and a streamed body (a cancelled stream is not a failure)', async () => {
+    const passThrough: ToolChunkMiddleware = { onToolCall: (_tool, input, next) => next(input) };
+    const refuseLarge: ToolChunkMiddleware = {
+      onToolCall: async function* (tool, input, next) {
+        if ((input as { id: string }).id === 'big') {
+          yield ToolChunk.text(`Order ids of tool '${tool.name}' must be short.`, { state: ToolResultState.ERROR });
+          return;
+        }
+        yield* next(input);
+      },
+    };
+    class Shop {
+      @Action('Look up an order.', { middlewares: [passThrough, refuseLarge] })
+      find(@Param('id') id: string) {
+        if (id === 'thrown') throw new ToolError(`No order ${id}.`);
+        return ActionResult.fail(`No order ${id}.`);
+      }
+      @Action('Stream an order.')
+      async *track(@Param('id') id: string) {
+        yield ToolChunk.text('looking... ');
+        yield ToolChunk.text(`no order ${id}`, { state: ToolResultState.ERROR });
+      }
+      @Action('Stream then cancel.')
+      async *watch(@Param('id') _id: string) {
+        yield ToolChunk.text('partial', { state: ToolResultState.INTERRUPTED });
+      }
+    }
+    const { logger, lines } = spyLogger();
+    const tools = new Tools({ logger }).register(new Shop());
+    expect((await tools.execute('find', { id: 'o-1' })).error).toBe('No order o-1.');
+    expect((await tools.execute('find', { id: 'thrown' })).error).toBe('No order thrown.');
+    expect((await tools.execute('find', { id: 'big' })).error).toBe("Order ids of tool 'find' must be short.");
+    expect((await tools.stream('find', { id: 'o-2' }).result).error).toBe('No order o-2.');
+    expect((await tools.execute('track', { id: 'o-3' })).error).toBe('looking... no order o-3');
+    expect((await tools.stream('track', { id: 'o-4' }).result).error).toBe('looking... no order o-4');
+    expect((await tools.execute('watch', { id: 'o-5' })).ok).toBe(false);
+    expect(lines).toEqual(
+      [
+        "Tool 'find' failed: No order o-1.",
+        "Tool 'find' failed: No order thrown.",
+        "Tool 'find' failed: Order ids of tool 'find' must be short.",
+        "Tool 'find' failed: No order o-2.",
+        "Tool 'track' failed: looking... no order o-3",
+        "Tool 'track' failed: looking... no order o-4",
+      ].map((message) => ({ level: 'warn', message, details: undefined })),
+    );
   });
 
   it('any other exception is a bug: logged with its stack', async () => {

@@ -13,6 +13,7 @@ import { compileValidator } from '../../lib/schema/validator';
 import { paramsSchema, candidates } from '../providers/schema-arbitrary';
 import { checkOpenAI, openAIFunction } from '../providers/rule-checkers/openai';
 import { checkAnthropic } from '../providers/rule-checkers/anthropic';
+import { checkAnthropicStrict } from '../providers/rule-checkers/anthropic-strict';
 import { checkGemini, geminiToJsonSchema } from '../providers/rule-checkers/gemini';
 import { checkMcp } from '../providers/rule-checkers/mcp';
 import { isObject, type Node } from '../providers/rule-checkers/common';
@@ -33,6 +34,7 @@ const FORMATS: Record<string, FormatCase> = {
   OPENAI_STRICT: { format: ToolSchemaFormat.OPENAI_STRICT, strict: true, check: checkOpenAI, schema: (e) => openAIFunction(e).parameters },
   OPENAI: { format: ToolSchemaFormat.OPENAI, strict: false, check: checkOpenAI, schema: (e) => openAIFunction(e).parameters },
   ANTHROPIC: { format: ToolSchemaFormat.ANTHROPIC, strict: false, check: checkAnthropic, schema: (e) => (e as Node).input_schema },
+  ANTHROPIC_STRICT: { format: ToolSchemaFormat.ANTHROPIC_STRICT, strict: true, check: checkAnthropicStrict, schema: (e) => (e as Node).input_schema },
   GEMINI: { format: ToolSchemaFormat.GEMINI, strict: false, check: checkGemini, schema: (e) => geminiToJsonSchema((e as Node).parameters) },
   MCP: { format: ToolSchemaFormat.MCP, strict: false, check: checkMcp, schema: (e) => (e as Node).inputSchema },
 };

@@ -23,3 +23,17 @@ describe('review: strict-mode nulls inside a union of objects without a discrimi
     expect((await registry().execute(name, args)).toJSON()).toEqual({ ok: true, result: expected });
   });
 });
+
+describe('strict nulls in a union whose object branch declares its fields through allOf (found by the property test)', () => {
+  it('the null of an omitted field is removed, not matched to a branch that takes only null', async () => {
+    const tools = new Tools({ logger: { warn: () => undefined, error: () => undefined } });
+    const params = {
+      type: 'object',
+      properties: { a: { anyOf: [{ anyOf: [{ type: 'null' }] }, { type: 'object', allOf: [{ type: 'object', properties: { a: { type: 'number', minimum: 0 } }, required: [] }] }, { type: 'array', items: { type: 'integer', enum: [1] } }] } },
+      required: [],
+    };
+    tools.action({ name: 'u', description: 'd', params: params as never }, (p: unknown) => p);
+    expect(await tools.execute('u', { a: { a: null } })).toMatchObject({ ok: true, result: { a: {} } });
+    expect(await tools.execute('u', { a: null })).toMatchObject({ ok: true });
+  });
+});

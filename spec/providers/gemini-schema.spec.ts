@@ -14,6 +14,11 @@ describe('toGeminiSchema: the OpenAPI subset', () => {
     expect(property({ oneOf: [{ type: 'string', description: 'Only' }, { type: 'null' }] })).toEqual({ type: 'STRING', description: 'Only', nullable: true });
   });
 
+  it('a union of null with null is NULL, without a redundant nullable (found by the property test)', () => {
+    expect(property({ anyOf: [{ const: null, description: 'A field.' }, { type: 'null' }] })).toEqual({ type: 'NULL', description: 'A field.' });
+    expect(property({ anyOf: [{ const: null }, { const: null }, { type: 'null' }] })).toEqual({ type: 'NULL' });
+  });
+
   it('rewrites exclusive bounds: integers move by one, numbers keep the bound and say so', () => {
     expect(property({ type: 'integer', exclusiveMinimum: 0, exclusiveMaximum: 10, minimum: -5 })).toEqual({ type: 'INTEGER', minimum: 1, maximum: 9 });
     expect(property({ type: 'integer', exclusiveMinimum: 0.5 })).toEqual({ type: 'INTEGER', minimum: 1 });

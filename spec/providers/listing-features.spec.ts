@@ -95,7 +95,8 @@ describe('Anthropic: input_examples from the examples option', () => {
     tools.action({ name: 'weather', description: 'Weather.', params: P, examples: [{ city: 'Paris' }, { city: 'Austin', unit: 'F' }] }, () => 'ok');
     const list = tools.getSchema(ToolSchemaFormat.ANTHROPIC) satisfies Anthropic.Tool[];
     expect(list[0]!.input_examples).toEqual([{ city: 'Paris' }, { city: 'Austin', unit: 'F' }]);
-    expect(tools.getSchema(anthropicStrictFormat)[0]!.input_examples).toEqual([{ city: 'Paris' }, { city: 'Austin', unit: 'F' }]);
+    // Strict: in the form the strict schema takes (an omitted optional field as null; see anthropic-strict-limits.spec.ts).
+    expect(tools.getSchema(anthropicStrictFormat)[0]!.input_examples).toEqual([{ city: 'Paris', unit: null }, { city: 'Austin', unit: 'F' }]);
     expect(JSON.stringify(tools.getSchema(ToolSchemaFormat.OPENAI))).not.toContain('Austin');
     expect(JSON.stringify(tools.getSchema(ToolSchemaFormat.MCP))).not.toContain('Austin');
   });
@@ -169,6 +170,17 @@ describe('MCP: title, icons and _meta', () => {
     // Never in a model-facing schema of another format.
     const others = JSON.stringify([tools.getSchema(ToolSchemaFormat.OPENAI), tools.getSchema(ToolSchemaFormat.ANTHROPIC), tools.getSchema(ToolSchemaFormat.GEMINI)]);
     expect(others).not.toMatch(/Refund an order|example\.com|billing/);
+  });
+
+  it('an icon field or option given as undefined is left out, not listed as undefined', () => {
+    const tools = new Tools({ logger: quiet() });
+    tools.action({ name: 'icon', description: 'Icon.', title: undefined, meta: undefined, icons: [{ src: 'https://example.com/i.png', mimeType: undefined, sizes: undefined, theme: undefined }] }, () => 'ok');
+    const [entry] = mcpListTools(tools).tools;
+    expect(entry!.icons).toStrictEqual([{ src: 'https://example.com/i.png' }]);
+    expect(Object.keys(entry!)).toEqual(['name', 'icons', 'description', 'inputSchema', 'annotations']);
+    const cached = new Tools({ logger: quiet() });
+    cached.action({ name: 'c', description: 'C.' }, () => 'ok');
+    expect(anthropicTools(cached, { cacheControl: { type: 'ephemeral', ttl: undefined } })[0]!.cache_control).toStrictEqual({ type: 'ephemeral' });
   });
 
   it.each([

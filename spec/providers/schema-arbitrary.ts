@@ -13,7 +13,7 @@ const stringSchema = fc.record(
   {
     minLength: fc.integer({ min: 0, max: 3 }),
     maxLength: fc.integer({ min: 3, max: 12 }),
-    pattern: fc.constantFrom('^[a-z]*$', '^(?!x)', '^[0-9a-z]+$'),
+    pattern: fc.constantFrom('^[a-z]*$', '^(?!x)', '^[0-9a-z]+$', '\\ba'),
     format: fc.constantFrom('date-time', 'date', 'email', 'uuid', 'ipv4', 'hostname', 'uri'),
   },
   { requiredKeys: [] },
@@ -81,9 +81,11 @@ function objectSchema(sub: fc.Arbitrary<Node>): fc.Arbitrary<Node> {
 
 /** A params schema: an object at the root, sometimes a root allOf or union, `$defs` when a field refers to one. */
 export const paramsSchema: fc.Arbitrary<Node> = fc
-  .tuple(objectSchema(schemaNode(2)), fc.constantFrom('plain', 'plain', 'plain', 'allOf', 'anyOf'), objectSchema(schemaNode(1)), fc.oneof({ weight: 12, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constant('T'.repeat(1100)) }))
-  .map(([root, shape, other, longDescription]) => {
+  .tuple(objectSchema(schemaNode(2)), fc.constantFrom('plain', 'plain', 'plain', 'allOf', 'anyOf'), objectSchema(schemaNode(1)), fc.oneof({ weight: 12, arbitrary: fc.constant(undefined) }, { weight: 1, arbitrary: fc.constant('T'.repeat(1100)) }), fc.oneof({ weight: 15, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 10, max: 30 }) }))
+  .map(([root, shape, other, longDescription, wide]) => {
     let params: Node = root;
+    // Rare: many optional fields (Anthropic's strict tool use takes at most 24 optional and 16 union parameters).
+    if (wide > 0) params = { ...root, properties: { ...(root.properties as Node), ...Object.fromEntries(Array.from({ length: wide }, (_, i) => [`w${i}`, i % 3 === 0 ? { type: ['string', 'null'] } : { type: 'string' }])) } };
     if (shape === 'allOf') params = { type: 'object', allOf: [root, other] };
     if (shape === 'anyOf') params = { type: 'object', anyOf: [root, other] };
     if (JSON.stringify(params).includes('#/$defs/Shared')) params = { ...params, $defs: { Shared: { type: 'object', properties: { s: { type: 'string' } }, required: ['s'] } } };

@@ -10,7 +10,10 @@ import { type } from 'arktype';
 import * as v from 'valibot';
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import type { CallToolRequest } from '@modelcontextprotocol/sdk/types.js';
-import { Action, ActionResult, Inject, Param, RequiresApproval, ToolContext, ToolError, Tools, FunctionTool, mcpCallTool, type Static, type ToolLogger } from 'agenttoolkit';
+import {
+  Action, ActionResult, Inject, Param, PermissionDecision, RequiresApproval, ToolBase, ToolChunk, ToolContext, ToolError, Tools, FunctionTool, anthropicTools, executeToolCalls, mcpCallTool, mcpListTools, runToolCalls, ToolSchemaFormat,
+  type Static, type ToolChunkMiddleware, type ToolEffect, type ToolLogger,
+} from 'agenttoolkit';
 
 class Client {
   refund(orderId: string, amount: number): string {
@@ -141,4 +144,60 @@ void (async () => {
   if (!result.ok) throw new ToolError(result.error ?? 'failed', { cause: fail });
 })();
 
+// exactOptionalPropertyTypes: every option of @Action, ToolBase and the listing and result helpers given a value that
+// may be undefined.
+declare const maybeString: string | undefined;
+declare const maybeBoolean: boolean | undefined;
+declare const maybeEffects: readonly ToolEffect[] | undefined;
+declare const maybeTags: readonly string[] | undefined;
+declare const maybeRecord: Readonly<Record<string, unknown>> | undefined;
+declare const maybeMiddlewares: readonly ToolChunkMiddleware[] | undefined;
+declare const maybeTtl: '5m' | '1h' | undefined;
+declare const maybeBytes: Uint8Array;
+class EveryOption {
+  @Action('Refund.', {
+    name: maybeString,
+    params: Refund1,
+    effects: maybeEffects,
+    status: maybeString,
+    tags: maybeTags,
+    metadata: maybeRecord,
+    availableWhen: undefined,
+    requiresApproval: maybeBoolean,
+    strict: maybeBoolean,
+    readOnly: maybeBoolean,
+    concurrencySafe: maybeBoolean,
+    permissions: undefined,
+    middlewares: maybeMiddlewares,
+    returns: undefined,
+    examples: undefined,
+    title: maybeString,
+    icons: [{ src: 'https://example.com/i.png', mimeType: maybeString, sizes: maybeTags, theme: undefined }],
+    meta: maybeRecord,
+  })
+  refund(params: Static<typeof Refund1>): ActionResult<unknown> {
+    return params.amount > 0 ? ActionResult.image(maybeBytes, maybeString, maybeString) : ActionResult.file(maybeBytes, maybeString, maybeString);
+  }
+}
+class EveryToolBaseOption extends ToolBase<typeof Refund1> {
+  constructor() {
+    super({ name: 'refund_base', description: 'Refund.', inputSchema: Refund1, group: maybeString, effects: maybeEffects, tags: maybeTags, metadata: maybeRecord, title: maybeString, isReadOnly: maybeBoolean, isConcurrencySafe: maybeBoolean, middlewares: maybeMiddlewares });
+  }
+  override checkPermissions(): PermissionDecision {
+    return PermissionDecision.allow('Test.');
+  }
+  override call(params: Static<typeof Refund1>): ToolChunk {
+    return ToolChunk.text(params.orderId, { id: maybeString, metadata: maybeRecord });
+  }
+}
+const everyOption = new Tools({ logger: maybeLogger }).register(new EveryOption(), new EveryToolBaseOption());
+const anthropicList = anthropicTools(everyOption, { strict: maybeBoolean, cacheControl: { type: 'ephemeral', ttl: maybeTtl }, context: maybeContext });
+const anthropicPlain = anthropicTools(everyOption, { cacheControl: undefined });
+const mcpList = mcpListTools(everyOption, maybeContext);
+const openAIList = everyOption.getSchema(ToolSchemaFormat.OPENAI_STRICT, maybeContext);
+void executeToolCalls(everyOption, [{ id: '1', name: 'refund', args: {} }], { approve: undefined, signal: maybeSignal, context: maybeContext, callId: maybeString });
+void runToolCalls(everyOption, [{ id: '1', name: 'refund', args: {} }], { engine: undefined, approved: undefined, context: maybeContext, signal: maybeSignal });
+const failed = new ActionResult({ ok: false, error: maybeString, result: undefined });
+
+export { anthropicList, anthropicPlain, mcpList, openAIList, failed };
 export { Mismatch, WrongMethod, zodInput, arkInput, valibotInput, zodMissing, typeboxWrong };

@@ -6,6 +6,7 @@
 import { execFileSync } from 'node:child_process';
 import { rmSync } from 'node:fs';
 import { join } from 'node:path';
+import { writeSnippetFiles } from './doc-snippets';
 
 const root = join(__dirname, '..', '..');
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
@@ -27,5 +28,11 @@ describe('the public types', () => {
 
   it('compile under strict and exactOptionalPropertyTypes with every schema library', () => {
     expect(compile(['-p', 'spec/typing/tsconfig.json'])).toBe('');
+  }, 120_000);
+
+  it('the TypeScript snippets of docs/tools.md and docs/providers/*.md compile against them', () => {
+    const files = writeSnippetFiles(join(root, 'build', 'doc-snippets'));
+    expect(files.length).toBeGreaterThanOrEqual(9);
+    expect(compile(['-p', 'build/doc-snippets/tsconfig.json'])).toBe('');
   }, 120_000);
 });
