@@ -3,6 +3,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { ErrorCode, McpError, ToolListChangedNotificationSchema, type Tool as McpToolDefinition } from '@modelcontextprotocol/sdk/types.js';
 import { ToolError } from '../../errors';
 import { consoleLogger, type ToolLogger } from '../../pipeline/logger';
+import { linkedController } from '../../pipeline/await-call';
 import type { ActionResult } from '../../result';
 import { cutText } from '../../text/cut-text';
 import type { Invocation } from '../../tool/tool';
@@ -357,21 +358,32 @@ export class McpClientTools {
 
   /** One `tools/call`: the pipeline has validated `args` against the tool's schema. */
   private async call(remoteName: string, localName: string, args: Record<string, unknown>, invocation: Invocation): Promise<unknown> {
-    let client = await this.ready(invocation.signal);
+    // The SDK adds an abort listener to the signal of every request and never removes it: hand it a signal of this
+    // call's own, so a long-lived caller signal (or the shared signal of calls made without one) gathers none.
+    const { controller, unlink } = linkedController(invocation.signal);
+    try {
+      return await this.callOnce(remoteName, localName, args, controller.signal);
+    } finally {
+      unlink();
+    }
+  }
+
+  private async callOnce(remoteName: string, localName: string, args: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
+    let client = await this.ready(signal);
     let result;
     try {
       try {
-        result = await client.callTool({ name: remoteName, arguments: args }, undefined, { signal: invocation.signal, ...this.requestOptions() });
+        result = await client.callTool({ name: remoteName, arguments: args }, undefined, { signal, ...this.requestOptions() });
       } catch (error) {
         // The server did not process a request of a session it no longer knows: a new session, and the call once more.
-        if (invocation.signal.aborted || !isSessionGone(error, this.options) || this.reconnectPolicy === undefined) throw error;
+        if (signal.aborted || !isSessionGone(error, this.options) || this.reconnectPolicy === undefined) throw error;
         this.warn('the server no longer knows the session (HTTP 404); starting a new one');
         this.lost(client, error);
-        client = await this.ready(invocation.signal);
-        result = await client.callTool({ name: remoteName, arguments: args }, undefined, { signal: invocation.signal, ...this.requestOptions() });
+        client = await this.ready(signal);
+        result = await client.callTool({ name: remoteName, arguments: args }, undefined, { signal, ...this.requestOptions() });
       }
     } catch (error) {
-      if (invocation.signal.aborted) throw error;
+      if (signal.aborted) throw error;
       if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) {
         const text = messageOf(error).replace(/^(?:MCP error -?\d+: )+/, '');
         throw new ToolError(`MCP server '${this.serverName}' could not run tool '${remoteName}': ${cutText(text, MAX_MESSAGE)} (JSON-RPC error ${error.code}).`, { cause: error });
