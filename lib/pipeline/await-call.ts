@@ -47,12 +47,14 @@ export function raceAbort(value: PromiseLike<unknown>, signal: AbortSignal): Pro
 /**
  * A controller whose signal also aborts when `parent` does (with the parent's reason), for a step that needs to abort
  * the work below it on its own (a timeout, a stream consumer that stops). Call `unlink()` when the step ends, so a
- * long-lived parent signal keeps no listener.
+ * long-lived parent signal keeps no listener. The shared {@link NEVER_ABORTED} gets no listener at all (many
+ * concurrent calls without a signal would otherwise trip Node's listener-count warning on it).
  */
 export function linkedController(parent: AbortSignal | undefined): { controller: AbortController; unlink: () => void } {
   const controller = new AbortController();
-  const onParentAbort = () => controller.abort(parent?.reason);
-  if (parent?.aborted) controller.abort(parent.reason);
-  else parent?.addEventListener('abort', onParentAbort, { once: true });
-  return { controller, unlink: () => parent?.removeEventListener('abort', onParentAbort) };
+  if (parent === undefined || parent === NEVER_ABORTED) return { controller, unlink: () => undefined };
+  const onParentAbort = () => controller.abort(parent.reason);
+  if (parent.aborted) controller.abort(parent.reason);
+  else parent.addEventListener('abort', onParentAbort, { once: true });
+  return { controller, unlink: () => parent.removeEventListener('abort', onParentAbort) };
 }
