@@ -1,6 +1,7 @@
 /**
  * The TypeScript snippets of the user docs (docs/tools.md, docs/providers/*.md) as files to compile against the
- * emitted declarations: each snippet's imports stay at the top, its other lines run inside a function, names the
+ * emitted declarations: each snippet's imports stay at the top, its other lines run inside a function (a top-level
+ * `export` dropped), names the
  * library exports are imported from 'agenttoolkit' when the snippet imports nothing itself, and the names a snippet
  * takes from the text around it are declared in CONTEXT (keyed by the snippet's first line). A snippet without an
  * entry compiles with no context: a new snippet that needs one fails until it gets one.
@@ -98,7 +99,8 @@ export function writeSnippetFiles(dir: string): string[] {
     for (const { line, code } of snippets(page)) {
       const codeLines = code.split('\n');
       const imports = codeLines.filter((l) => /^import\s/.test(l));
-      const body = codeLines.filter((l) => !/^import\s/.test(l));
+      // A module-level `export` cannot stay on a declaration moved into the function.
+      const body = codeLines.filter((l) => !/^import\s/.test(l)).map((l) => l.replace(/^export (?=(?:abstract |async )?(?:class|function|const|let|interface|type|enum)\b)/, ''));
       const context = CONTEXT[codeLines[0]!] ?? '';
       const contextImports = context.split('\n').filter((l) => /^import\s/.test(l));
       const declarations = context.split('\n').filter((l) => l !== '' && !/^import\s/.test(l));
