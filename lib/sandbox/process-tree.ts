@@ -160,6 +160,7 @@ export async function killTree(pid: number | undefined, tag: string | undefined)
   if (pid !== undefined) signalQuietly(-pid);
   if (tag === undefined) return;
   let emptySweeps = 0;
+  const deadline = performance.now() + DEATH_WAIT_MS;
   for (let sweep = 0; sweep < 50 && emptySweeps < 2; sweep++) {
     const tagged = await findTagged(tag);
     if (tagged.length === 0) {
@@ -168,16 +169,18 @@ export async function killTree(pid: number | undefined, tag: string | undefined)
     }
     emptySweeps = 0;
     tagged.forEach(signalQuietly);
-    await waitDead(tagged);
+    await waitDead(tagged, deadline);
   }
 }
 
-/** How long {@link killTree} waits for the processes it killed to die before sweeping again anyway, in ms. */
-const DEATH_WAIT_MS = 500;
+/**
+ * How long one {@link killTree} waits in all for the processes it killed to die, in ms; past it, it sweeps without
+ * waiting (a process in uninterruptible sleep dies only when its I/O ends).
+ */
+const DEATH_WAIT_MS = 2_000;
 
-/** Resolves once every pid is a zombie or gone (SIGKILL takes effect when the process next runs), or after a bound. */
-async function waitDead(pids: readonly number[]): Promise<void> {
-  const deadline = performance.now() + DEATH_WAIT_MS;
+/** Resolves once every pid is a zombie or gone (SIGKILL takes effect when the process next runs), or at `deadline`. */
+async function waitDead(pids: readonly number[], deadline: number): Promise<void> {
   let alive = pids;
   while (performance.now() < deadline) {
     alive = (await Promise.all(alive.map(async (p) => ((await isRunning(p)) ? p : undefined)))).filter((p): p is number => p !== undefined);
