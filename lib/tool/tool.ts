@@ -228,7 +228,8 @@ export class Tool implements ToolInfo {
    * Turns a model's arguments (an object, or the JSON text a provider sends) into validated params: a fresh copy
    * (deep when the schema has defaults to apply or a value is an object or array, else of the top level), so neither
    * the pipeline nor the tool changes what the caller passed; the nulls a strict-mode model sends for omitted optional
-   * fields removed (before validation and defaults, without touching the caller's object; see `compileNullStripper`);
+   * fields removed (before validation and defaults, without touching the caller's object; see `compileNullStripper`;
+   * when that makes them invalid while the arguments as sent are valid, the arguments as sent are used);
    * schema defaults applied; then the fields the schema does not declare removed (see `compileUndeclaredStripper`).
    * A failure carries the model-facing message: one line per offending field. Never throws: arguments a host passes that cannot be read as JSON data (a getter or Proxy trap that throws, a cycle) fail like
    * malformed JSON.
@@ -255,8 +256,14 @@ export class Tool implements ToolInfo {
       if (!isPlainObject(args)) return notAnObject(this.name, args);
       data = this.hasDefaults || hasNestedValue(args) ? plainCopy(args) : { ...args };
     }
-    data = this.stripNulls(data);
-    if (!this.validator(data)) return { ok: false, error: describeValidationErrors(this.name, this.validator.errors ?? []) };
+    const stripped = this.stripNulls(data);
+    if (this.validator(stripped)) data = stripped;
+    else {
+      const errors = [...(this.validator.errors ?? [])];
+      // A removed null may have been a value the schema takes (through another union branch than the one the stripper
+      // followed): the arguments as sent are used when they are valid as they are.
+      if (stripped === data || !this.validator(data)) return { ok: false, error: describeValidationErrors(this.name, errors) };
+    }
     this.stripUndeclared(data);
     return { ok: true, params: data as Record<string, unknown> };
   }

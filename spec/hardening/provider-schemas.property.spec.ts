@@ -18,6 +18,7 @@ import { checkGemini, geminiToJsonSchema } from '../providers/rule-checkers/gemi
 import { checkMcp } from '../providers/rule-checkers/mcp';
 import { isObject, type Node } from '../providers/rule-checkers/common';
 
+// PROPERTY_RUNS lowers the number of runs; PROPERTY_SEED replays the seed a failure printed.
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 10_000);
 
 interface FormatCase {
@@ -182,7 +183,7 @@ describe('provider schemas, property-based', () => {
           }
         }
       }),
-      { numRuns: RUNS },
+      { numRuns: RUNS, ...(process.env.PROPERTY_SEED ? { seed: Number(process.env.PROPERTY_SEED) } : {}) },
     );
   }, 240_000);
 });

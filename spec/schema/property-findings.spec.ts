@@ -65,4 +65,26 @@ describe('findings of the property-based test', () => {
     action(tools, params, false);
     expect(await tools.execute('t', { a: [{ user_name: null }] })).toMatchObject({ ok: true, result: { a: [{ user_name: null }] } });
   });
+
+  it.each([
+    ['an allOf inside the other branch', { type: 'object', allOf: [{ type: 'object', properties: { user_name: {} } }] }],
+    ['an untyped field in the other branch', { type: 'object', properties: { user_name: {} } }],
+    ['a nullable field in the other branch', { type: 'object', properties: { user_name: { type: ['number', 'null'] } } }],
+    ['a $ref to the other branch', { $ref: '#/$defs/Other' }],
+  ])('a null another union branch takes is kept when stripping it would make the arguments invalid (%s)', async (_name, other) => {
+    const params = {
+      type: 'object',
+      $defs: { Other: { type: 'object', allOf: [{ type: 'object', properties: { user_name: {} } }] } },
+      properties: {
+        a: { oneOf: [{ type: 'object', properties: { user_name: { type: 'number' } } }, other, { type: 'array', prefixItems: [{ type: 'string' }], items: false }] },
+      },
+    };
+    const tools = new Tools();
+    action(tools, params, false);
+    const result = await tools.execute('t', { a: { user_name: null } });
+    expect(result.ok).toBe(true);
+    expect(result.result).toEqual({ a: { user_name: null } });
+    // The null of a field nothing takes is still stripped, and a value invalid either way keeps the stripped errors.
+    expect((await tools.execute('t', { a: { user_name: 5 } })).ok).toBe(false);
+  });
 });
