@@ -7,6 +7,7 @@ import fc from 'fast-check';
 import Ajv2020, { type ValidateFunction } from 'ajv/dist/2020';
 import addFormats from 'ajv-formats';
 import { ToolDefinitionError, ToolSchemaFormat, Tools } from '../../lib';
+import { isCI } from '../../scripts/ci-flag';
 import type { ToolFormat } from '../../lib/tool/tool-format';
 import { toPlainJsonSchema } from '../../lib/schema/json-schema';
 import { compileValidator } from '../../lib/schema/validator';
@@ -18,8 +19,12 @@ import { checkGemini, geminiToJsonSchema } from '../providers/rule-checkers/gemi
 import { checkMcp } from '../providers/rule-checkers/mcp';
 import { isObject, type Node } from '../providers/rule-checkers/common';
 
-// PROPERTY_RUNS lowers the number of runs; PROPERTY_SEED replays the seed a failure printed.
+// PROPERTY_RUNS lowers the number of runs; PROPERTY_SEED replays the seed a failure printed. Under CI the seed is
+// fixed, so a landing is judged on the same 10,000 schemas every time; elsewhere every run draws new ones, which is
+// how the findings in spec/schema/property-findings.spec.ts were made.
 const RUNS = Number(process.env.PROPERTY_RUNS ?? 10_000);
+const CI_SEED = 20261130;
+const SEED = process.env.PROPERTY_SEED !== undefined ? Number(process.env.PROPERTY_SEED) : isCI() ? CI_SEED : undefined;
 
 interface FormatCase {
   readonly format: ToolFormat<unknown>;
@@ -183,7 +188,7 @@ describe('provider schemas, property-based', () => {
           }
         }
       }),
-      { numRuns: RUNS, ...(process.env.PROPERTY_SEED ? { seed: Number(process.env.PROPERTY_SEED) } : {}) },
+      { numRuns: RUNS, ...(SEED === undefined ? {} : { seed: SEED }) },
     );
   }, 240_000);
 });
