@@ -43,9 +43,10 @@ export async function startSwapper(cwd: string, round: string): Promise<Swapper>
 
 /**
  * Runs `operation` again and again while the swapper runs, at least `minRounds` times and until `enough()` says the
- * adversarial state was seen often enough, or until `maxMs` passed. Returns how many rounds ran.
+ * adversarial state was seen often enough, or until `maxMs` passed (long enough for a loaded CI machine, under jest's
+ * 30 s test timeout; a race met quickly stops early). Returns how many rounds ran.
  */
-export async function raceFor(operation: () => Promise<unknown>, enough: () => boolean, maxMs = 8000, minRounds = 300): Promise<number> {
+export async function raceFor(operation: () => Promise<unknown>, enough: () => boolean, maxMs = 20_000, minRounds = 300): Promise<number> {
   const deadline = Date.now() + maxMs;
   let rounds = 0;
   while (Date.now() < deadline && (rounds < minRounds || !enough())) {
