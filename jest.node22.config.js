@@ -3,8 +3,11 @@
 // the main run (jest.config.js, on the project's Node 20) leaves these specs and their lib/ folder out.
 const base = require('./jest.config.js');
 
-/** Peer packages that ship ES modules only: compiled to CommonJS for jest, as jest.config.js does for typebox. */
-const ESM_ONLY = '(ai|@ai-sdk/[^/]+|@workflow/serde|zod)';
+/**
+ * Packages that ship ES modules only (`ai` and its own dependencies, the `zod` files they import by path, and the
+ * ones jest.config.js compiles too: typebox, arktype): compiled to CommonJS for jest.
+ */
+const ESM_ONLY = '(ai|@ai-sdk/[^/]+|@workflow/serde|zod|typebox|arktype|arkregex|@ark/[^/]+)';
 
 /** The spec folders and lib/ folders that run here. */
 const NODE22 = ['ai-sdk']; // the same list as in jest.config.js
