@@ -8,8 +8,10 @@ import { Type } from '@sinclair/typebox';
 import { generateText, stepCountIs, streamText, type ModelMessage } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
 import type { LanguageModelV4CallOptions, LanguageModelV4Content, LanguageModelV4GenerateResult, LanguageModelV4StreamPart } from '@ai-sdk/provider';
-import { ActionResult, BinaryContent, CoreError, TimeoutMiddleware, ToolChunk, ToolError, Tools } from '../../lib';
+import { ActionResult, BinaryContent, CoreError, TimeoutMiddleware, ToolChunk, ToolError, Tools, type ToolLogger } from '../../lib';
 import { aiSdkTools, type AiSdkToolOutput } from '../../lib/ai-sdk';
+
+const quiet: ToolLogger = { warn: () => undefined, error: () => undefined };
 
 const USAGE = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
 
@@ -47,7 +49,7 @@ function toolOutputs(prompt: LanguageModelV4CallOptions['prompt']): Record<strin
 
 function registry(): { tools: Tools; ran: string[] } {
   const ran: string[] = [];
-  const tools = new Tools();
+  const tools = new Tools({ logger: quiet });
   tools.action({ name: 'add', description: 'Add two integers.', params: Type.Object({ a: Type.Integer(), b: Type.Integer() }) }, ({ a, b }) => {
     ran.push('add');
     return a + b;
@@ -169,7 +171,7 @@ describe('aiSdkTools with generateText', () => {
   });
 
   it('applies the registry middleware (a timeout) and the selection by group, and refuses an unknown name', async () => {
-    const tools = new Tools({ middleware: [new TimeoutMiddleware(20)] });
+    const tools = new Tools({ logger: quiet, middleware: [new TimeoutMiddleware(20)] });
     tools.action({ name: 'slow', description: 'Slow.', params: Type.Object({}), group: 'ops' }, () => new Promise<string>(() => undefined));
     tools.action({ name: 'other', description: 'Other.', params: Type.Object({}) }, () => 'x');
     const set = aiSdkTools(tools, { groups: ['ops'] });
