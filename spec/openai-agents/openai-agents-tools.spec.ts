@@ -140,6 +140,32 @@ describe('openAIAgentsTools with the Agents SDK Runner', () => {
     expect(sent.d2).toEqual({ type: 'text', text: 'deleted tmp/scratch' });
   });
 
+  it("passes the run's abort signal to the tool: aborting the run aborts the call", async () => {
+    const tools = new Tools({ logger: quiet });
+    let toolSignal: AbortSignal | undefined;
+    let onStart = () => {};
+    const started = new Promise<void>((resolve) => (onStart = resolve));
+    tools.action({ name: 'wait', description: 'Wait.', params: Type.Object({}) }, (_p, _deps, { signal }) => {
+      toolSignal = signal;
+      onStart();
+      return new Promise<string>(() => undefined);
+    });
+    const model = new ScriptedModel([[functionCall('w1', 'wait', {})]]);
+    const agent = new Agent({ name: 'Assistant', instructions: 'Help.', model, tools: openAIAgentsTools(tools) });
+    const controller = new AbortController();
+    const running = new Runner().run(agent, 'go', { signal: controller.signal });
+    await started;
+    controller.abort();
+    await running.catch(() => undefined);
+    expect(toolSignal?.aborted).toBe(true);
+  });
+
+  it('fits an agent with its own context type', () => {
+    const { tools } = registry();
+    const agent = new Agent<{ user: string }>({ name: 'Assistant', instructions: 'Help.', tools: openAIAgentsTools(tools) });
+    expect(agent.tools).toHaveLength(3);
+  });
+
   it('applies the registry middleware (a timeout), and sends a binary result as an image output item', async () => {
     const tools = new Tools({ logger: quiet, middleware: [new TimeoutMiddleware(20)] });
     tools.action({ name: 'slow', description: 'Slow.', params: Type.Object({}) }, () => new Promise<string>(() => undefined));
