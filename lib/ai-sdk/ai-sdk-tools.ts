@@ -93,7 +93,8 @@ const AI_SDK_STRICT_FORMAT = format('ai-sdk-strict', true);
  *
  * - schema: the params schema through the SDK's `jsonSchema` (https://ai-sdk.dev/docs/reference/ai-sdk-core/json-schema),
  *   with a `validate` that accepts what the model sent as is: the registry validates every call itself (null
- *   stripping, defaults, the same messages as every provider), so the SDK never refuses a call by other rules;
+ *   stripping, defaults, the same messages as every provider), so the SDK never refuses a call by other rules; the
+ *   tool's `examples` option as the SDK's `inputExamples`;
  * - `execute`: `tools.stream` with the SDK's `abortSignal` and the call id (validation, middleware, timeouts), as an
  *   async iterable: a streaming tool's text so far is a preliminary result, the last output is the final one. It
  *   never throws: every failure is an output with `ok: false`, which the model reads as an error text;
@@ -115,6 +116,7 @@ export function aiSdkTools(tools: Tools<ActionResult<unknown>>, options: AiSdkTo
       description: entry.description,
       inputSchema: jsonSchema<unknown>(entry.parameters as JSONSchema7, { validate: (value) => ({ success: true, value }) }),
       ...(entry.strict ? { strict: true } : {}),
+      ...(tool.extras.examples.length > 0 ? { inputExamples: tool.extras.examples.map((input) => ({ input: structuredClone(input) })) } : {}),
       execute: (input: unknown, execution: ToolExecutionOptions<unknown>) => run(tools, entry.name, input, execution, context),
       toModelOutput: ({ output }: { output: AiSdkToolOutput }) => modelOutput(output),
     };

@@ -97,12 +97,13 @@ describe('aiSdkTools with generateText', () => {
     expect(prompts).toHaveLength(1);
     const strict = scripted([{ type: 'text', text: 'hi' }]);
     const optional = new Tools();
-    optional.action({ name: 'find', description: 'Find.', params: Type.Object({ q: Type.String(), limit: Type.Optional(Type.Integer()) }) }, () => 'x');
+    optional.action({ name: 'find', description: 'Find.', params: Type.Object({ q: Type.String(), limit: Type.Optional(Type.Integer()) }), examples: [{ q: 'invoices' }] }, () => 'x');
     await generateText({ model: strict.model, prompt: 'x', ...aiSdkTools(optional, { strict: true }) });
     const sent = strict.model.doGenerateCalls[0]!.tools![0] as { strict?: boolean; inputSchema: { required: string[]; additionalProperties: boolean } };
     expect(sent.strict).toBe(true);
     expect(sent.inputSchema.required).toEqual(['q', 'limit']);
     expect(sent.inputSchema.additionalProperties).toBe(false);
+    expect((sent as { inputExamples?: unknown }).inputExamples).toEqual([{ input: { q: 'invoices' } }]);
   });
 
   it('gates calls through toolApproval: a declined call never runs and the model reads that it was denied; a call that needs no approval runs', async () => {
