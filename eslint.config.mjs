@@ -9,12 +9,17 @@ const heavy = [
   { name: 'dockerode', message: 'dockerode is imported only by lib/sandbox/docker/ (optional peer dependency).' },
   { name: 'chokidar', message: 'chokidar is imported only by lib/skills/ watcher code (optional peer dependency).' },
   { name: '@modelcontextprotocol/sdk', message: 'The MCP SDK is imported only by lib/mcp/ (optional peer dependency, loaded by agenttoolkit/mcp).' },
+  { name: 'ai', message: 'The Vercel AI SDK is imported only by lib/ai-sdk/ (optional peer dependency, loaded by agenttoolkit/ai-sdk).' },
+  { name: '@openai/agents', message: 'The OpenAI Agents SDK is imported only by lib/openai-agents/ (optional peer dependency, loaded by agenttoolkit/openai-agents).' },
+  { name: '@openai/agents-core', message: 'The OpenAI Agents SDK is imported only by lib/openai-agents/ (optional peer dependency, loaded by agenttoolkit/openai-agents).' },
   { name: 'web-tree-sitter', message: 'The bash parser is imported only by lib/builtins/shell/ (and there lazily, on first analysis).' },
 ];
 
 // The MCP SDK is imported through subpaths (`@modelcontextprotocol/sdk/server/mcp.js`), which `paths` does not match.
 const heavyPatterns = [
   { group: ['@modelcontextprotocol/sdk/*'], message: 'The MCP SDK is imported only by lib/mcp/ (optional peer dependency, loaded by agenttoolkit/mcp).' },
+  { group: ['ai/*', '@ai-sdk/*'], message: 'The Vercel AI SDK is imported only by lib/ai-sdk/ (optional peer dependency, loaded by agenttoolkit/ai-sdk).' },
+  { group: ['@openai/agents/*', '@openai/agents-*'], message: 'The OpenAI Agents SDK is imported only by lib/openai-agents/ (optional peer dependency, loaded by agenttoolkit/openai-agents).' },
 ];
 
 // Built-in error classes the library must not throw (a thrown `new TypeError(...)` or `throw RangeError(...)`).
@@ -36,7 +41,7 @@ export default tseslint.config(
   // Here: the heavy or optional third-party modules, each allowed in its own adapter only.
   {
     files: ['lib/**/*.ts'],
-    ignores: ['lib/sandbox/docker/**', 'lib/skills/**', 'lib/builtins/shell/**', 'lib/mcp/**'],
+    ignores: ['lib/sandbox/docker/**', 'lib/skills/**', 'lib/builtins/shell/**', 'lib/mcp/**', 'lib/ai-sdk/**', 'lib/openai-agents/**'],
     rules: { 'no-restricted-imports': ['error', { paths: heavy, patterns: heavyPatterns }] },
   },
   {
@@ -54,6 +59,14 @@ export default tseslint.config(
   {
     files: ['lib/mcp/**'],
     rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => h.name !== '@modelcontextprotocol/sdk') }] },
+  },
+  {
+    files: ['lib/ai-sdk/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => h.name !== 'ai'), patterns: heavyPatterns.filter((p) => !p.group.includes('ai/*')) }] },
+  },
+  {
+    files: ['lib/openai-agents/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => !h.name.startsWith('@openai/agents')), patterns: heavyPatterns.filter((p) => !p.group.includes('@openai/agents/*')) }] },
   },
   // The library throws its own coded errors (AgentToolkitError subclasses, docs/errors.md), never a bare built-in
   // error class: callers match on `error.code`.

@@ -1,0 +1,88 @@
+import { tool as functionTool, type FunctionTool, type RunContext } from '@openai/agents-core';
+import { openAIResponsesStrictFormat, openAIResponsesFormat } from '../providers/openai-responses';
+import { hasBinary, resultParts, type ResultPart } from '../providers/result-parts';
+import { resultText } from '../providers/result-text';
+import { callNeedsApproval, selectionFilter, type ToolSelection } from '../providers/tool-selection';
+import type { ActionResult } from '../result';
+import type { Tools } from '../tools';
+
+/** Options of {@link openAIAgentsTools}. */
+export interface OpenAIAgentsToolsOptions extends ToolSelection {
+  /**
+   * Send strict-mode schemas (`toStrictSchema`, `strict: true`), as the Agents SDK does by default. A tool that opted
+   * out with `strict: false` is sent as written with `strict: false`. Default true.
+   */
+  strict?: boolean | undefined;
+}
+
+/** What a tool hands the Agents SDK as its output: the result's text, or text and images/files for binary results. */
+export type OpenAIAgentsToolOutput = string | OpenAIAgentsOutputPart[];
+
+/** One part of a binary result as the Agents SDK's tool output items take it (`ToolOutputText`, `ToolOutputImage`, `ToolOutputFileContent`). */
+export type OpenAIAgentsOutputPart =
+  | { type: 'text'; text: string }
+  | { type: 'image'; image: { data: string; mediaType: string } }
+  | { type: 'file'; file: { data: string; mediaType: string; filename: string } };
+
+/**
+ * A registry's tools (or the ones `names` / `groups` select, available in `context`) as OpenAI Agents SDK function
+ * tools (`@openai/agents` / `@openai/agents-core` 0.20), for `new Agent({ tools })`:
+ *
+ * ```ts
+ * const agent = new Agent({ name: 'Assistant', instructions, tools: openAIAgentsTools(tools) });
+ * ```
+ *
+ * - schema: the OpenAI strict schema of the registry (`ToolSchemaFormat.OPENAI_RESPONSES_STRICT`), handed to the
+ *   model as is; the SDK only parses the JSON text, and the registry validates every call (null stripping for
+ *   omitted optional fields, defaults, the same error messages as every provider);
+ * - `needsApproval`: the tool's approval predicate (`@RequiresApproval`, the `requiresApproval` option) for the call's
+ *   arguments: a call that needs it interrupts the run (`result.interruptions`) until the host approves or rejects it
+ *   (https://openai.github.io/openai-agents-js/guides/human-in-the-loop/);
+ * - `execute`: `tools.execute` with the run's abort signal and the call id (validation, middleware, timeouts). A
+ *   failed call is the tool's output text, never an exception, so the model reads it and the run goes on; a binary
+ *   result (image, file) is a list of output items.
+ *
+ * Each call renders the listing anew (descriptions and availability follow the context at that moment).
+ * @throws CoreError `INVALID_OPTION` when a name in `names` is not registered.
+ */
+export function openAIAgentsTools(tools: Tools<ActionResult<unknown>>, options: OpenAIAgentsToolsOptions = {}): Array<FunctionTool<unknown, never, OpenAIAgentsToolOutput>> {
+  const selected = selectionFilter(tools, options);
+  const context = options.context;
+  const listing = tools.getSchema(options.strict === false ? openAIResponsesFormat : openAIResponsesStrictFormat, context);
+  return listing
+    .filter((entry) => selected(tools.get(entry.name)!))
+    .map((entry) => {
+      const tool = tools.get(entry.name)!;
+      const made = functionTool({
+        name: entry.name,
+        description: entry.description,
+        // Declared non-strict to the SDK so it keeps the schema and the JSON arguments as they are (its own strict
+        // preparation would rewrite both); the entry's own `strict` flag is what the model gets, set below.
+        parameters: entry.parameters as never,
+        strict: false,
+        // A tool that never asks is a static `false`: the SDK then runs a call whose arguments it cannot parse (the
+        // registry answers it with a failed result) instead of holding it for approval as it does for a predicate.
+        needsApproval: tool.requiresApproval ? async (_run: RunContext, input: unknown) => callNeedsApproval(tool, input, context ?? tools.context) : false,
+        execute: async (input: unknown, _run?: RunContext, details?: { signal?: AbortSignal | undefined; toolCall?: { callId?: string } | undefined }) => {
+          const result = await tools.execute(entry.name, input, { signal: details?.signal, callId: details?.toolCall?.callId, context });
+          return toOutput(result);
+        },
+        errorFunction: null,
+      });
+      return { ...made, strict: entry.strict } as unknown as FunctionTool<unknown, never, OpenAIAgentsToolOutput>;
+    });
+}
+
+/** A registry result as the tool's output: its text, or output items when it holds binary content. */
+export function toOutput(result: ActionResult<unknown>): OpenAIAgentsToolOutput {
+  const parts = resultParts(result);
+  return hasBinary(parts) ? parts.map(outputPart) : resultText(result);
+}
+
+function outputPart(part: ResultPart): OpenAIAgentsOutputPart {
+  if (part.type === 'text') return { type: 'text', text: part.text };
+  const content = part.content;
+  const mediaType = content.essence;
+  if (mediaType.startsWith('image/')) return { type: 'image', image: { data: content.data, mediaType } };
+  return { type: 'file', file: { data: content.data, mediaType, filename: content.name ?? 'attachment' } };
+}
