@@ -10,11 +10,16 @@ const heavy = [
   { name: 'chokidar', message: 'chokidar is imported only by lib/skills/ watcher code (optional peer dependency).' },
   { name: '@modelcontextprotocol/sdk', message: 'The MCP SDK is imported only by lib/mcp/ (optional peer dependency, loaded by agenttoolkit/mcp).' },
   { name: 'web-tree-sitter', message: 'The bash parser is imported only by lib/builtins/shell/ (and there lazily, on first analysis).' },
+  { name: '@nestjs/common', message: 'NestJS is imported only by lib/nestjs/ (optional peer dependency, loaded by agenttoolkit/nestjs).' },
+  { name: '@nestjs/core', message: 'NestJS is imported only by lib/nestjs/ (optional peer dependency, loaded by agenttoolkit/nestjs).' },
 ];
 
 // The MCP SDK is imported through subpaths (`@modelcontextprotocol/sdk/server/mcp.js`), which `paths` does not match.
 const heavyPatterns = [
   { group: ['@modelcontextprotocol/sdk/*'], message: 'The MCP SDK is imported only by lib/mcp/ (optional peer dependency, loaded by agenttoolkit/mcp).' },
+];
+const nestPatterns = [
+  { group: ['@nestjs/*'], message: 'NestJS is imported only by lib/nestjs/ (optional peer dependency, loaded by agenttoolkit/nestjs).' },
 ];
 
 // Built-in error classes the library must not throw (a thrown `new TypeError(...)` or `throw RangeError(...)`).
@@ -36,24 +41,28 @@ export default tseslint.config(
   // Here: the heavy or optional third-party modules, each allowed in its own adapter only.
   {
     files: ['lib/**/*.ts'],
-    ignores: ['lib/sandbox/docker/**', 'lib/skills/**', 'lib/builtins/shell/**', 'lib/mcp/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: heavy, patterns: heavyPatterns }] },
+    ignores: ['lib/sandbox/docker/**', 'lib/skills/**', 'lib/builtins/shell/**', 'lib/mcp/**', 'lib/nestjs/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: heavy, patterns: [...heavyPatterns, ...nestPatterns] }] },
   },
   {
     files: ['lib/builtins/shell/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => h.name !== 'web-tree-sitter'), patterns: heavyPatterns }] },
+    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => h.name !== 'web-tree-sitter'), patterns: [...heavyPatterns, ...nestPatterns] }] },
   },
   {
     files: ['lib/sandbox/docker/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => h.name !== 'dockerode'), patterns: heavyPatterns }] },
+    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => h.name !== 'dockerode'), patterns: [...heavyPatterns, ...nestPatterns] }] },
   },
   {
     files: ['lib/skills/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => h.name !== 'chokidar'), patterns: heavyPatterns }] },
+    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => h.name !== 'chokidar'), patterns: [...heavyPatterns, ...nestPatterns] }] },
   },
   {
     files: ['lib/mcp/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => h.name !== '@modelcontextprotocol/sdk') }] },
+    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => h.name !== '@modelcontextprotocol/sdk'), patterns: nestPatterns }] },
+  },
+  {
+    files: ['lib/nestjs/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => !h.name.startsWith('@nestjs/')), patterns: heavyPatterns }] },
   },
   // The library throws its own coded errors (AgentToolkitError subclasses, docs/errors.md), never a bare built-in
   // error class: callers match on `error.code`.
