@@ -50,7 +50,7 @@ export class NestToolResolver implements ToolMiddleware {
     const actions = scanClass(ctor).actions;
     for (const tool of tools) {
       const action = actions.find((a) => a.where === tool.source);
-      const dependencies = (action?.injects ?? []).flatMap((record) => this.dependency(record.token));
+      const dependencies = action!.injects.flatMap((record) => this.dependency(record.token));
       if (dependencies.length > 0 || provider !== undefined) this.plans.set(tool, { dependencies, provider });
     }
   }

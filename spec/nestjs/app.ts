@@ -15,6 +15,11 @@ export const BILLING_CONFIG = 'BILLING_CONFIG';
 /** Not a Nest provider: tools receive it from the per-call ToolContext. */
 export const TENANT = new InjectionToken<string>('Tenant');
 
+/** A class no Nest module provides: tools receive it from the per-call ToolContext. */
+export class Locale {
+  constructor(readonly tag: string) {}
+}
+
 /** An abstract class used as an interface token; Nest provides a plain object for it. */
 export abstract class Clock {
   abstract now(): number;
@@ -66,8 +71,8 @@ export class BillingTools {
   }
 
   @Action('The tenant of this call.')
-  tenant(@Inject(TENANT) tenant: string, @Inject(ToolContext) context: ToolContext): string {
-    return `${tenant} ${context.has(PaymentsService)}`;
+  tenant(@Inject(TENANT) tenant: string, @Inject(ToolContext) context: ToolContext, @Inject(Locale, { optional: true }) locale?: Locale): string {
+    return `${tenant} ${context.has(PaymentsService)} ${locale?.tag ?? 'no locale'}`;
   }
 
   @Action('Always fails.')
@@ -82,7 +87,7 @@ export class BillingTools {
 }
 
 @Module({
-  providers: [PaymentsService, BillingTools, { provide: BILLING_CONFIG, useValue: { currency: 'EUR' } }, { provide: Clock, useValue: { now: () => 42 } }, RequestInfo],
+  providers: [PaymentsService, BillingTools, { provide: 'BILLING_ALIAS', useExisting: BillingTools }, { provide: BILLING_CONFIG, useValue: { currency: 'EUR' } }, { provide: Clock, useValue: { now: () => 42 } }, RequestInfo],
   exports: [PaymentsService, RequestInfo],
 })
 export class BillingModule {}

@@ -8,7 +8,7 @@ import { Action, ToolContext, ToolSchemaFormat, Tools, type ToolLogger } from '.
 import { AgentToolkitModule, AGENT_TOOLKIT_OPTIONS, NEST_CONTEXT_ID, NEST_REQUEST, nestToken, type AgentToolkitModuleOptions } from '../../lib/nestjs';
 import { SandboxPolicy, UnsafeLocalSandbox } from '../../lib/sandbox';
 import { Skills } from '../../lib/skills';
-import { AuditTools, BillingModule, OpsModule, PaymentsService, ReportsModule, TENANT } from './app';
+import { AuditTools, BillingModule, Locale, OpsModule, PaymentsService, ReportsModule, TENANT } from './app';
 
 const quiet: ToolLogger = { warn: () => undefined, error: () => undefined };
 
@@ -41,7 +41,7 @@ describe('AgentToolkitModule', () => {
     expect(tools.getSchema(ToolSchemaFormat.ANTHROPIC).map((t) => t.name)).toContain('reports_summary');
   });
 
-  it('registers nothing before the module initializes, and each provider once', async () => {
+  it('registers nothing before the module initializes, and each provider once (an alias of it included)', async () => {
     const moduleRef = await Test.createTestingModule({ imports: [AgentToolkitModule.forRoot({ logger: quiet }), BillingModule, ReportsModule] }).compile();
     expect(moduleRef.get(Tools).list()).toEqual([]);
     app = await moduleRef.init();
@@ -109,7 +109,8 @@ describe('AgentToolkitModule', () => {
   it('serves what is not a Nest provider from the per-call ToolContext, and fails the call when it is missing', async () => {
     app = await start();
     const tools = app.get(Tools);
-    expect((await tools.execute('tenant', {}, { context: new ToolContext().provide(TENANT, 'acme') })).result).toBe('acme false');
+    expect((await tools.execute('tenant', {}, { context: new ToolContext().provide(TENANT, 'acme') })).result).toBe('acme false no locale');
+    expect((await tools.execute('tenant', {}, { context: new ToolContext(new Locale('nb-NO')).provide(TENANT, 'acme') })).result).toBe('acme false nb-NO');
     const missing = await tools.execute('tenant', {});
     expect(missing.ok).toBe(false);
     expect(missing.error).toMatch(/^Tool 'tenant' cannot run right now: a service it needs is not configured/);
@@ -187,6 +188,20 @@ describe('AgentToolkitModule', () => {
     app = await moduleRef.init();
     expect((await app.get(Tools).execute('refund', { orderId: 'o-9' })).result).toBe('refunded o-9');
     expect(app.get(AGENT_TOOLKIT_OPTIONS)).toMatchObject({ logger: quiet });
+  });
+
+  it('forRootAsync takes a factory without imports or inject', async () => {
+    const moduleRef = await Test.createTestingModule({ imports: [AgentToolkitModule.forRootAsync({ useFactory: () => ({ logger: quiet, discover: 'feature' }) }), BillingModule] }).compile();
+    app = await moduleRef.init();
+    expect(app.get(Tools).list()).toEqual([]);
+  });
+
+  it('names a string token forFeature cannot find', async () => {
+    @Module({ imports: [AgentToolkitModule.forFeature([{ provider: 'MISSING_TOOLS', prefix: 'x_' }])] })
+    class MissingModule {}
+    const moduleRef = await Test.createTestingModule({ imports: [AgentToolkitModule.forRoot({ logger: quiet }), MissingModule] }).compile();
+    await expect(moduleRef.init()).rejects.toMatchObject({ code: 'NEST_FEATURE_UNKNOWN', message: expect.stringContaining('names MISSING_TOOLS,') });
+    await moduleRef.close();
   });
 
   it('maps one Nest token to one InjectionToken', () => {
