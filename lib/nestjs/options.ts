@@ -10,6 +10,7 @@ import type { ToolsOptions } from '../tools';
  * `close()` method.
  */
 export interface Closeable {
+  /** Releases what the object holds; awaited on shutdown. */
   close(): Promise<void> | void;
 }
 
@@ -52,5 +53,6 @@ export interface AgentToolkitModuleAsyncOptions {
  * BillingTools, prefix: 'billing_' }`. `provider` is the provider's Nest token (its class for a class provider).
  */
 export interface FeatureTool extends InstanceNaming {
+  /** The provider's Nest token: its class for a class provider, else the string or symbol it is provided under. */
   readonly provider: NestToken;
 }

@@ -74,6 +74,7 @@ export class NestToolResolver implements ToolMiddleware {
     return standIn;
   }
 
+  /** Runs `call` with its Nest dependencies bound and, for a scoped tool provider, the instance of its context id. */
   async handle(call: ToolCall, next: NextHandler): Promise<ActionResult<unknown>> {
     const plan = this.plans.get(call.tool);
     if (plan === undefined) return next(call);
