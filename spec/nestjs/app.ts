@@ -75,6 +75,12 @@ export class BillingTools {
     return `${tenant} ${context.has(PaymentsService)} ${locale?.tag ?? 'no locale'}`;
   }
 
+  @Action('Take a note on the scratch pad of this call.')
+  note(@Param('text') text: string, @Inject(Scratch) scratch: Scratch): number {
+    scratch.notes.push(text);
+    return scratch.notes.length;
+  }
+
   @Action('Always fails.')
   explode(): string {
     throw new ToolError('the ledger is locked');
@@ -87,7 +93,7 @@ export class BillingTools {
 }
 
 @Module({
-  providers: [PaymentsService, BillingTools, { provide: 'BILLING_ALIAS', useExisting: BillingTools }, { provide: BILLING_CONFIG, useValue: { currency: 'EUR' } }, { provide: Clock, useValue: { now: () => 42 } }, RequestInfo],
+  providers: [Scratch, PaymentsService, BillingTools, { provide: 'BILLING_ALIAS', useExisting: BillingTools }, { provide: BILLING_CONFIG, useValue: { currency: 'EUR' } }, { provide: Clock, useValue: { now: () => 42 } }, RequestInfo],
   exports: [PaymentsService, RequestInfo],
 })
 export class BillingModule {}

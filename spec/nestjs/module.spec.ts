@@ -32,6 +32,7 @@ describe('AgentToolkitModule', () => {
       ['refund', 'billing'],
       ['whoAmI', 'billing'],
       ['tenant', 'billing'],
+      ['note', 'billing'],
       ['explode', 'billing'],
       ['crash', 'billing'],
       ['reports_summary', 'ReportTools'],
@@ -95,6 +96,16 @@ describe('AgentToolkitModule', () => {
     const first = (await tools.execute('audit', {})).result as number;
     expect((await tools.execute('audit', {})).result).toBe(first + 1);
     expect(AuditTools.created).toBeGreaterThanOrEqual(first + 1);
+  });
+
+  it('injects a transient provider into a tool method: a new instance per call, one per shared context id', async () => {
+    app = await start();
+    const tools = app.get(Tools);
+    expect((await tools.execute('note', { text: 'a' })).result).toBe(1);
+    expect((await tools.execute('note', { text: 'b' })).result).toBe(1);
+    const context = new ToolContext().provide(NEST_CONTEXT_ID, ContextIdFactory.create());
+    expect((await tools.execute('note', { text: 'c' }, { context })).result).toBe(1);
+    expect((await tools.execute('note', { text: 'd' }, { context })).result).toBe(2);
   });
 
   it('refuses to run a scoped tool outside the registry, and streams through it', async () => {
