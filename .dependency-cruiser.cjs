@@ -125,6 +125,27 @@ module.exports = {
       to: { path: ['^lib/(workspace|sandbox|skills|builtins|mcp)/', '^lib/(ai-sdk|openai-agents)/'], pathNot: '^lib/$1/' },
     },
     {
+      name: 'nestjs-in-lib-nestjs',
+      severity: 'error',
+      comment: 'NestJS (optional peer dependency) is imported only under lib/nestjs, loaded by the agenttoolkit/nestjs entry point.',
+      from: { path: '^lib/', pathNot: '^lib/nestjs/' },
+      to: { path: '(^|/)@nestjs/' },
+    },
+    {
+      name: 'nestjs-unimported',
+      severity: 'error',
+      comment: 'The NestJS module is an adapter on top: no other library module (the core included) imports lib/nestjs.',
+      from: { path: '^lib/', pathNot: '^lib/nestjs/' },
+      to: { path: '^lib/nestjs/' },
+    },
+    {
+      name: 'nestjs-layer',
+      severity: 'error',
+      comment: 'The NestJS module depends on the core and the low layer only; sandboxes and skills reach it as values with a close() method.',
+      from: { path: '^lib/nestjs/' },
+      to: { path: ['^lib/(providers|workspace|sandbox|skills|builtins|mcp)/', ENTRY] },
+    },
+    {
       name: 'entry-points-unimported',
       severity: 'error',
       comment: 'Entry points are for users: no library module imports one.',

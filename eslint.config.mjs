@@ -13,6 +13,8 @@ const heavy = [
   { name: '@openai/agents', message: 'The OpenAI Agents SDK is imported only by lib/openai-agents/ (optional peer dependency, loaded by agenttoolkit/openai-agents).' },
   { name: '@openai/agents-core', message: 'The OpenAI Agents SDK is imported only by lib/openai-agents/ (optional peer dependency, loaded by agenttoolkit/openai-agents).' },
   { name: 'web-tree-sitter', message: 'The bash parser is imported only by lib/builtins/shell/ (and there lazily, on first analysis).' },
+  { name: '@nestjs/common', message: 'NestJS is imported only by lib/nestjs/ (optional peer dependency, loaded by agenttoolkit/nestjs).' },
+  { name: '@nestjs/core', message: 'NestJS is imported only by lib/nestjs/ (optional peer dependency, loaded by agenttoolkit/nestjs).' },
 ];
 
 // The MCP SDK is imported through subpaths (`@modelcontextprotocol/sdk/server/mcp.js`), which `paths` does not match.
@@ -20,6 +22,9 @@ const heavyPatterns = [
   { group: ['@modelcontextprotocol/sdk/*'], message: 'The MCP SDK is imported only by lib/mcp/ (optional peer dependency, loaded by agenttoolkit/mcp).' },
   { group: ['ai/*', '@ai-sdk/*'], message: 'The Vercel AI SDK is imported only by lib/ai-sdk/ (optional peer dependency, loaded by agenttoolkit/ai-sdk).' },
   { group: ['@openai/agents/*', '@openai/agents-*'], message: 'The OpenAI Agents SDK is imported only by lib/openai-agents/ (optional peer dependency, loaded by agenttoolkit/openai-agents).' },
+];
+const nestPatterns = [
+  { group: ['@nestjs/*'], message: 'NestJS is imported only by lib/nestjs/ (optional peer dependency, loaded by agenttoolkit/nestjs).' },
 ];
 
 // Built-in error classes the library must not throw (a thrown `new TypeError(...)` or `throw RangeError(...)`).
@@ -41,32 +46,36 @@ export default tseslint.config(
   // Here: the heavy or optional third-party modules, each allowed in its own adapter only.
   {
     files: ['lib/**/*.ts'],
-    ignores: ['lib/sandbox/docker/**', 'lib/skills/**', 'lib/builtins/shell/**', 'lib/mcp/**', 'lib/ai-sdk/**', 'lib/openai-agents/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: heavy, patterns: heavyPatterns }] },
+    ignores: ['lib/sandbox/docker/**', 'lib/skills/**', 'lib/builtins/shell/**', 'lib/mcp/**', 'lib/ai-sdk/**', 'lib/openai-agents/**', 'lib/nestjs/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: heavy, patterns: [...heavyPatterns, ...nestPatterns] }] },
   },
   {
     files: ['lib/builtins/shell/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => h.name !== 'web-tree-sitter'), patterns: heavyPatterns }] },
+    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => h.name !== 'web-tree-sitter'), patterns: [...heavyPatterns, ...nestPatterns] }] },
   },
   {
     files: ['lib/sandbox/docker/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => h.name !== 'dockerode'), patterns: heavyPatterns }] },
+    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => h.name !== 'dockerode'), patterns: [...heavyPatterns, ...nestPatterns] }] },
   },
   {
     files: ['lib/skills/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => h.name !== 'chokidar'), patterns: heavyPatterns }] },
+    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => h.name !== 'chokidar'), patterns: [...heavyPatterns, ...nestPatterns] }] },
   },
   {
     files: ['lib/mcp/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => h.name !== '@modelcontextprotocol/sdk') }] },
+    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => h.name !== '@modelcontextprotocol/sdk'), patterns: nestPatterns }] },
+  },
+  {
+    files: ['lib/nestjs/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => !h.name.startsWith('@nestjs/')), patterns: heavyPatterns }] },
   },
   {
     files: ['lib/ai-sdk/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => h.name !== 'ai'), patterns: heavyPatterns.filter((p) => !p.group.includes('ai/*')) }] },
+    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => h.name !== 'ai'), patterns: [...heavyPatterns.filter((p) => !p.group.includes('ai/*')), ...nestPatterns] }] },
   },
   {
     files: ['lib/openai-agents/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => !h.name.startsWith('@openai/agents')), patterns: heavyPatterns.filter((p) => !p.group.includes('@openai/agents/*')) }] },
+    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => !h.name.startsWith('@openai/agents')), patterns: [...heavyPatterns.filter((p) => !p.group.includes('@openai/agents/*')), ...nestPatterns] }] },
   },
   // The library throws its own coded errors (AgentToolkitError subclasses, docs/errors.md), never a bare built-in
   // error class: callers match on `error.code`.

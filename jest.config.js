@@ -51,8 +51,10 @@ module.exports = {
     // typebox 1.x and arktype ship ES modules only, and jest runs CommonJS (its require(esm) needs Node 24.9+): their
     // files are compiled to CommonJS for the tests. Node 20.19+ itself loads them from a CommonJS program (require(esm)).
     '^.+/node_modules/(typebox|arktype|arkregex|@ark/[^/]+)/.+\\.m?js$': ['ts-jest', { tsconfig: { allowJs: true, module: 'commonjs', target: 'ES2022', isolatedModules: true }, diagnostics: false }],
+    // @nestjs/* 12 ship ES modules only too; one of their files reads `import.meta.url`, which this transform maps.
+    '^.+/node_modules/@nestjs/[^/]+/.+\\.m?js$': '<rootDir>/spec/nestjs/support/esm-transform.cjs',
   },
-  transformIgnorePatterns: ['/node_modules/(?!(typebox|arktype|arkregex|@ark/[^/]+)/)'],
+  transformIgnorePatterns: ['/node_modules/(?!(typebox|arktype|arkregex|@ark/[^/]+|@nestjs/[^/]+)/)'],
   collectCoverageFrom: ['lib/**/*.ts', ...NODE22.map((folder) => `!lib/${folder}/**`)],
   coverageReporters: ['text-summary', 'lcov'],
   coverageThreshold: coverageThreshold(),

@@ -2,7 +2,8 @@ import { AgentToolkitError, CoreError } from '../errors';
 import { InjectionToken, tokenName, type Token } from './injection-token';
 
 interface Entry {
-  readonly token: InjectionToken<unknown> | undefined;
+  /** The token the value is bound to (`provide(token, value)`, `bind`), or undefined for an instance matched by class. */
+  readonly token: Token<unknown> | undefined;
   readonly value: unknown;
 }
 
@@ -56,6 +57,17 @@ export class ToolContext {
     return this;
   }
 
+  /**
+   * Binds `value` to `token` itself, whatever its class: for a class token, `resolve(token)` then returns `value`
+   * even when it is not an instance of the class (an abstract class used as an interface, an object standing in for
+   * a service). The binding is searched with the other entries, most recent first. A framework's container uses it to
+   * hand its providers to `@Inject` parameters.
+   */
+  bind<T>(token: Token<T>, value: T): this {
+    this.entries.push({ token, value });
+    return this;
+  }
+
   /** The most recently provided match for `token` (an instance of the class or a subclass, or the token's value), or undefined. */
   resolve<T>(token: Token<T>): T | undefined {
     const entries = this.entries;
@@ -68,7 +80,7 @@ export class ToolContext {
     }
     for (let i = entries.length - 1; i >= 0; i--) {
       const entry = entries[i]!;
-      if (entry.token === undefined && entry.value instanceof token) return entry.value as T;
+      if (entry.token === token || (entry.token === undefined && entry.value instanceof token)) return entry.value as T;
     }
     return undefined;
   }
@@ -88,10 +100,10 @@ export class ToolContext {
     return this.resolve(token) !== undefined;
   }
 
-  /** Removes every instance of `token`'s class (subclasses included), or every value bound to an InjectionToken. */
+  /** Removes every instance of `token`'s class (subclasses included) and every value bound to `token`. */
   without(token: Token<unknown>): this {
     this.entries = this.entries.filter((entry) =>
-      token instanceof InjectionToken ? entry.token !== token : entry.token !== undefined || !(entry.value instanceof token),
+      token instanceof InjectionToken ? entry.token !== token : entry.token !== token && (entry.token !== undefined || !(entry.value instanceof token)),
     );
     return this;
   }
