@@ -18,7 +18,7 @@ function entryPoints() {
     }));
 }
 
-/** Each entry point with the sorted names it exports (values and types). */
+/** Each entry point with the sorted names it exports (values and types), and those of them that are types only. */
 function entryMap() {
   const entries = entryPoints();
   const config = ts.getParsedCommandLineOfConfigFile(join(root, 'tsconfig.build.json'), {}, { ...ts.sys, onUnRecoverableConfigFileDiagnostic: () => {} });
@@ -27,8 +27,15 @@ function entryMap() {
   return entries.map(({ entry, file }) => {
     const source = program.getSourceFile(join(root, file));
     const symbol = source && checker.getSymbolAtLocation(source);
-    const names = symbol ? checker.getExportsOfModule(symbol).map((s) => s.getName()) : [];
-    return { entry, file, names: names.sort((a, b) => a.localeCompare(b, 'en')) };
+    const exported = symbol ? checker.getExportsOfModule(symbol) : [];
+    const resolved = (s) => (s.flags & ts.SymbolFlags.Alias ? checker.getAliasedSymbol(s) : s);
+    const sort = (list) => list.sort((a, b) => a.localeCompare(b, 'en'));
+    return {
+      entry,
+      file,
+      names: sort(exported.map((s) => s.getName())),
+      typeOnly: sort(exported.filter((s) => !(resolved(s).flags & ts.SymbolFlags.Value)).map((s) => s.getName())),
+    };
   });
 }
 
