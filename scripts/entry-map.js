@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // The names each entry point of the package exports (package.json `exports`, read from the TypeScript sources with
 // the compiler's own view of each module), for the entry map of docs/README.md and its spec. Run it to print the map
-// as markdown: `node scripts/entry-map.js`.
+// as markdown: `node scripts/entry-map.js`; `node scripts/entry-map.js --write` rewrites the map in docs/README.md.
 const { join } = require('node:path');
 const ts = require('typescript');
 
@@ -44,6 +44,20 @@ function entryMapMarkdown(map = entryMap()) {
   return map.map(({ entry, names }) => `### \`${entry}\`\n\n${names.map((n) => `\`${n}\``).join(', ')}\n`).join('\n');
 }
 
+/** Replaces what lies between the entry-map markers of docs/README.md with the current map. */
+function writeEntryMap() {
+  const { readFileSync, writeFileSync } = require('node:fs');
+  const page = join(root, 'docs', 'README.md');
+  const text = readFileSync(page, 'utf8');
+  const start = '<!-- entry-map:start -->\n';
+  const end = '<!-- entry-map:end -->';
+  const from = text.indexOf(start) + start.length;
+  writeFileSync(page, `${text.slice(0, from)}\n${entryMapMarkdown()}\n${text.slice(text.indexOf(end))}`);
+}
+
 module.exports = { entryPoints, entryMap, entryMapMarkdown };
 
-if (require.main === module) process.stdout.write(entryMapMarkdown());
+if (require.main === module) {
+  if (process.argv.includes('--write')) writeEntryMap();
+  else process.stdout.write(entryMapMarkdown());
+}

@@ -32,7 +32,7 @@ describe('the entry points of the package', () => {
     expect(duplicates([{ entry: 'a', names: ['X', 'Y'] }, { entry: 'b', names: ['Y'] }])).toEqual({ Y: ['a', 'b'] });
   });
 
-  it('match the entry map of docs/README.md (regenerate it with `node scripts/entry-map.js`)', () => {
+  it('match the entry map of docs/README.md (regenerate it with `node scripts/entry-map.js --write`)', () => {
     const text = readFileSync(join(root, 'docs', 'README.md'), 'utf8');
     const start = '<!-- entry-map:start -->\n';
     const listed = text.slice(text.indexOf(start) + start.length, text.indexOf('<!-- entry-map:end -->'));
