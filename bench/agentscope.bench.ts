@@ -3,7 +3,8 @@
  * (target <= 400 ns), and what the new paths cost when used.
  */
 import { Type } from '@sinclair/typebox';
-import { FunctionTool, PermissionEngine, Tools, type ToolChunk } from '../lib';
+import { FunctionTool, Tools, type ToolChunk } from '../lib';
+import { PermissionEngine } from '../lib/permissions';
 import { formatNs, measure, printTable } from './harness';
 
 export default async function run(): Promise<void> {

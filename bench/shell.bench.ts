@@ -4,7 +4,8 @@
  * through the permission engine. Each call analyses a different command (a counter in it), so the cache never answers.
  */
 import { Type } from '@sinclair/typebox';
-import { FunctionTool, PermissionEngine } from '../lib';
+import { FunctionTool } from '../lib';
+import { PermissionEngine } from '../lib/permissions';
 import { analyzeCommand, commandRule, loadBashParser } from '../lib/builtins';
 import { formatNs, measure, printTable } from './harness';
 

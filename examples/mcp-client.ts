@@ -6,7 +6,9 @@
  */
 import { join, sep } from 'node:path';
 import type { Message } from '@anthropic-ai/sdk/resources/messages';
-import { anthropicToolResult, anthropicToolUses, PermissionEngine, PermissionMiddleware, Tools, ToolSchemaFormat } from '../lib';
+import { anthropicToolResult, anthropicToolUses } from '../lib/providers/anthropic';
+import { PermissionEngine, PermissionMiddleware } from '../lib/permissions';
+import { Tools, ToolSchemaFormat } from '../lib';
 import { McpClientTools } from '../lib/mcp';
 
 /** The stdio server script (examples/ holds it; this file also runs compiled, from build/examples/). */

@@ -10,11 +10,7 @@ import type { ChatCompletion } from 'openai/resources/chat/completions';
 import type { Message } from '@anthropic-ai/sdk/resources/messages';
 import {
   Action,
-  anthropicToolResult,
-  anthropicToolUses,
   Inject,
-  openAIChatToolCalls,
-  openAIChatToolMessage,
   Param,
   RequiresApproval,
   ToolContext,
@@ -25,6 +21,8 @@ import {
   type Static,
   type ToolCallRequest,
 } from '../lib';
+import { anthropicToolResult, anthropicToolUses } from '../lib/providers/anthropic';
+import { openAIChatToolCalls, openAIChatToolMessage } from '../lib/providers/openai';
 import { Type } from 'typebox';
 
 export class SearchClient {

@@ -1,6 +1,8 @@
 /**
- * agenttoolkit: define a tool for LLM agents once and expose it to every provider. Named exports of the core only;
- * optional areas have their own entry points (`agenttoolkit/workspace`, `agenttoolkit/sandbox`, ...).
+ * agenttoolkit: define a tool for LLM agents once and expose it to every provider. The root holds what defining and
+ * executing tools needs; each area has its own entry point (`agenttoolkit/providers/openai`,
+ * `agenttoolkit/permissions`, `agenttoolkit/workspace`, ...), and every public name is exported by exactly one of them
+ * (the entry map in docs/README.md).
  */
 export { AgentToolkitError, CoreError, ToolError, type AgentToolkitErrorCode, type CoreErrorCode } from './errors';
 export { Action, type ParamsMethod } from './decorators/action';
@@ -27,42 +29,12 @@ export { consoleLogger, type ToolLogger } from './pipeline/logger';
 export { Tools, type ExecuteOptions, type Registration, type ToolsOptions } from './tools';
 export type { InstanceNaming } from './tool/class-tools';
 export { ToolSchemaFormat } from './providers/tool-schema-format';
-export { openAIChatFormat, openAIChatStrictFormat, openAIChatToolCalls, openAIChatToolMessage, type OpenAIChatTool, type OpenAIChatAssistantMessage } from './providers/openai-chat';
-export { openAIResponsesFormat, openAIResponsesStrictFormat, openAIResponsesToolCalls, openAIResponsesToolOutput, type OpenAIResponsesTool, type OpenAIResponsesOutputItem } from './providers/openai-responses';
-export { anthropicFormat, anthropicToolUses, anthropicToolResult, anthropicToolResultMessage, type AnthropicTool, type AnthropicToolResult, type AnthropicMessage } from './providers/anthropic';
-export { geminiFormat, geminiFunctionCalls, geminiFunctionResponse, geminiFunctionResponseContent, type GeminiFunctionDeclaration, type GeminiFunctionCall, type GeminiFunctionResponsePart, type GeminiParts } from './providers/gemini';
-export { toGeminiSchema, type GeminiSchema, type GeminiType } from './providers/gemini-schema';
-export { withGeminiTypeEnum, type GeminiFunctionDeclarationOf, type GeminiSchemaOf } from './providers/gemini-type-enum';
-export { mcpFormat, mcpListTools, mcpCallTool, mcpToolResult, type McpTool, type McpToolAnnotations, type McpCallToolResult } from './providers/mcp';
-export { openAIFunctionParameters, type OpenAIFunctionParameters } from './providers/openai-parameters';
 export { executeToolCall, executeToolCalls, type ToolCallOptions, type ToolCallOutcome } from './providers/execute-tool-calls';
 export type { ObjectParameters, JsonObject } from './providers/object-parameters';
 export type { ToolCallRequest } from './providers/tool-call-request';
 export { toStrictSchema, STRICT_FORMATS } from './schema/strict-schema';
 export type { ObjectSchema, ParamsSchema, Schema, Static, TypeBox1Static } from './schema/schema-types';
 export type { StandardJSONSchemaV1 } from './schema/standard-schema';
-export { PermissionBehavior } from './permissions/permission-behavior';
-export { PermissionMode } from './permissions/permission-mode';
-export { PermissionConfigError, type PermissionConfigErrorCode } from './permissions/permission-error';
-export {
-  permissionRule,
-  parsePermissionRule,
-  formatPermissionRule,
-  parsePermissionSettings,
-  formatPermissionSettings,
-  type PermissionRule,
-  type PermissionSettings,
-  type RuleBehavior,
-} from './permissions/permission-rule';
-export { PermissionDecision, type DecisionReason, type PermissionDecisionInit } from './permissions/permission-decision';
-export { PermissionContext, type PermissionContextInit } from './permissions/permission-context';
-export { PermissionEngine, type PermissionEngineOptions } from './permissions/permission-engine';
-export { ruleNamesTool, type PermissionSubject } from './permissions/permission-subject';
-export { DANGEROUS_FILES, DANGEROUS_DIRECTORIES, isDangerousPath, type DangerousPathOptions } from './permissions/dangerous-paths';
-export { isInsideWorkingDirectories, realPathOf, type WorkingDirectoryOptions } from './permissions/working-directories';
-export { PathResolutionError, type PathResolutionErrorCode } from './fs/resolve-real-path';
-export { pathRule, pathMatchesRule, type PathMatchOptions, type RuleHooks } from './permissions/rule-matchers';
-export { escapePathPattern } from './permissions/path-pattern';
 export { ToolChunk, ToolResultState, type ContentBlock, type DataBlock, type DataSource, type TextBlock, type ToolChunkInit } from './streaming/tool-chunk';
 export { ToolResponse, type FinalState } from './streaming/tool-response';
 export { composeChunkMiddleware, type ChunkHandler, type ToolChunkMiddleware } from './streaming/tool-chunk-middleware';
@@ -77,16 +49,9 @@ export { ExternalExecutionRequest, isExternalRequest } from './tool/external-exe
 export { EXTERNAL_EXECUTION_KEY } from './tool/external-chunk';
 export { BASIC_GROUP, RESET_TOOLS, type ToolGroupInfo } from './tool/tool-groups';
 export { runToolCalls, type BatchCall, type RanCall, type RunToolCallsOptions, type RunToolCallsOutcome, type WaitingCall } from './tool/call-batching';
-export { PermissionMiddleware, type PermissionMiddlewareOptions } from './permissions/permission-middleware';
 export { BLANK_FAILURE_TEXT } from './result';
 export { BinaryContent, isBinaryContent, type BinaryJson, type Bytes } from './media/binary-content';
 export { detectMediaType, OCTET_STREAM } from './media/media-type';
 export type { ToolIcon } from './tool/action-options';
 export type { ToolExtras } from './tool/tool-extras';
 export { isContentBlocks } from './streaming/tool-response';
-export { openAIChatToolMessages, type OpenAIChatAttachmentPart, type OpenAIChatToolMessage } from './providers/openai-chat';
-export type { OpenAIResponsesOutputContent } from './providers/openai-responses';
-export { ANTHROPIC_STRICT_LIMITS, type StrictParameterCounts } from './providers/anthropic-strict';
-export { anthropicStrictFormat, anthropicTools, type AnthropicCacheControl, type AnthropicToolsOptions, type AnthropicToolResultContent } from './providers/anthropic';
-export type { GeminiFunctionResponseInlinePart } from './providers/gemini';
-export type { McpContent } from './providers/mcp';

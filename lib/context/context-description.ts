@@ -3,6 +3,7 @@ import type { ToolContext } from './tool-context';
 
 /** Anything that renders a description against a context: what `@Action` and `tools.action` accept besides a string. */
 export interface DescriptionSource {
+  /** The description for a call or a schema rendering; `context` is undefined when the host passed none. */
   resolve(context: ToolContext | undefined): string;
 }
 
@@ -10,6 +11,11 @@ export interface DescriptionSource {
  * A tool description rendered against the context each time schemas are produced. Create it with {@link descriptionFromContext}.
  */
 export class ContextDescription<T = unknown> implements DescriptionSource {
+  /**
+   * @param token - what to look up in the context.
+   * @param render - turns the resolved value into the description.
+   * @param fallback - the description when `token` does not resolve (or there is no context).
+   */
   constructor(
     readonly token: Token<T>,
     readonly render: (value: T) => string,

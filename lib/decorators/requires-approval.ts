@@ -16,7 +16,11 @@ export type ApprovalFits<M, P> = M extends (first: infer X, ...rest: never[]) =>
       : { readonly 'the predicate of @RequiresApproval does not accept the params this method receives': P }
   : unknown;
 
-/** The decorator `@RequiresApproval(predicate)` returns: it accepts a method only when {@link ApprovalFits} holds. */
+/**
+ * The decorator `@RequiresApproval(predicate)` returns: it accepts a method only when {@link ApprovalFits} holds.
+ *
+ * @typeParam M - the decorated method's type.
+ */
 export type ApprovalDecorator<P> = <M extends (...args: never[]) => unknown>(
   target: object,
   member: string | symbol,

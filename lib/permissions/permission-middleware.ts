@@ -28,6 +28,7 @@ export class PermissionMiddleware implements ToolMiddleware {
     private readonly options: PermissionMiddlewareOptions = {},
   ) {}
 
+  /** Asks the engine about the call; runs `next(call)` only when it is allowed (or approved), else fails the call. */
   async handle(call: ToolCall, next: NextHandler): Promise<ActionResult<unknown>> {
     const decision = await this.engine.check(call.tool, call.params);
     if (decision.behavior === PermissionBehavior.DENY) return call.resultType.fail(deniedMessage(call.name, decision.message));

@@ -11,9 +11,14 @@
  * - `DONT_ASK`: as `DEFAULT`, but every ASK becomes DENY (keeping its reason and suggestions): for unattended runs.
  */
 export enum PermissionMode {
+  /** The tool's own check, then allow rules, else ask. */
   DEFAULT = 'default',
+  /** As `DEFAULT`; file-editing tools auto-allow edits inside the working directories. */
   ACCEPT_EDITS = 'accept_edits',
+  /** Read-only: whatever is not read-only is denied. */
   EXPLORE = 'explore',
+  /** No prompts: every ASK from the tool is skipped; ask rules still ask. */
   BYPASS = 'bypass',
+  /** As `DEFAULT`, but every ASK becomes DENY: for unattended runs. */
   DONT_ASK = 'dont_ask',
 }

@@ -4,8 +4,11 @@
  * `console`, or an adapter for pino/winston. Without `debug` the call-logging step is left out of the pipeline.
  */
 export interface ToolLogger {
+  /** One line per call: name, outcome, duration in ms. */
   debug?(message: string, details?: Record<string, unknown>): void;
+  /** An exception thrown by a tool, with its stack in `details`. */
   warn(message: string, details?: Record<string, unknown>): void;
+  /** An internal failure of the pipeline. */
   error(message: string, details?: Record<string, unknown>): void;
 }
 

@@ -11,6 +11,7 @@ export type NextHandler = (call: ToolCall) => Promise<ActionResult<unknown>>;
  * result instead of calling `next`, or map the result. Whatever it throws is caught by the error boundary.
  */
 export interface ToolMiddleware {
+  /** Runs the step: `next(call)` continues the pipeline; the result is the call's (or this step's own). */
   handle(call: ToolCall, next: NextHandler): Promise<ActionResult<unknown>>;
 }
 

@@ -23,6 +23,7 @@ export class TimeoutMiddleware implements ToolMiddleware {
     if (!Number.isFinite(ms) || ms <= 0) throw new CoreError('INVALID_OPTION', `TimeoutMiddleware needs a positive number of milliseconds, got ${ms}.`);
   }
 
+  /** Runs `next(call)`; after `ms` without a result, aborts the call's signal and answers with a failed result. */
   async handle(call: ToolCall, next: NextHandler): Promise<ActionResult<unknown>> {
     const { controller, unlink } = linkedController(call.signal);
     let timer: NodeJS.Timeout | undefined;

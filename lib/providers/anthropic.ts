@@ -150,3 +150,4 @@ export function anthropicToolUses<M extends AnthropicMessage>(message: M): ToolC
 }
 
 export { anthropicToolResult, anthropicToolResultMessage, type AnthropicToolResult, type AnthropicToolResultContent } from './anthropic-result';
+export { ANTHROPIC_STRICT_LIMITS, type StrictParameterCounts } from './anthropic-strict';

@@ -91,7 +91,7 @@ export class BubblewrapSandbox implements Sandbox {
    * See {@link Sandbox.execute}. `oomKilled` is never set.
    *
    * @throws SandboxError `OPTIONS_INVALID` for `keepBackground: true` (the pid namespace ends with the command);
-   * `ENGINE_UNAVAILABLE` when bwrap is missing or older than {@link MIN_BWRAP_VERSION}.
+   * `ENGINE_UNAVAILABLE` when bwrap is missing or older than `MIN_BWRAP_VERSION` (0.5.0).
    */
   async execute(command: string, options: SandboxExecuteOptions = {}): Promise<SandboxResult> {
     return this.lifecycle.run(options.signal, async (signal) => {
@@ -131,7 +131,7 @@ export class BubblewrapSandbox implements Sandbox {
     await this.close();
   }
 
-  /** The resolved bwrap, checked once to be at least {@link MIN_BWRAP_VERSION}. */
+  /** The resolved bwrap, checked once to be at least `MIN_BWRAP_VERSION` (0.5.0). */
   private async checkedBwrap(): Promise<string> {
     const bwrap = this.bwrapPath;
     if (bwrap === undefined) throw this.unavailable(`no executable ${quoted(this.bwrapName, 300)} on the host PATH`);

@@ -149,12 +149,12 @@ export class SkillDiscoveryError extends SkillError {
 
 /** `watch()` needs the optional peer dependency chokidar (code `SKILL_WATCH_UNAVAILABLE`). */
 export class SkillWatchError extends SkillError {
-  /** @param cause - the error raised while loading chokidar. */
+  /** @param cause - the error raised while loading chokidar, or what loaded in its place. */
   constructor(cause: unknown) {
     super(
       'SKILL_WATCH_UNAVAILABLE',
-      "Skills.watch() needs the optional peer dependency 'chokidar' (v4): install it with `npm install chokidar@^4`, " +
-        'or call refreshIfChanged() instead of watching.',
+      "Skills.watch() needs the optional peer dependency 'chokidar' (4, 5 or 6): install it with `npm install chokidar` " +
+        '(chokidar 6 needs Node 22.22 or later; on Node 20 use chokidar@^5), or call refreshIfChanged() instead of watching.',
       { cause },
     );
   }

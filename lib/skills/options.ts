@@ -3,6 +3,7 @@ import type { Skill } from './skill-folder';
 
 /** Where a registry reports what it does not throw: overrides, and failed background refreshes. */
 export interface SkillLogger {
+  /** Reports an override or a failed background refresh. */
   warn(message: string): void;
 }
 

@@ -8,20 +8,51 @@ export interface SkillRootsWatch {
   close(): Promise<void>;
 }
 
+/** The part of chokidar's API the watch uses: `watch(paths, options)`, the same in chokidar 4, 5 and 6. */
+export interface ChokidarModule {
+  watch: typeof import('chokidar').watch;
+}
+
 /**
- * Loads chokidar on first use. chokidar is an optional peer dependency: this is the only place that loads it, and only
- * when a registry is watched, so importing `agenttoolkit/skills` never needs it. `require` (the package is CommonJS)
- * rather than `import()`, so the load also works in runtimes without ESM-in-CJS support (jest's VM).
+ * Picks chokidar's API out of what loading it returned: the module namespace of chokidar 5 or 6 (ES modules only),
+ * chokidar 4's CommonJS exports, or a namespace whose `default` holds them (chokidar 4 imported from an ES module
+ * loader that did not detect its named exports).
  *
- * @throws SkillWatchError (code `SKILL_WATCH_UNAVAILABLE`) when chokidar cannot be loaded.
+ * @param loaded - what `import('chokidar')` or `require('chokidar')` returned.
+ * @returns the object whose `watch` is chokidar's.
+ * @throws SkillWatchError (code `SKILL_WATCH_UNAVAILABLE`) when neither it nor its `default` has a `watch` function.
  */
-export function loadChokidar(): typeof import('chokidar') {
-  try {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy load of an optional peer dependency
-    return require('chokidar') as typeof import('chokidar');
-  } catch (error) {
-    throw new SkillWatchError(error);
+export function chokidarApi(loaded: unknown): ChokidarModule {
+  for (const candidate of [loaded, (loaded as { default?: unknown } | null | undefined)?.default]) {
+    if (typeof (candidate as Partial<ChokidarModule> | null | undefined)?.watch === 'function') return candidate as ChokidarModule;
   }
+  throw new SkillWatchError(loaded);
+}
+
+/**
+ * Loads chokidar on first use. chokidar is an optional peer dependency (4, 5 or 6): this is the only place that loads
+ * it, and only when a registry is watched, so importing `agenttoolkit/skills` never needs it. chokidar 5 and 6 ship ES
+ * modules only, so it is loaded with a dynamic `import()`, which the CommonJS build keeps as a real `import()` (module
+ * `node20`) and which loads chokidar 4's CommonJS as well. Where `import()` is not available (a CommonJS test runner's
+ * VM, such as jest without its ES module mode), `require` is tried instead: it loads chokidar 4 there.
+ *
+ * @returns chokidar's API.
+ * @throws SkillWatchError (code `SKILL_WATCH_UNAVAILABLE`) when chokidar cannot be loaded either way; its `cause` is
+ *   the `import()` failure.
+ */
+export async function loadChokidar(): Promise<ChokidarModule> {
+  let loaded: unknown;
+  try {
+    loaded = await import('chokidar');
+  } catch (importError) {
+    try {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- fallback where import() is unavailable
+      loaded = require('chokidar');
+    } catch {
+      throw new SkillWatchError(importError);
+    }
+  }
+  return chokidarApi(loaded);
 }
 
 /**
@@ -39,7 +70,7 @@ export async function watchSkillRoots(
   onChange: () => void,
   onError: (error: unknown) => void,
 ): Promise<SkillRootsWatch> {
-  const chokidar = loadChokidar();
+  const chokidar = await loadChokidar();
   const paths = roots.map((root) => resolve(root));
   const watcher: FSWatcher = chokidar.watch(paths, {
     ignoreInitial: true,

@@ -3,10 +3,15 @@
  * the other four, worst first: `ERROR` > `INTERRUPTED` > `DENIED` > `SUCCESS`.
  */
 export enum ToolResultState {
+  /** Still running: the state of a streamed chunk. */
   RUNNING = 'running',
+  /** Finished successfully. */
   SUCCESS = 'success',
+  /** Failed (an exception, a timeout, invalid arguments). */
   ERROR = 'error',
+  /** Stopped before it finished (aborted). */
   INTERRUPTED = 'interrupted',
+  /** Refused by the permission engine or the user. */
   DENIED = 'denied',
 }
 

@@ -22,7 +22,12 @@ export interface ToolDefinition<P extends ParamsSchema = ParamsSchema> extends O
   readonly tags?: readonly string[] | undefined;
   readonly metadata?: Readonly<Record<string, unknown>> | undefined;
   readonly availableWhen?: Availability | undefined;
+  /** Whether a call needs approval: always, never (default), or when the predicate says so for the call's params. */
   readonly requiresApproval?: boolean | ((params: Static<P>) => boolean) | undefined;
+  /** {@inheritDoc ToolPermissionHooks.matchRule} */
+  readonly matchRule?: ToolTraitsInit['matchRule'];
+  /** {@inheritDoc ToolPermissionHooks.generateSuggestions} */
+  readonly generateSuggestions?: ToolTraitsInit['generateSuggestions'];
   /** The output schema: see `ActionOptions.returns`. */
   readonly returns?: ActionOptions<P>['returns'] | undefined;
   /** Example inputs (Anthropic `input_examples`): see `ActionOptions.examples`. */

@@ -12,6 +12,7 @@ import type { Tool } from './tool';
 export interface ToolFormat<TEntry> {
   /** A stable identifier, such as `"openai"`; cache key for rendered entries. */
   readonly id: string;
+  /** The provider's entry for `tool`, with `description` already rendered against the context. */
   render(tool: Tool, description: string): TEntry;
 }
 

@@ -61,5 +61,6 @@ export type ChunkHandler = (input: Record<string, unknown>) => AsyncIterable<Too
  * Whatever it throws fails the call like an exception from the tool.
  */
 export interface ToolChunkMiddleware {
+  /** Wraps one call: yields the chunks of `next(input)` (mapped, filtered or added to) for the call of `tool`. */
   onToolCall(tool: ToolInfo, input: Record<string, unknown>, next: ChunkHandler, invocation: Invocation): AsyncIterable<ToolChunk>;
 }

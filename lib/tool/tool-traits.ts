@@ -24,7 +24,7 @@ export interface ToolPermissionHooks<P = Input> {
 
 /**
  * The traits of a tool (concurrency, read-only, external, state injection, MCP origin, middleware), as `ToolBase`, `FunctionTool` and MCP adapters pass them to the `Tool`
- * constructor (`ToolSpec.traits`). `@Action` tools get them from their options instead (see {@link resolveTraits}).
+ * constructor (`ToolSpec.traits`). `@Action` tools get them from their options instead (see `resolveTraits`).
  */
 export interface ToolTraitsInit extends ToolPermissionHooks {
   readonly isConcurrencySafe?: boolean | undefined;

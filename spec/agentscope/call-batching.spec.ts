@@ -1,14 +1,12 @@
 import { Type } from '@sinclair/typebox';
 import {
   FunctionTool,
-  PermissionBehavior,
-  PermissionDecision,
-  PermissionEngine,
   runToolCalls,
   ToolBase,
   Tools,
   type BatchCall,
 } from '../../lib';
+import { PermissionBehavior, PermissionDecision, PermissionEngine } from '../../lib/permissions';
 
 /** A gate the test opens: tools wait on it, so parallelism is observed by who started, not by timing. */
 class Gate {

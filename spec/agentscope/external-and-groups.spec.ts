@@ -8,9 +8,6 @@ import {
   ExternalExecutionRequest,
   FunctionTool,
   isExternalRequest,
-  PermissionBehavior,
-  PermissionDecision,
-  PermissionEngine,
   RESET_TOOLS,
   ToolBase,
   ToolChunk,
@@ -23,6 +20,7 @@ import {
   ToolSchemaFormat,
   type ToolInvocation,
 } from '../../lib';
+import { PermissionBehavior, PermissionDecision, PermissionEngine } from '../../lib/permissions';
 
 const ApprovalInput = Type.Object({ action: Type.String(), reason: Type.String(), urgent: Type.Boolean({ default: false }) });
 

@@ -2,7 +2,7 @@ import { mkdirSync, mkdtempSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { commandMatchesRule, commandRule, loadBashParser } from '../../lib/builtins';
-import { formatPermissionRule, isDangerousPath, isInsideWorkingDirectories, PermissionBehavior, PermissionContext, pathMatchesRule, pathRule, realPathOf } from '../../lib';
+import { formatPermissionRule, isDangerousPath, isInsideWorkingDirectories, PermissionBehavior, PermissionContext, pathMatchesRule, pathRule, realPathOf } from '../../lib/permissions';
 
 describe('isDangerousPath', () => {
   it.each([

@@ -1,4 +1,4 @@
-import { PermissionBehavior, PermissionEngine, PermissionMode, type PermissionSettings } from '../../lib';
+import { PermissionBehavior, PermissionEngine, PermissionMode, type PermissionSettings } from '../../lib/permissions';
 import { Probe, type ProbeVerdict } from './probe-tool';
 
 const { DEFAULT, ACCEPT_EDITS, EXPLORE, BYPASS, DONT_ASK } = PermissionMode;

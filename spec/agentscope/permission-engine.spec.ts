@@ -2,16 +2,18 @@ import { Type } from '@sinclair/typebox';
 import {
   Action,
   FunctionTool,
+  Tools,
+  ToolEffect,
+} from '../../lib';
+import {
   PermissionBehavior,
   PermissionDecision,
   PermissionEngine,
   PermissionMode,
-  Tools,
-  ToolEffect,
   formatPermissionRule,
   pathRule,
   permissionRule,
-} from '../../lib';
+} from '../../lib/permissions';
 import { Probe } from './probe-tool';
 import { loadBashParser } from '../../lib/builtins';
 

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { FunctionTool, PermissionDecision, PermissionEngine, PermissionMiddleware, PermissionMode, Tools } from '../../lib';
+import { FunctionTool, Tools } from '../../lib';
+import { PermissionDecision, PermissionEngine, PermissionMiddleware, PermissionMode } from '../../lib/permissions';
 
 const Path = Type.Object({ path: Type.String() });
 

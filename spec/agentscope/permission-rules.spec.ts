@@ -8,7 +8,7 @@ import {
   permissionRule,
   ruleNamesTool,
   type PermissionSubject,
-} from '../../lib';
+} from '../../lib/permissions';
 
 describe('permission rule strings', () => {
   it.each(['Bash', 'Bash(git commit:*)', 'Write(src/**)', 'Bash(echo (nested) parens)', 'mcp__github', 'mcp__github__*', 'Read(/etc/*.conf)'])('round-trips %s', (text) => {

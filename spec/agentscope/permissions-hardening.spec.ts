@@ -18,8 +18,8 @@ import {
   type RuleBehavior,
   PermissionEngine,
   PermissionMode,
-  ToolBase,
-} from '../../lib';
+} from '../../lib/permissions';
+import { ToolBase } from '../../lib';
 import { Probe } from '../agentscope/probe-tool';
 
 const { ALLOW, DENY, ASK } = PermissionBehavior;

@@ -1,5 +1,6 @@
 import { Type, type Static } from '@sinclair/typebox';
-import { PermissionDecision, ToolBase, type PermissionContext, type RuleBehavior } from '../../lib';
+import { PermissionDecision, type PermissionContext, type RuleBehavior } from '../../lib/permissions';
+import { ToolBase } from '../../lib';
 import { commandRule } from '../../lib/builtins';
 
 export const ProbeInput = Type.Object({ command: Type.String() });

@@ -4,7 +4,6 @@ import {
   ActionResult,
   collectChunks,
   FunctionTool,
-  PermissionDecision,
   ToolBase,
   ToolChunk,
   ToolResponse,
@@ -17,6 +16,7 @@ import {
   type ToolChunkMiddleware,
   type ToolMiddleware,
 } from '../../lib';
+import { PermissionDecision } from '../../lib/permissions';
 
 const { RUNNING, SUCCESS, ERROR, INTERRUPTED, DENIED } = ToolResultState;
 

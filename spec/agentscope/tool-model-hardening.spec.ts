@@ -3,8 +3,6 @@ import {
   ActionResult,
   ExternalExecutionRequest,
   FunctionTool,
-  PermissionDecision,
-  PermissionEngine,
   runToolCalls,
   ToolBase,
   ToolChunk,
@@ -14,6 +12,7 @@ import {
   type Tool,
   type ToolChunkMiddleware,
 } from '../../lib';
+import { PermissionDecision, PermissionEngine } from '../../lib/permissions';
 
 const quiet = { warn: () => undefined, error: () => undefined };
 const Empty = Type.Object({});

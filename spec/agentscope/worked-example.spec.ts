@@ -3,14 +3,12 @@ import { Type, type Static } from '@sinclair/typebox';
 import {
   Action,
   FunctionTool,
-  PermissionEngine,
-  PermissionMode,
   ToolEffect,
   Tools,
-  pathRule,
   runToolCalls,
   type BatchCall,
 } from '../../lib';
+import { PermissionEngine, PermissionMode, pathRule } from '../../lib/permissions';
 
 const FilePath = Type.Object({ path: Type.String() });
 const WriteInput = Type.Object({ path: Type.String(), text: Type.String() });

@@ -1,5 +1,7 @@
 import { Type } from '@sinclair/typebox';
-import { Action, ActionResult, anthropicToolResult, consoleLogger, Inject, InjectionToken, openAIChatToolCalls, Param, ToolContext, ToolGroup, Tools, MissingDependencyError } from '../../lib';
+import { Action, ActionResult, consoleLogger, Inject, InjectionToken, Param, ToolContext, ToolGroup, Tools, MissingDependencyError } from '../../lib';
+import { anthropicToolResult } from '../../lib/providers/anthropic';
+import { openAIChatToolCalls } from '../../lib/providers/openai';
 
 describe('edge cases of definitions', () => {
   it('ignores @Param and @Inject on constructor parameters and names anonymous tokens', () => {

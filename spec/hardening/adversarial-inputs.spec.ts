@@ -3,7 +3,11 @@
  * text: each case a user or a hostile model can produce, with variants of the same class.
  */
 import { Type } from 'typebox';
-import { ActionResult, ToolChunk, ToolResultState, anthropicToolResult, geminiFunctionResponse, mcpToolResult, openAIChatToolMessage, ToolDefinitionError, ToolError, Tools, BLANK_FAILURE_TEXT } from '../../lib';
+import { ActionResult, ToolChunk, ToolResultState, ToolDefinitionError, ToolError, Tools, BLANK_FAILURE_TEXT } from '../../lib';
+import { anthropicToolResult } from '../../lib/providers/anthropic';
+import { geminiFunctionResponse } from '../../lib/providers/gemini';
+import { mcpToolResult } from '../../lib/providers/mcp';
+import { openAIChatToolMessage } from '../../lib/providers/openai';
 import { BinaryContent } from '../../lib/media/binary-content';
 import { isMediaType } from '../../lib/media/media-type';
 import { constants } from 'node:buffer';

@@ -1,20 +1,15 @@
 import { Type } from '@sinclair/typebox';
+import { ActionResult, Tools } from '../../lib';
+import { anthropicToolResult, anthropicToolUses, type AnthropicMessage } from '../../lib/providers/anthropic';
+import { geminiFunctionCalls, geminiFunctionResponse } from '../../lib/providers/gemini';
+import { mcpCallTool, mcpToolResult } from '../../lib/providers/mcp';
 import {
-  ActionResult,
-  anthropicToolResult,
-  anthropicToolUses,
-  geminiFunctionCalls,
-  geminiFunctionResponse,
-  mcpCallTool,
-  mcpToolResult,
   openAIChatToolCalls,
   openAIChatToolMessage,
   openAIResponsesToolCalls,
   openAIResponsesToolOutput,
-  Tools,
-  type AnthropicMessage,
   type OpenAIChatAssistantMessage,
-} from '../../lib';
+} from '../../lib/providers/openai';
 
 function cyclic(): Record<string, unknown> {
   const value: Record<string, unknown> = { a: 1 };

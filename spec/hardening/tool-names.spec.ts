@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { executeToolCalls, mcpListTools, Tools, ToolSchemaFormat } from '../../lib';
+import { executeToolCalls, Tools, ToolSchemaFormat } from '../../lib';
+import { mcpListTools } from '../../lib/providers/mcp';
 
 describe('review: tools named like Object.prototype members', () => {
   const names = ['__proto__', 'constructor', 'hasOwnProperty', 'toString', 'valueOf'];

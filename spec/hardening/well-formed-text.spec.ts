@@ -1,16 +1,14 @@
 import { Type } from '@sinclair/typebox';
 import {
   ActionResult,
-  anthropicToolResult,
-  anthropicToolResultMessage,
-  geminiFunctionResponse,
-  mcpToolResult,
-  openAIChatToolMessage,
-  openAIResponsesToolOutput,
   runToolCalls,
   Tools,
   type ToolCallRequest,
 } from '../../lib';
+import { anthropicToolResult, anthropicToolResultMessage } from '../../lib/providers/anthropic';
+import { geminiFunctionResponse } from '../../lib/providers/gemini';
+import { mcpToolResult } from '../../lib/providers/mcp';
+import { openAIChatToolMessage, openAIResponsesToolOutput } from '../../lib/providers/openai';
 
 // Text handed to a provider must be well-formed UTF-16: Anthropic refuses a lone surrogate with "no low surrogate in
 // string", and the others fail in their own ways. Two ways to get one: a length cap that cuts between the two halves of

@@ -1,6 +1,6 @@
 import { mkdirSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { isInsideWorkingDirectories } from '../../lib';
+import { isInsideWorkingDirectories } from '../../lib/permissions';
 import { foldsCase } from '../../lib/permissions/case-folding';
 import { file, scratch } from './fixtures';
 

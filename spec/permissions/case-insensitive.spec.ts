@@ -1,7 +1,7 @@
 import { execFileSync } from 'node:child_process';
 import { accessSync, closeSync, constants, ftruncateSync, mkdirSync, openSync, symlinkSync } from 'node:fs';
 import { join } from 'node:path';
-import { PermissionBehavior, PermissionEngine, pathMatchesRule } from '../../lib';
+import { PermissionBehavior, PermissionEngine, pathMatchesRule } from '../../lib/permissions';
 import { foldsCase } from '../../lib/permissions/case-folding';
 import { isCI } from '../../scripts/ci-flag';
 import { file, read, scratch, write } from './fixtures';

@@ -2,16 +2,18 @@ import { Type } from '@sinclair/typebox';
 import {
   Action,
   executeToolCalls,
-  PermissionBehavior,
-  PermissionDecision,
-  PermissionEngine,
-  PermissionMiddleware,
-  PermissionMode,
   runToolCalls,
   ToolBase,
   ToolEffect,
   Tools,
 } from '../../lib';
+import {
+  PermissionBehavior,
+  PermissionDecision,
+  PermissionEngine,
+  PermissionMiddleware,
+  PermissionMode,
+} from '../../lib/permissions';
 
 const { ALLOW, ASK, PASSTHROUGH } = PermissionBehavior;
 const Input = Type.Object({ x: Type.Optional(Type.String()) });

@@ -2,7 +2,8 @@ import { mkdirSync, mkdtempSync, realpathSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { Type } from '@sinclair/typebox';
-import { Action, pathRule, ToolEffect, Tools, type Tool } from '../../lib';
+import { Action, ToolEffect, Tools, type Tool } from '../../lib';
+import { pathRule } from '../../lib/permissions';
 
 const Path = Type.Object({ path: Type.String() });
 

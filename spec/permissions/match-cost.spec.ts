@@ -1,4 +1,4 @@
-import { pathMatchesRule, PermissionBehavior, PermissionEngine } from '../../lib';
+import { pathMatchesRule, PermissionBehavior, PermissionEngine } from '../../lib/permissions';
 import { matchName, matchSegments, literalAtom, STAR } from '../../lib/permissions/glob-match';
 import { read, scratch } from './fixtures';
 

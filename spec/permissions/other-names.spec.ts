@@ -2,7 +2,7 @@ import { execFileSync } from 'node:child_process';
 import { linkSync, mkdirSync, symlinkSync } from 'node:fs';
 import { homedir, userInfo } from 'node:os';
 import { dirname, join } from 'node:path';
-import { formatPermissionRule, parsePermissionRule, PermissionBehavior, PermissionEngine } from '../../lib';
+import { formatPermissionRule, parsePermissionRule, PermissionBehavior, PermissionEngine } from '../../lib/permissions';
 import { isCI } from '../../scripts/ci-flag';
 import { file, read, scratch, write } from './fixtures';
 

@@ -12,7 +12,7 @@ import {
   PermissionEngine,
   PermissionMode,
   realPathOf,
-} from '../../lib';
+} from '../../lib/permissions';
 import { file, read, scratch, write } from './fixtures';
 
 const { ALLOW, DENY, ASK } = PermissionBehavior;

@@ -10,7 +10,7 @@ import {
   PermissionConfigError,
   PermissionContext,
   PermissionEngine,
-} from '../../lib';
+} from '../../lib/permissions';
 import { file, scratch, write } from './fixtures';
 
 const { ALLOW, ASK } = PermissionBehavior;

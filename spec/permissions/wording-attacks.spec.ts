@@ -3,16 +3,18 @@ import {
   Action,
   executeToolCalls,
   FunctionTool,
+  runToolCalls,
+  ToolEffect,
+  Tools,
+} from '../../lib';
+import {
   pathRule,
   PermissionBehavior,
   PermissionDecision,
   PermissionEngine,
   PermissionMiddleware,
   PermissionMode,
-  runToolCalls,
-  ToolEffect,
-  Tools,
-} from '../../lib';
+} from '../../lib/permissions';
 import { cutText } from '../../lib/text/cut-text';
 
 const { ALLOW, ASK, DENY, PASSTHROUGH } = PermissionBehavior;

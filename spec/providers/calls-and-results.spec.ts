@@ -1,17 +1,15 @@
 import { Type } from '@sinclair/typebox';
 import {
   ActionResult,
-  anthropicToolUses,
   executeToolCall,
-  geminiFunctionCalls,
-  mcpCallTool,
-  openAIChatToolCalls,
-  openAIChatToolMessage,
-  openAIResponsesToolCalls,
   provided,
   TimeoutMiddleware,
   Tools,
 } from '../../lib';
+import { anthropicToolUses } from '../../lib/providers/anthropic';
+import { geminiFunctionCalls } from '../../lib/providers/gemini';
+import { mcpCallTool } from '../../lib/providers/mcp';
+import { openAIChatToolCalls, openAIChatToolMessage, openAIResponsesToolCalls } from '../../lib/providers/openai';
 
 function registry(options: ConstructorParameters<typeof Tools>[0] = {}): Tools {
   const tools = new Tools({ logger: { warn: jest.fn(), error: jest.fn() }, ...options });

@@ -1,5 +1,6 @@
-import * as lib from '../../lib';
 import { executeToolCalls, ToolEffect, Tools, type ToolCallRequest } from '../../lib';
+import { anthropicToolUses } from '../../lib/providers/anthropic';
+import { openAIChatToolCalls } from '../../lib/providers/openai';
 
 /** A tool body that waits until the test opens its gate, recording when it started. */
 function gated(log: string[]) {
@@ -47,7 +48,6 @@ describe('executeToolCalls', () => {
 
 describe('parsers accept whole message literals', () => {
   it('reads tool calls from an OpenAI or Anthropic message written as an object literal', () => {
-    const { openAIChatToolCalls, anthropicToolUses } = lib;
     expect(openAIChatToolCalls({ role: 'assistant', content: null, tool_calls: [{ id: 'c1', type: 'function', function: { name: 'f', arguments: '{}' } }] })).toEqual([{ id: 'c1', name: 'f', args: '{}' }]);
     expect(anthropicToolUses({ role: 'assistant', content: [{ type: 'tool_use', id: 't1', name: 'f', input: {} }] })).toEqual([{ id: 't1', name: 'f', args: {} }]);
   });

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
-import { toGeminiSchema, ToolDefinitionError, ToolSchemaFormat, Tools } from '../../lib';
+import { toGeminiSchema } from '../../lib/providers/gemini';
+import { ToolDefinitionError, ToolSchemaFormat, Tools } from '../../lib';
 
 const gemini = (schema: object) => toGeminiSchema(JSON.parse(JSON.stringify(schema)), "tool 'g'");
 const property = (schema: object) => gemini({ type: 'object', properties: { p: schema } }).properties!.p;

@@ -2,16 +2,11 @@ import Ajv from 'ajv';
 import addFormats from 'ajv-formats';
 import { existsSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import {
-  anthropicToolUses,
-  geminiFunctionCalls,
-  mcpCallTool,
-  openAIChatToolCalls,
-  openAIResponsesToolCalls,
-  ToolSchemaFormat,
-  Tools,
-  type ToolCallRequest,
-} from '../../lib';
+import { anthropicToolUses } from '../../lib/providers/anthropic';
+import { geminiFunctionCalls } from '../../lib/providers/gemini';
+import { mcpCallTool } from '../../lib/providers/mcp';
+import { openAIChatToolCalls, openAIResponsesToolCalls } from '../../lib/providers/openai';
+import { ToolSchemaFormat, Tools, type ToolCallRequest } from '../../lib';
 import { GOLDEN_CASES, type GoldenCase } from './golden-cases';
 
 const UPDATE = process.env.UPDATE_GOLDEN === '1';

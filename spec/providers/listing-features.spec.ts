@@ -6,7 +6,9 @@ import 'reflect-metadata';
 import type Anthropic from '@anthropic-ai/sdk';
 import type { ListToolsResult, Tool as McpSdkTool } from '@modelcontextprotocol/sdk/types.js';
 import { Type, type Static } from '@sinclair/typebox';
-import { Action, anthropicStrictFormat, anthropicTools, mcpListTools, ToolDefinitionError, Tools, ToolSchemaFormat } from '../../lib';
+import { Action, ToolDefinitionError, Tools, ToolSchemaFormat } from '../../lib';
+import { anthropicStrictFormat, anthropicTools } from '../../lib/providers/anthropic';
+import { mcpListTools } from '../../lib/providers/mcp';
 
 const Refund = Type.Object({
   orderId: Type.String({ minLength: 3 }),

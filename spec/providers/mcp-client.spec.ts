@@ -3,7 +3,8 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Type } from '@sinclair/typebox';
-import { mcpCallTool, mcpListTools, ToolEffect, Tools } from '../../lib';
+import { mcpCallTool, mcpListTools } from '../../lib/providers/mcp';
+import { ToolEffect, Tools } from '../../lib';
 
 /** An MCP server backed by a Tools registry, and a real MCP client connected to it in memory. */
 async function connect(tools: Tools, approve?: () => boolean): Promise<Client> {

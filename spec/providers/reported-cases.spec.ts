@@ -1,20 +1,19 @@
 import { Type } from '@sinclair/typebox';
+import { anthropicToolResult, anthropicToolResultMessage, anthropicToolUses } from '../../lib/providers/anthropic';
 import {
-  anthropicToolResult,
-  anthropicToolResultMessage,
-  anthropicToolUses,
   executeToolCalls,
-  geminiFunctionCalls,
-  geminiFunctionResponse,
-  mcpCallTool,
-  openAIChatToolCalls,
-  openAIChatToolMessage,
-  openAIResponsesToolCalls,
-  openAIResponsesToolOutput,
   ToolDefinitionError,
   ToolSchemaFormat,
   Tools,
 } from '../../lib';
+import { geminiFunctionCalls, geminiFunctionResponse } from '../../lib/providers/gemini';
+import { mcpCallTool } from '../../lib/providers/mcp';
+import {
+  openAIChatToolCalls,
+  openAIChatToolMessage,
+  openAIResponsesToolCalls,
+  openAIResponsesToolOutput,
+} from '../../lib/providers/openai';
 
 const quietLogger = () => ({ warn: jest.fn(), error: jest.fn() });
 

@@ -9,26 +9,27 @@ import type { CallToolResult, ListToolsResult, Tool as McpSdkTool } from '@model
 import type { ChatCompletionMessage, ChatCompletionTool, ChatCompletionToolMessageParam } from 'openai/resources/chat/completions';
 import type { FunctionTool, Response as OpenAIResponse, ResponseInputItem } from 'openai/resources/responses/responses';
 import { Type } from '@sinclair/typebox';
+import { anthropicToolResult, anthropicToolResultMessage, anthropicToolUses } from '../../lib/providers/anthropic';
 import {
-  anthropicToolResult,
-  anthropicToolResultMessage,
-  anthropicToolUses,
   geminiFunctionCalls,
   geminiFunctionResponse,
   geminiFunctionResponseContent,
-  mcpListTools,
-  mcpToolResult,
+  type GeminiSchema,
+  type GeminiType,
+  withGeminiTypeEnum,
+} from '../../lib/providers/gemini';
+import { mcpListTools, mcpToolResult } from '../../lib/providers/mcp';
+import {
   openAIChatToolCalls,
   openAIChatToolMessage,
   openAIResponsesToolCalls,
   openAIResponsesToolOutput,
+} from '../../lib/providers/openai';
+import {
   ActionResult,
   ToolSchemaFormat,
   Tools,
-  type GeminiSchema,
-  type GeminiType,
   type ToolCallRequest,
-  withGeminiTypeEnum,
 } from '../../lib';
 import { GOLDEN_CASES } from './golden-cases';
 

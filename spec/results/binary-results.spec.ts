@@ -10,20 +10,18 @@ import type { ResponseInputItem } from 'openai/resources/responses/responses';
 import { Type } from '@sinclair/typebox';
 import {
   ActionResult,
-  anthropicToolResult,
   BinaryContent,
   CoreError,
   detectMediaType,
-  geminiFunctionResponse,
   isBinaryContent,
-  mcpToolResult,
-  openAIChatToolMessage,
-  openAIChatToolMessages,
-  openAIResponsesToolOutput,
   ToolChunk,
   ToolResultState,
   Tools,
 } from '../../lib';
+import { anthropicToolResult } from '../../lib/providers/anthropic';
+import { geminiFunctionResponse } from '../../lib/providers/gemini';
+import { mcpToolResult } from '../../lib/providers/mcp';
+import { openAIChatToolMessage, openAIChatToolMessages, openAIResponsesToolOutput } from '../../lib/providers/openai';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 const PNG64 = PNG.toString('base64');

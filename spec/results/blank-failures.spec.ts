@@ -10,21 +10,20 @@ import type { ResponseInputItem } from 'openai/resources/responses/responses';
 import { Type } from '@sinclair/typebox';
 import {
   ActionResult,
-  anthropicToolResult,
   BLANK_FAILURE_TEXT,
   executeToolCall,
   ExternalExecutionRequest,
-  geminiFunctionResponse,
-  mcpToolResult,
-  openAIChatToolMessage,
-  openAIResponsesToolOutput,
   ToolBase,
   ToolChunk,
   ToolResultState,
   Tools,
-  PermissionDecision,
   type ToolMiddleware,
 } from '../../lib';
+import { anthropicToolResult } from '../../lib/providers/anthropic';
+import { geminiFunctionResponse } from '../../lib/providers/gemini';
+import { mcpToolResult } from '../../lib/providers/mcp';
+import { openAIChatToolMessage, openAIResponsesToolOutput } from '../../lib/providers/openai';
+import { PermissionDecision } from '../../lib/permissions';
 
 const BLANKS = ['', ' ', '   ', '\n', '\t \r\n', '\u00a0', '\u2003\u3000'];
 const quiet = () => ({ warn: jest.fn(), error: jest.fn(), debug: jest.fn(), info: jest.fn() });

@@ -7,7 +7,8 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolRequestSchema, ListToolsRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 import { Type } from '@sinclair/typebox';
-import { ActionResult, BLANK_FAILURE_TEXT, mcpCallTool, mcpListTools, Tools } from '../../lib';
+import { ActionResult, BLANK_FAILURE_TEXT, Tools } from '../../lib';
+import { mcpCallTool, mcpListTools } from '../../lib/providers/mcp';
 
 const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mNk+M9QDwADhgGAWjR9awAAAABJRU5ErkJggg==', 'base64');
 

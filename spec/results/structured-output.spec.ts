@@ -9,20 +9,18 @@ import { Type, type Static } from '@sinclair/typebox';
 import {
   Action,
   ActionResult,
-  anthropicToolResult,
   FunctionTool,
-  mcpCallTool,
-  mcpListTools,
-  mcpToolResult,
-  openAIChatToolMessage,
   ToolChunk,
-  PermissionDecision,
   ToolBase,
   ToolDefinitionError,
   ToolResultState,
   Tools,
   ToolSchemaFormat,
 } from '../../lib';
+import { anthropicToolResult } from '../../lib/providers/anthropic';
+import { mcpCallTool, mcpListTools, mcpToolResult } from '../../lib/providers/mcp';
+import { openAIChatToolMessage } from '../../lib/providers/openai';
+import { PermissionDecision } from '../../lib/permissions';
 
 const Order = Type.Object({ id: Type.String(), total: Type.Number({ minimum: 0 }) }, { additionalProperties: false });
 const Params = Type.Object({ id: Type.String() });

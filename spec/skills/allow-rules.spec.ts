@@ -1,4 +1,4 @@
-import { formatPermissionRule, PermissionBehavior, PermissionEngine } from '../../lib';
+import { formatPermissionRule, PermissionBehavior, PermissionEngine } from '../../lib/permissions';
 import { InvalidSkillError, skillAllowRules, Skills } from '../../lib/skills';
 import { validateManifest } from '../../lib/skills/manifest';
 import { cleanup, skillText, tempDir, writeSkill } from './helpers';

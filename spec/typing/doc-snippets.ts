@@ -1,8 +1,8 @@
 /**
  * The TypeScript snippets of the user docs (docs/tools.md, docs/providers/*.md) as files to compile against the
  * emitted declarations: each snippet's imports stay at the top, its other lines run inside a function (a top-level
- * `export` dropped), names the
- * library exports are imported from 'agenttoolkit' when the snippet imports nothing itself, and the names a snippet
+ * `export` dropped), names the library exports are imported from their entry point when the snippet imports nothing
+ * itself, and the names a snippet
  * takes from the text around it are declared in CONTEXT (keyed by the snippet's first line). A snippet without an
  * entry compiles with no context: a new snippet that needs one fails until it gets one.
  */
@@ -72,16 +72,16 @@ export function snippets(page: string): Array<{ line: number; code: string }> {
   return out;
 }
 
-/** The names the root entry point exports, each with `type ` before it when it is a type only. */
-function exportedNames(): Map<string, string> {
-  const index = readFileSync(join(root, 'lib', 'index.ts'), 'utf8');
-  const names = new Map<string, string>();
-  for (const match of index.matchAll(/export (type )?\{([^}]*)\}/g)) {
-    for (const part of match[2]!.split(',')) {
-      const typeOnly = match[1] !== undefined || /^\s*type\s/.test(part);
-      const name = part.trim().replace(/^type\s+/, '').split(/\s+as\s+/).pop()!.trim();
-      if (/^[A-Za-z_$][\w$]*$/.test(name)) names.set(name, typeOnly ? `type ${name}` : name);
-    }
+/**
+ * Each public name with the entry point that exports it (scripts/entry-map.js), such as `agenttoolkit/permissions`, and
+ * how to import it (`type X` for a type).
+ */
+function exportedNames(): Map<string, { entry: string; specifier: string }> {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS script of the repository
+  const { entryMap } = require('../../scripts/entry-map.js') as { entryMap(): Array<{ entry: string; names: string[]; typeOnly: string[] }> };
+  const names = new Map<string, { entry: string; specifier: string }>();
+  for (const { entry, names: exported, typeOnly } of entryMap()) {
+    for (const name of exported) names.set(name, { entry, specifier: typeOnly.includes(name) ? `type ${name}` : name });
   }
   return names;
 }
@@ -105,9 +105,12 @@ export function writeSnippetFiles(dir: string): string[] {
       const contextImports = context.split('\n').filter((l) => /^import\s/.test(l));
       const declarations = context.split('\n').filter((l) => l !== '' && !/^import\s/.test(l));
       const used = new Set([...`${body.join('\n')}\n${declarations.join('\n')}`.matchAll(/[A-Za-z_$][\w$]*/g)].map((m) => m[0]));
-      const own = new Set([...imports.join('\n').matchAll(/[A-Za-z_$][\w$]*/g)].map((m) => m[0]));
-      const library = imports.length > 0 ? [] : [...exported].filter(([name]) => used.has(name) && !own.has(name)).map(([, specifier]) => specifier);
-      const header = [...imports, ...contextImports, ...(library.length > 0 ? [`import { ${library.join(', ')} } from 'agenttoolkit';`] : [])];
+      const own = new Set([...[...imports, ...contextImports].join('\n').matchAll(/[A-Za-z_$][\w$]*/g)].map((m) => m[0]));
+      const library = new Map<string, string[]>();
+      if (imports.length === 0) {
+        for (const [name, { entry, specifier }] of exported) if (used.has(name) && !own.has(name)) library.set(entry, [...(library.get(entry) ?? []), specifier]);
+      }
+      const header = [...imports, ...contextImports, ...[...library].map(([entry, names]) => `import { ${names.join(', ')} } from '${entry}';`)];
       const name = `${page.replace(/[/.]/g, '_')}_${line}.ts`;
       const text = [
         `// ${page}:${line}`,

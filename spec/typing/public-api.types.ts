@@ -11,9 +11,28 @@ import * as v from 'valibot';
 import { toStandardJsonSchema } from '@valibot/to-json-schema';
 import type { CallToolRequest } from '@modelcontextprotocol/sdk/types.js';
 import {
-  Action, ActionResult, Inject, Param, PermissionDecision, RequiresApproval, ToolBase, ToolChunk, ToolContext, ToolError, Tools, FunctionTool, anthropicTools, executeToolCalls, mcpCallTool, mcpListTools, runToolCalls, ToolSchemaFormat,
-  type Static, type ToolChunkMiddleware, type ToolEffect, type ToolLogger,
+  Action,
+  ActionResult,
+  Inject,
+  Param,
+  RequiresApproval,
+  ToolBase,
+  ToolChunk,
+  ToolContext,
+  ToolError,
+  Tools,
+  FunctionTool,
+  executeToolCalls,
+  runToolCalls,
+  ToolSchemaFormat,
+  type Static,
+  type ToolChunkMiddleware,
+  type ToolEffect,
+  type ToolLogger,
 } from 'agenttoolkit';
+import { PermissionDecision } from 'agenttoolkit/permissions';
+import { anthropicTools } from 'agenttoolkit/providers/anthropic';
+import { mcpCallTool, mcpListTools } from 'agenttoolkit/providers/mcp';
 
 class Client {
   refund(orderId: string, amount: number): string {

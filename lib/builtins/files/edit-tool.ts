@@ -9,6 +9,7 @@ import { FilePathTool } from './file-path-tool';
 import type { FileToolOptions } from './file-tool-options';
 import { freshness, recordWritten } from './freshness';
 
+/** The JSON Schema of the `Edit` tool's params: `file_path`, `old_string`, `new_string`, optional `replace_all`. */
 export const EditInput = deepFreeze({
   additionalProperties: false,
   type: 'object',
@@ -35,7 +36,7 @@ const DESCRIPTION =
   'output without the line number prefix) and occur once, unless replace_all is true. Read the file first.';
 
 /**
- * The built-in `Edit` tool over a {@link Workspace}: literal replacement written back atomically, read before
+ * The built-in `Edit` tool over a {@link workspace!Workspace}: literal replacement written back atomically, read before
  * write enforced from the agent state. Refuses an empty or missing old text, several occurrences without
  * `replace_all`, and identical old and new text. Same permission verdict as `Write`.
  */

@@ -13,10 +13,12 @@ import { FilePathTool } from './file-path-tool';
 import type { FileToolOptions } from './file-tool-options';
 import type { PathPermissions } from './path-permissions';
 
-/** Default and largest `head_limit` of Glob. */
+/** Default `head_limit` of Glob. */
 export const GLOB_DEFAULT_LIMIT = 100;
+/** Largest `head_limit` of Glob. */
 export const GLOB_MAX_LIMIT = 1000;
 
+/** The JSON Schema of the `Glob` tool's params: `pattern`, optional `path` and `head_limit`. */
 export const GlobInput = deepFreeze({
   additionalProperties: false,
   type: 'object',
@@ -42,7 +44,7 @@ const DESCRIPTION =
   'out), newest first, one root-relative path per line.';
 
 /**
- * The built-in `Glob` tool over a {@link Workspace}: files only, newest first (modification time), at most
+ * The built-in `Glob` tool over a {@link workspace!Workspace}: files only, newest first (modification time), at most
  * `head_limit` paths with a note when more matched. Read-only and concurrency-safe, except that a search in a
  * credential folder, or a pattern that names credential files, is not read-only and asks (see docs/builtins.md).
  */

@@ -22,8 +22,9 @@ import { ContainerRipgrep, HostRipgrep, isContainerWorkspace, SandboxRipgrep, ty
 
 export { ripgrepPath } from './ripgrep-path';
 
-/** Default and largest `head_limit` of Grep (result lines, file paths or counts). */
+/** Default `head_limit` of Grep (result lines, file paths or counts). */
 export const GREP_DEFAULT_LIMIT = 250;
+/** Largest `head_limit` of Grep. */
 export const GREP_MAX_LIMIT = 5000;
 /** Longest answer Grep hands the model, in UTF-16 code units. */
 export const GREP_MAX_OUTPUT = 30_000;
@@ -34,6 +35,7 @@ const MAX_RG_OUTPUT = 16 * 1024 * 1024;
 /** Longest line ripgrep prints whole; longer ones are shown as a preview of this many characters. */
 const MAX_COLUMNS = 500;
 
+/** The JSON Schema of the `Grep` tool's params (a ripgrep search: `pattern`, `path`, `glob`, output mode, limits). */
 export const GrepInput = deepFreeze({
   additionalProperties: false,
   type: 'object',

@@ -16,6 +16,7 @@ export const READ_MAX_LINES = 2000;
 /** Longest line, in UTF-16 code units, a Read shows before cutting it with a marker. */
 export const READ_MAX_LINE_LENGTH = 2000;
 
+/** The JSON Schema of the `Read` tool's params: `file_path`, optional `offset` and `limit` (lines). */
 export const ReadInput = deepFreeze({
   additionalProperties: false,
   type: 'object',
@@ -44,7 +45,7 @@ const DESCRIPTION =
   `${READ_MAX_LINE_LENGTH} characters. Read a file before you Edit or overwrite it.`;
 
 /**
- * The built-in `Read` tool: a text file of a {@link Workspace} with numbered lines, offset and limit. It records
+ * The built-in `Read` tool: a text file of a {@link workspace!Workspace} with numbered lines, offset and limit. It records
  * the content's hash in the agent state, which `Write` and `Edit` require (read before write). Read-only and
  * concurrency-safe, except that a read of a credential path is not read-only and asks (see docs/builtins.md).
  */

@@ -33,8 +33,11 @@ export function ripgrepMount(source: string = ripgrepPath()): BindMount {
  * path resolution inside the container and an argv exec. `DockerWorkspace` provides it.
  */
 export interface ContainerSearchWorkspace extends Workspace {
+  /** The workspace's root path in the container. */
   readonly root: string;
+  /** The real path in the container of a workspace path (relative to the root, or absolute inside it). */
   resolve(path: string): Promise<string>;
+  /** Runs a program (no shell) in the container; output capped at `maxOutputBytes`. */
   execArgv(argv: readonly string[], options?: { cwd?: string; stdin?: Uint8Array; signal?: AbortSignal; maxOutputBytes?: number }):
     Promise<{ exitCode: number | null; stdout: Buffer; stderr: string; stopped?: 'abort' | 'output' }>;
 }

@@ -9,6 +9,7 @@ import { FilePathTool } from './file-path-tool';
 import type { FileToolOptions } from './file-tool-options';
 import { freshness, lineCount, recordWritten } from './freshness';
 
+/** The JSON Schema of the `Write` tool's params: `file_path` and `content`. */
 export const WriteInput = deepFreeze({
   additionalProperties: false,
   type: 'object',
@@ -30,7 +31,7 @@ const DESCRIPTION =
   'file must have been read with Read first and not changed since. Prefer Edit to change part of a file.';
 
 /**
- * The built-in `Write` tool over a {@link Workspace}: atomic, parents created, read before write enforced from the
+ * The built-in `Write` tool over a {@link workspace!Workspace}: atomic, parents created, read before write enforced from the
  * agent state. Its own verdict: a dangerous or credential path asks, bypass-immune; ACCEPT_EDITS allows a path
  * inside a working directory; otherwise the rules and mode decide. Not concurrency-safe.
  */

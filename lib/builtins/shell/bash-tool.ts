@@ -14,8 +14,9 @@ import { checkShellCommand, type ShellCheckOptions } from './bash-check';
 import { commandRule } from './command-rule';
 import { cutMiddle } from './cut-middle';
 
-/** Default and largest `timeout` of Bash, in ms. */
+/** Default `timeout` of Bash, in ms. */
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
+/** Largest `timeout` of Bash, in ms. */
 export const BASH_MAX_TIMEOUT_MS = 600_000;
 /** The most characters of output Bash hands the model; longer output keeps its head and tail. */
 export const BASH_MAX_OUTPUT_CHARS = 30_000;
@@ -25,6 +26,7 @@ const QUOTED_COMMAND_CHARS = 1_000;
 /** Key of a streamed chunk's metadata that carries the live output (see {@link BashTool}). */
 export const BASH_OUTPUT_METADATA_KEY = 'bashOutput';
 
+/** The JSON Schema of the `Bash` tool's params: `command`, optional `timeout` (ms) and `description`. */
 export const BashInput = deepFreeze({
   additionalProperties: false,
   type: 'object',

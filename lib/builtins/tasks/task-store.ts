@@ -54,6 +54,7 @@ export class TaskStore {
     return store;
   }
 
+  /** Adds a pending task with the next id, and returns it. */
   create(subject: string, description: string, metadata: Readonly<Record<string, TaskMetadataValue | null>> = {}): Task {
     const id = String(this.#next++);
     const task: Task = freeze({
@@ -64,6 +65,7 @@ export class TaskStore {
     return task;
   }
 
+  /** The task with this id, or undefined. */
   get(id: string): Task | undefined {
     return this.#tasks.get(id);
   }

@@ -14,6 +14,7 @@ function toRecord(pairs: ReadonlyArray<{ key: string; value: TaskMetadataValue |
 }
 
 // Metadata is a list of pairs rather than a free-keyed map: strict provider modes (OpenAI) need every object key declared.
+/** The JSON Schema of the `TaskCreate` tool's params: `subject`, `description`, optional metadata pairs. */
 export const TaskCreateInput = deepFreeze({
   additionalProperties: false,
   type: 'object',
@@ -41,6 +42,7 @@ export const TaskCreateInput = deepFreeze({
   },
 } as const);
 
+/** The JSON Schema of the `TaskGet` tool's params: `taskId`. */
 export const TaskGetInput = deepFreeze({
   additionalProperties: false,
   type: 'object',
@@ -50,8 +52,10 @@ export const TaskGetInput = deepFreeze({
   },
 } as const);
 
+/** The JSON Schema of the `TaskList` tool's params: none. */
 export const TaskListInput = deepFreeze({ additionalProperties: false, type: 'object', properties: {} } as const);
 
+/** The JSON Schema of the `TaskUpdate` tool's params: `taskId` and the fields to change. */
 export const TaskUpdateInput = deepFreeze({
   additionalProperties: false,
   type: 'object',
@@ -134,6 +138,7 @@ abstract class TaskTool<P extends ObjectSchema> extends ToolBase<P> {
     return PermissionDecision.allow(`${this.name} only changes the agent's task list.`);
   }
 
+  /** The task list of the agent state the call runs with. */
   protected store(invocation: ToolInvocation): TaskStore {
     return TaskStore.of(invocation.state!);
   }

@@ -2,8 +2,9 @@ import type Docker from 'dockerode';
 import { quoted, SandboxError } from '../errors';
 
 /**
- * Loads dockerode on first use: it is an optional peer dependency, so importing `agenttoolkit/sandbox/docker` without
- * it installed fails only when a sandbox is built, and with a message saying what to install.
+ * Loads dockerode on first use: it is an optional peer dependency (4 or 5, both CommonJS, so `require` loads either),
+ * so importing `agenttoolkit/sandbox/docker` without it installed fails only when a sandbox is built, and with a
+ * message saying what to install.
  * @throws SandboxError `ENGINE_UNAVAILABLE` when dockerode cannot be loaded.
  */
 export function loadDockerode(): typeof Docker {

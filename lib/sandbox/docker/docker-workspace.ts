@@ -176,19 +176,19 @@ export class DockerWorkspace implements Workspace {
     }
   }
 
-  /** {@inheritDoc Workspace.readFile} */
+  /** {@inheritDoc workspace!Workspace.readFile} */
   async readFile(path: string): Promise<string> {
     const { bytes } = await this.#read(path);
     if (!isUtf8(bytes)) throw new NotTextError(path);
     return bytes.toString('utf8');
   }
 
-  /** {@inheritDoc Workspace.readBytes} */
+  /** {@inheritDoc workspace!Workspace.readBytes} */
   async readBytes(path: string): Promise<Uint8Array> {
     return (await this.#read(path)).bytes;
   }
 
-  /** {@inheritDoc Workspace.writeFile} */
+  /** {@inheritDoc workspace!Workspace.writeFile} */
   async writeFile(path: string, content: string, options: WriteOptions = {}): Promise<void> {
     if (typeof content !== 'string') {
       throw new InvalidArgumentError(String(path), `Cannot write '${String(path)}': content must be a string (use writeBytes for bytes).`);
@@ -196,7 +196,7 @@ export class DockerWorkspace implements Workspace {
     await this.#write(path, Buffer.from(content, 'utf8'), options.overwrite !== false, undefined);
   }
 
-  /** {@inheritDoc Workspace.writeBytes} */
+  /** {@inheritDoc workspace!Workspace.writeBytes} */
   async writeBytes(path: string, content: Uint8Array, options: WriteOptions = {}): Promise<void> {
     if (!(content instanceof Uint8Array)) {
       throw new InvalidArgumentError(String(path), `Cannot write '${String(path)}': content must be a Uint8Array (use writeFile for text).`);
@@ -204,7 +204,7 @@ export class DockerWorkspace implements Workspace {
     await this.#write(path, content, options.overwrite !== false, undefined);
   }
 
-  /** {@inheritDoc Workspace.editFile} */
+  /** {@inheritDoc workspace!Workspace.editFile} */
   async editFile(path: string, oldText: string, newText: string, options: EditOptions = {}): Promise<number> {
     this.#lexical(path);
     if (typeof oldText !== 'string' || oldText === '') {
@@ -223,7 +223,7 @@ export class DockerWorkspace implements Workspace {
     return count;
   }
 
-  /** {@inheritDoc Workspace.glob} */
+  /** {@inheritDoc workspace!Workspace.glob} */
   async glob(pattern: string, options: GlobOptions = {}): Promise<Entry[]> {
     checkPattern(pattern);
     return this.#guard(pattern, 'search', async () => {
@@ -249,7 +249,7 @@ export class DockerWorkspace implements Workspace {
     });
   }
 
-  /** {@inheritDoc Workspace.listDir} */
+  /** {@inheritDoc workspace!Workspace.listDir} */
   async listDir(path = '.'): Promise<Entry[]> {
     const { relative } = this.#lexical(path);
     return this.#guard(path, 'list', async () => {
@@ -262,7 +262,7 @@ export class DockerWorkspace implements Workspace {
     });
   }
 
-  /** {@inheritDoc Workspace.stat} */
+  /** {@inheritDoc workspace!Workspace.stat} */
   async stat(path: string): Promise<Entry | null> {
     const { relative } = this.#lexical(path);
     try {

@@ -4,7 +4,8 @@ import { execFileSync } from 'node:child_process';
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, readlinkSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
-import { AGENT_STATE, PermissionEngine, PermissionMode, ToolContext, Tools, type ActionResult, type PermissionDecision } from '../../../lib';
+import { AGENT_STATE, ToolContext, Tools, type ActionResult } from '../../../lib';
+import { PermissionEngine, PermissionMode, type PermissionDecision } from '../../../lib/permissions';
 import { LocalWorkspace } from '../../../lib/workspace';
 import { GrepTool, ripgrepPath, type GrepToolOptions } from '../../../lib/builtins';
 

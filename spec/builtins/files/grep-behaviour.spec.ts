@@ -1,7 +1,7 @@
 // The Grep behaviour suite, run unchanged on every backend: a LocalWorkspace on the host, a LocalWorkspace whose
 // ripgrep runs inside a BubblewrapSandbox, and a DockerWorkspace whose ripgrep runs inside its container (the test
 // image has no rg: the tool copies one in). Then attacks on Grep inside each backend, and the golden texts.
-import { PermissionEngine, PermissionMode } from '../../../lib';
+import { PermissionEngine, PermissionMode } from '../../../lib/permissions';
 import { GREP_MAX_OUTPUT } from '../../../lib/builtins';
 import { GREP_BACKENDS, harness, type Harness } from './harness';
 

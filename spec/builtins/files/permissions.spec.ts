@@ -3,9 +3,19 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
-  AGENT_STATE, PermissionBehavior, PermissionEngine, PermissionMode, ToolContext, Tools, formatPermissionRule, runToolCalls,
-  type PermissionDecision, type Tool,
+  AGENT_STATE,
+  ToolContext,
+  Tools,
+  runToolCalls,
+  type Tool,
 } from '../../../lib';
+import {
+  PermissionBehavior,
+  PermissionEngine,
+  PermissionMode,
+  formatPermissionRule,
+  type PermissionDecision,
+} from '../../../lib/permissions';
 import { LocalWorkspace } from '../../../lib/workspace';
 import { fileTools, type FileTools } from '../../../lib/builtins';
 

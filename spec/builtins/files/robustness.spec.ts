@@ -2,7 +2,9 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSync, readFileSync, existsSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { AGENT_STATE, PermissionContext, PermissionMode, ToolContext, Tools, mcpCallTool } from '../../../lib';
+import { AGENT_STATE, ToolContext, Tools } from '../../../lib';
+import { PermissionContext, PermissionMode } from '../../../lib/permissions';
+import { mcpCallTool } from '../../../lib/providers/mcp';
 import { LocalWorkspace, type Workspace } from '../../../lib/workspace';
 import { fileTools } from '../../../lib/builtins';
 

@@ -6,7 +6,8 @@ import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Type } from '@sinclair/typebox';
-import { FunctionTool, PermissionBehavior, PermissionContext, PermissionEngine, PermissionMode, parsePermissionSettings } from '../../../lib';
+import { FunctionTool } from '../../../lib';
+import { PermissionBehavior, PermissionContext, PermissionEngine, PermissionMode, parsePermissionSettings } from '../../../lib/permissions';
 import { analyzeCommand, checkShellCommand, commandRule } from '../../../lib/builtins';
 
 const { ALLOW, ASK, DENY, PASSTHROUGH } = PermissionBehavior;

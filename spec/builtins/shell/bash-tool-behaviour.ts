@@ -4,7 +4,8 @@
  */
 import { existsSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { PermissionBehavior, PermissionEngine, PermissionMode, Tools, ToolResultState, type ToolChunk } from '../../../lib';
+import { PermissionBehavior, PermissionEngine, PermissionMode } from '../../../lib/permissions';
+import { Tools, ToolResultState, type ToolChunk } from '../../../lib';
 import { BASH_MAX_OUTPUT_CHARS, BASH_OUTPUT_METADATA_KEY, bashTool, type BashTool } from '../../../lib/builtins';
 import { SandboxPolicy, type Sandbox } from '../../../lib/sandbox';
 import { tempDir } from '../../sandbox/helpers';

@@ -3,7 +3,8 @@
  * commands of the issue, in every mode that consults rules, and suggestions, invalid rules and unanalysable commands.
  */
 import { Type } from '@sinclair/typebox';
-import { FunctionTool, formatPermissionRule, PermissionBehavior, PermissionDecision, PermissionEngine, PermissionMode } from '../../../lib';
+import { FunctionTool } from '../../../lib';
+import { formatPermissionRule, PermissionBehavior, PermissionDecision, PermissionEngine, PermissionMode } from '../../../lib/permissions';
 import { commandMatchesRule, commandRule, loadBashParser } from '../../../lib/builtins';
 
 const { ALLOW, ASK, DENY } = PermissionBehavior;

@@ -7,7 +7,7 @@
  * and redirections.
  */
 import { compileCommandRule, analyzeCommand, ruleApplies, ShellAnalysisError } from '../../../lib/builtins';
-import { PermissionBehavior } from '../../../lib';
+import { PermissionBehavior } from '../../../lib/permissions';
 
 /** What the engine makes of a rule for this command: `allow` = covered by the allow rule, `deny` = the deny rule applies. */
 async function judge(rule: string, command: string, behavior: PermissionBehavior.ALLOW | PermissionBehavior.DENY): Promise<boolean> {

@@ -1,4 +1,4 @@
-import { PermissionBehavior } from '../../../lib';
+import { PermissionBehavior } from '../../../lib/permissions';
 import { commandMatchesRule } from '../../../lib/builtins';
 
 const { ALLOW, DENY } = PermissionBehavior;

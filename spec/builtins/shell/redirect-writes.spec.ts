@@ -2,7 +2,7 @@
 import { mkdirSync, mkdtempSync, realpathSync, rmSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PermissionBehavior, PermissionContext, parsePermissionSettings } from '../../../lib';
+import { PermissionBehavior, PermissionContext, parsePermissionSettings } from '../../../lib/permissions';
 import { analyzeCommand, judgeRedirectWrites } from '../../../lib/builtins';
 
 const { ALLOW, ASK, DENY, PASSTHROUGH } = PermissionBehavior;

@@ -8,7 +8,7 @@ import { execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { PermissionBehavior, PermissionContext, PermissionMode } from '../../../lib';
+import { PermissionBehavior, PermissionContext, PermissionMode } from '../../../lib/permissions';
 import { analyzeCommand, checkShellCommand } from '../../../lib/builtins';
 import { sedInvocation, sedScriptRisk } from '../../../lib/builtins/shell/sed-invocation';
 import { literalWord } from '../../../lib/builtins/shell/shell-word';

@@ -1,6 +1,11 @@
 import {
-  AGENT_STATE, PermissionEngine, PermissionMode, ToolContext, Tools, runToolCalls, type AgentState,
+  AGENT_STATE,
+  ToolContext,
+  Tools,
+  runToolCalls,
+  type AgentState,
 } from '../../../lib';
+import { PermissionEngine, PermissionMode } from '../../../lib/permissions';
 import { TASKS_STATE_KEY, TaskStore, taskTools } from '../../../lib/builtins';
 
 function setup(state: AgentState = {}) {

@@ -3,6 +3,7 @@ import { join } from 'node:path';
 import { transpileModule, ModuleKind, ScriptTarget } from 'typescript';
 import * as core from '../../../lib';
 import * as mcp from '../../../lib/mcp';
+import * as permissions from '../../../lib/permissions';
 import { HttpMcpServer } from './support';
 
 const ROOT = join(__dirname, '..', '..', '..');
@@ -14,7 +15,7 @@ async function run(source: string): Promise<string[]> {
   const { outputText } = transpileModule(`${source}\nexport {};`, { compilerOptions: { module: ModuleKind.CommonJS, target: ScriptTarget.ES2022 } });
   const logged: string[] = [];
   const console = { log: (...values: unknown[]) => logged.push(values.map((v) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v)))).join(' ')), error: () => undefined };
-  const modules: Record<string, unknown> = { agenttoolkit: core, 'agenttoolkit/mcp': mcp };
+  const modules: Record<string, unknown> = { agenttoolkit: core, 'agenttoolkit/mcp': mcp, 'agenttoolkit/permissions': permissions };
   const load = (name: string) => {
     if (!(name in modules)) throw new Error(`snippet imports ${name}`);
     return modules[name];

@@ -1,6 +1,8 @@
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { anthropicToolResult, BinaryContent, isContentBlocks, mcpToolResult, Tools } from '../../../lib';
+import { anthropicToolResult } from '../../../lib/providers/anthropic';
+import { BinaryContent, isContentBlocks, Tools } from '../../../lib';
+import { mcpToolResult } from '../../../lib/providers/mcp';
 import { McpClientTools, mcpToolOutput } from '../../../lib/mcp';
 import { connectInMemory, recordingLogger } from './support';
 

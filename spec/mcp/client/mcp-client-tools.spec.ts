@@ -7,7 +7,8 @@ import { mkdtempSync, readFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
-import { ActionResult, PermissionBehavior, PermissionEngine, PermissionMiddleware, TimeoutMiddleware, ToolEffect, ToolSchemaFormat, Tools, permissionRule } from '../../../lib';
+import { ActionResult, TimeoutMiddleware, ToolEffect, ToolSchemaFormat, Tools } from '../../../lib';
+import { PermissionBehavior, PermissionEngine, PermissionMiddleware, permissionRule } from '../../../lib/permissions';
 import { McpClientError, McpClientTools, McpRemoteTool, connectMcpServer, type McpToolDrift } from '../../../lib/mcp';
 import { connectInMemory, recordingLogger, sdkServer, until } from './support';
 

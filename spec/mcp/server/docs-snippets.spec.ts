@@ -19,7 +19,7 @@ const ROOT = join(__dirname, '../../..');
 const doc = readFileSync(join(ROOT, 'docs/providers/mcp.md'), 'utf8');
 const serverPart = doc.slice(doc.indexOf('## Server'), doc.indexOf('## Client'));
 const snippets = [...serverPart.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);
-const ALIASES: Record<string, string> = { agenttoolkit: '../../../lib', 'agenttoolkit/mcp': '../../../lib/mcp', 'agenttoolkit/skills': '../../../lib/skills' };
+const ALIASES: Record<string, string> = { agenttoolkit: '../../../lib', 'agenttoolkit/mcp': '../../../lib/mcp', 'agenttoolkit/permissions': '../../../lib/permissions', 'agenttoolkit/skills': '../../../lib/skills' };
 const COMPILER = { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, experimentalDecorators: true, emitDecoratorMetadata: true, esModuleInterop: true };
 
 /** Runs a snippet in-process (top-level await allowed); resolves to its exports. `log` receives its console lines. */

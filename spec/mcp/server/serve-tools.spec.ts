@@ -18,7 +18,9 @@ import {
 } from '@modelcontextprotocol/sdk/types.js';
 import { Type } from 'typebox';
 import { z } from 'zod';
-import { Action, Availability, Inject, mcpListTools, PermissionBehavior, PermissionEngine, ToolChunk, ToolContext, Tools } from '../../../lib';
+import { Action, Availability, Inject, ToolChunk, ToolContext, Tools } from '../../../lib';
+import { mcpListTools } from '../../../lib/providers/mcp';
+import { PermissionBehavior, PermissionEngine } from '../../../lib/permissions';
 import { McpRequest, McpServerError, serveTools } from '../../../lib/mcp';
 
 const quiet = { warn: () => undefined, error: () => undefined };
