@@ -25,6 +25,9 @@ module.exports = {
   // Every declaration an entry point exports, and the methods and accessors of its classes and interfaces.
   requiredToBeDocumented: ['Enum', 'EnumMember', 'Variable', 'Function', 'Class', 'Interface', 'Method', 'Accessor', 'TypeAlias', 'Namespace'],
   highlightLanguages: ['bash', 'console', 'css', 'html', 'javascript', 'json', 'jsonc', 'json5', 'yaml', 'tsx', 'typescript', 'markdown', 'text', 'sh', 'ts', 'js'],
+  // No links to source lines: they depend on the clone's git remote (none, or a local path, in CI), which TypeDoc warns
+  // about, and warnings fail the build.
+  disableSources: true,
   excludePrivate: true,
   excludeInternal: true,
   sort: ['kind', 'instance-first', 'alphabetical-ignoring-documents'],
