@@ -32,6 +32,7 @@ export { ToolSchemaFormat } from './providers/tool-schema-format';
 export { executeToolCall, executeToolCalls, type ToolCallOptions, type ToolCallOutcome } from './providers/execute-tool-calls';
 export type { ObjectParameters, JsonObject } from './providers/object-parameters';
 export type { ToolCallRequest } from './providers/tool-call-request';
+export type { ToolSelection } from './providers/tool-selection';
 export { toStrictSchema, STRICT_FORMATS } from './schema/strict-schema';
 export type { ObjectSchema, ParamsSchema, Schema, Static, TypeBox1Static } from './schema/schema-types';
 export type { StandardJSONSchemaV1 } from './schema/standard-schema';

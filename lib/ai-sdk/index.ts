@@ -3,4 +3,3 @@
  * Needs the optional peer dependency `ai` (7.x, Node 22 or later); nothing else in the library loads it.
  */
 export { aiSdkTools, type AiSdkContentPart, type AiSdkTool, type AiSdkToolOutput, type AiSdkToolSet, type AiSdkToolsOptions } from './ai-sdk-tools';
-export type { ToolSelection } from '../providers/tool-selection';

