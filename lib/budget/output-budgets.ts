@@ -17,6 +17,8 @@ import { StreamLimit } from './stream-limit';
 export class OutputBudgets {
   private readonly resolved = new WeakMap<Tool, ResolvedBudget | null>();
   private readonly workspaces = new Set<OutputWorkspace>();
+  /** Results a stream limit already held to the budget (their marker is final: they are not cut or saved again). */
+  private readonly final = new WeakSet<ActionResult<unknown>>();
 
   /** @throws CoreError `INVALID_OPTION` when `registry` is not a valid {@link OutputBudget}. */
   constructor(
@@ -73,7 +75,7 @@ export class OutputBudgets {
    */
   async apply<R extends ActionResult<unknown>>(tool: Tool, result: R): Promise<R> {
     const budget = this.budgetOf(tool);
-    if (budget === undefined) return result;
+    if (budget === undefined || this.final.has(result)) return result;
     const value = result.result;
     const text = result.ok ? budgetedText(value, tool) : result.error;
     if (text === undefined || fitsBudget(text, budget)) return result;
@@ -88,7 +90,7 @@ export class OutputBudgets {
   /** A limit for `tool`'s streamed output, or undefined when no budget applies. */
   limitStream(tool: Tool): StreamLimit | undefined {
     const budget = this.budgetOf(tool);
-    return budget === undefined ? undefined : new StreamLimit(budget, (text) => this.save(budget, tool.name, text), tool.name);
+    return budget === undefined ? undefined : new StreamLimit(budget, (text) => this.save(budget, tool.name, text), tool.name, (result) => this.final.add(result));
   }
 
   /** Wraps `source` in `limit` when there is one. */

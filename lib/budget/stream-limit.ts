@@ -2,7 +2,7 @@ import { LinkedContent } from '../media/resource-link';
 import type { ActionResult } from '../result';
 import { ToolChunk, ToolResultState, type ContentBlock } from '../streaming/tool-chunk';
 import { countLines, fitsBudget } from './cut-output';
-import { STREAM_CHARS_PER_TOKEN, type ResolvedBudget } from './output-budget';
+import { OUTPUT_FOLDER, STREAM_CHARS_PER_TOKEN, type ResolvedBudget } from './output-budget';
 import { markerWriter, savedOutputLink, type SavedOutput } from './saved-output';
 
 const RANK: Record<ToolResultState, number> = {
@@ -31,6 +31,8 @@ export class StreamLimit {
   private full: string[] | undefined;
   private fullLength = 0;
   private readonly tailCap: number;
+  /** The longest marker this call may end with: the head leaves room for it. */
+  private readonly reserve: string;
 
   /**
    * @param budget - the call's budget.
@@ -41,10 +43,12 @@ export class StreamLimit {
     private readonly budget: ResolvedBudget,
     private readonly save: (text: string) => Promise<SavedOutput | undefined>,
     private readonly toolName: string,
+    private readonly markFinal: (result: ActionResult<unknown>) => void = () => undefined,
   ) {
     const byTokens = budget.maxTokens === undefined ? Infinity : budget.maxTokens * STREAM_CHARS_PER_TOKEN;
     this.tailCap = Math.min(budget.maxChars ?? Infinity, byTokens);
     this.full = budget.workspace === undefined ? undefined : [];
+    this.reserve = markerReserve(budget, toolName);
   }
 
   /** `source` with its text kept within the budget (see the class docs). */
@@ -77,8 +81,10 @@ export class StreamLimit {
 
   /** `result` with a link to the saved output when the stream was cut and saved (a successful text result only). */
   finish<R extends ActionResult<unknown>>(result: R): R {
-    if (this.saved === undefined || !result.ok || typeof result.result !== 'string') return result;
-    return result.with({ result: new LinkedContent(result.result, [savedOutputLink(this.saved, this.toolName)]) } as Partial<R>);
+    if (!this.holding) return result;
+    const final = this.saved === undefined || !result.ok || typeof result.result !== 'string' ? result : result.with({ result: new LinkedContent(result.result, [savedOutputLink(this.saved, this.toolName)]) } as Partial<R>);
+    this.markFinal(final);
+    return final;
   }
 
   /** Keeps `text` for saving, until the output is longer than the budget's `maxSavedChars`. */
@@ -110,9 +116,9 @@ export class StreamLimit {
   /** How much of `text` still fits in the head (half the budget), moved off the middle of a surrogate pair. */
   private headRoom(text: string): number {
     const { maxChars, maxTokens, estimateTokens } = this.budget;
-    let room = maxChars === undefined ? text.length : Math.max(0, Math.ceil(maxChars / 2) - this.head.length);
+    let room = maxChars === undefined ? text.length : Math.max(0, Math.ceil((maxChars - this.reserve.length) / 2) - this.head.length);
     if (maxTokens !== undefined) {
-      const half = maxTokens / 2;
+      const half = (maxTokens - estimateTokens!(this.reserve)) / 2;
       const fits = (length: number) => estimateTokens!(this.head + text.slice(0, length)) <= half;
       if (!fits(Math.min(room, text.length))) {
         let low = 0;
@@ -146,11 +152,14 @@ export class StreamLimit {
     const total = this.head.length + this.dropped + this.tail.length;
     this.saved = this.full === undefined ? undefined : await this.save(this.full.join(''));
     this.full = undefined;
-    const marker = markerWriter(this.saved, this.budget.readTool);
+    const writer = markerWriter(this.saved, this.budget.readTool);
+    // A budget smaller than the marker gets the tail alone (the head has passed already).
+    const marked = fitsBudget(this.head + writer({ totalChars: total, offset: this.head.length, cutChars: total, cutLines: 0 }), this.budget);
     const compose = (tailLength: number): string => {
       let start = this.tail.length - tailLength;
       if (start > 0 && isHigh(this.tail.charCodeAt(start - 1))) start += 1;
-      const written = marker({ totalChars: total, offset: this.head.length, cutChars: this.dropped + start, cutLines: this.droppedLines + countLines(this.tail, 0, start) });
+      if (!marked) return this.tail.slice(start);
+      const written = writer({ totalChars: total, offset: this.head.length, cutChars: this.dropped + start, cutLines: this.droppedLines + countLines(this.tail, 0, start) });
       return written + this.tail.slice(start);
     };
     const fits = (tailLength: number) => fitsBudget(this.head + compose(tailLength), this.budget);
@@ -163,6 +172,17 @@ export class StreamLimit {
     }
     return compose(low);
   }
+}
+
+/** The longest marker a call of `toolName` can get (numbers of 16 digits, a saved output's path of its real length). */
+function markerReserve(budget: ResolvedBudget, toolName: string): string {
+  const big = Number.MAX_SAFE_INTEGER;
+  const info = { totalChars: big, offset: big, cutChars: big, cutLines: big };
+  const unsaved = markerWriter(undefined, budget.readTool)(info);
+  if (budget.workspace === undefined) return unsaved;
+  const id = `${toolName}-${'0'.repeat(13)}-${'0'.repeat(36)}.txt`;
+  const saved = markerWriter({ id, path: `${OUTPUT_FOLDER}/${id}`, uri: '', chars: 0 }, budget.readTool)(info);
+  return saved.length > unsaved.length ? saved : unsaved;
 }
 
 function isHigh(code: number): boolean {
