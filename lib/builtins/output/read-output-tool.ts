@@ -99,7 +99,8 @@ function page(text: string, path: string, offset: number, limit: number): string
   let start = offset;
   if (start > 0 && isLow(text.charCodeAt(start)) && isHigh(text.charCodeAt(start - 1))) start -= 1;
   let end = Math.min(text.length, start + limit);
-  if (end < text.length && end - start > 1 && isHigh(text.charCodeAt(end - 1))) end -= 1;
+  // A page of one code unit ending on half a pair takes the whole character instead.
+  if (end < text.length && isHigh(text.charCodeAt(end - 1))) end += end - start > 1 ? -1 : 1;
   const next = end < text.length ? `next offset ${end}` : 'end of output';
   return `[${path}: characters ${start} to ${end} of ${text.length}; ${next}]\n${text.slice(start, end)}`;
 }
