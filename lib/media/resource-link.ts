@@ -90,6 +90,11 @@ export class LinkedContent {
     Object.freeze(this);
   }
 
+  /** The text (so `String(result.result)` is what the model reads). */
+  toString(): string {
+    return this.text;
+  }
+
   /** `{ text, links }`, each link as its `resource_link` block. */
   toJSON(): { text: string; links: ReturnType<ResourceLink['toJSON']>[] } {
     return { text: this.text, links: this.links.map((link) => link.toJSON()) };
