@@ -339,6 +339,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
     const incoming = other.list();
     if (!options.replace) this.assertFree(incoming, () => 'Pass { replace: true } to merge(...) to let the merged registry\'s tool win, or register one of them under another name.');
     this.assertExpressible(incoming);
+    for (const tool of incoming) this.outputBudgets.check(tool);
     for (const tool of incoming) this.byName.set(tool.name, tool);
     this.schemaCache.clear();
     this.listingChanged();

@@ -39,11 +39,14 @@ export class OutputBudgets {
     if (own !== false && own?.workspace !== undefined) this.workspaces.add(own.workspace);
   }
 
-  /** The budget that applies to `tool`'s results, or undefined when none does. */
+  /**
+   * The budget that applies to `tool`'s results, or undefined when none does. An external tool has none: its call's
+   * result is the execution request handed to the host, and the host's outcome comes back through `completeExternal`.
+   */
   budgetOf(tool: Tool): ResolvedBudget | undefined {
     let budget = this.resolved.get(tool);
     if (budget === undefined) {
-      budget = resolveBudget(this.registry, ownBudget(tool)) ?? null;
+      budget = (tool.isExternalTool ? undefined : resolveBudget(this.registry, ownBudget(tool))) ?? null;
       this.resolved.set(tool, budget);
     }
     return budget ?? undefined;

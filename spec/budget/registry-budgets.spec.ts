@@ -186,6 +186,26 @@ describe('output budgets on a registry', () => {
     expect(((await without.execute('report', {})).result as LinkedContent).links).toHaveLength(1);
   });
 
+  it('leaves an external tool\'s execution request alone, and checks and serves the budgets of merged tools', async () => {
+    const tools = new Tools({ outputBudget: { maxChars: 100 }, logger: quiet() });
+    class Remote extends ToolBase {
+      constructor() {
+        super({ name: 'remote', description: 'Runs on the host.', inputSchema: Type.Object({ text: Type.String() }), isExternalTool: true });
+      }
+      checkPermissions() {
+        return PermissionDecision.allow('ok');
+      }
+    }
+    tools.register(new Remote());
+    const request = await tools.execute('remote', { text: 'x'.repeat(1000) });
+    expect(request.result).toMatchObject({ name: 'remote', params: { text: 'x'.repeat(1000) } });
+    const other = new Tools({ logger: quiet() });
+    other.action({ name: 'dump', description: 'Dump.', outputBudget: { maxChars: 200, workspace } }, () => big(100));
+    tools.merge(other);
+    const value = (await tools.execute('dump', {})).result as LinkedContent;
+    expect(await tools.outputBudgets.read(value.links[0]!.uri)).toBe(big(100));
+  });
+
   it('budgets calls that run through registry middleware too', async () => {
     const seen: string[] = [];
     const tools = new Tools({ outputBudget: { maxChars: 100 }, middleware: [{ handle: (call, next) => (seen.push(call.name), next(call)) }], logger: quiet() });
