@@ -12,6 +12,7 @@ import { failed, failedFrom } from '../files/failure';
 export const READ_OUTPUT_DEFAULT_LIMIT = 10_000;
 export const READ_OUTPUT_MAX_LIMIT = 100_000;
 
+/** The params schema of the paging tool: `path`, `offset` and `limit` (see {@link ReadToolOutput}). */
 export const ReadToolOutputInput = deepFreeze({
   additionalProperties: false,
   type: 'object',
