@@ -46,6 +46,8 @@ describe('Bash output under output budgets', () => {
     expect(failed.error!.endsWith('4999\n5000')).toBe(true);
     expect((await tools.execute('Raw', { command: 'seq 1 20000' })).result).toBe(seq(20000));
     expect(tools.get('Raw')!.resolveDescription()).not.toMatch(/keeps its beginning/);
+    const byTokens = bashTool({ sandbox: sandbox(), outputBudget: { maxTokens: 100, estimateTokens: (t) => t.length } });
+    expect(byTokens.resolveDescription()).toMatch(/ Long output keeps its beginning and end\.$/);
   });
 
   it('streams its live output while the budget holds the final text', async () => {
