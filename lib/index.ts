@@ -52,6 +52,13 @@ export { BASIC_GROUP, RESET_TOOLS, type ToolGroupInfo } from './tool/tool-groups
 export { runToolCalls, type BatchCall, type RanCall, type RunToolCallsOptions, type RunToolCallsOutcome, type WaitingCall } from './tool/call-batching';
 export { BLANK_FAILURE_TEXT } from './result';
 export { BinaryContent, isBinaryContent, type BinaryJson, type Bytes } from './media/binary-content';
+export { ResourceLink, LinkedContent, isResourceLink, isLinkedContent, type ResourceLinkInit } from './media/resource-link';
+export {
+  OUTPUT_FOLDER, OUTPUT_URI_PREFIX, READ_OUTPUT_TOOL, DEFAULT_MAX_SAVED_CHARS, STREAM_CHARS_PER_TOKEN,
+  type OutputBudget, type OutputWorkspace,
+} from './budget/output-budget';
+export { OutputBudgets } from './budget/output-budgets';
+export { savedOutputId } from './budget/saved-output';
 export { detectMediaType, OCTET_STREAM } from './media/media-type';
 export type { ToolIcon } from './tool/action-options';
 export type { ToolExtras } from './tool/tool-extras';

@@ -1,6 +1,7 @@
 import { CoreError } from './errors';
 import { asUint8Array, BinaryContent, isBytes, type Bytes } from './media/binary-content';
 import { detectMediaType } from './media/media-type';
+import { describeLink, LinkedContent, type ResourceLink, type ResourceLinkInit } from './media/resource-link';
 
 /** The fields of a result, as passed to the {@link ActionResult} constructor. */
 export interface ActionResultInit<T> {
@@ -154,6 +155,26 @@ export class ActionResult<T = unknown> {
    */
   static file<C extends ResultConstructor>(this: C, bytes: Bytes, mediaType?: string, name?: string): InstanceType<C> & { readonly result?: BinaryContent } {
     return new this({ ok: true, result: BinaryContent.from(bytes, mediaType, name) as never }, TRUSTED) as InstanceType<C> & { readonly result?: BinaryContent };
+  }
+
+  /**
+   * A successful result carrying links to resources (a file, a report, a saved output) and text for the model. MCP
+   * sends each link as a `resource_link` content block beside the text (MCP specification 2025-06-18, "Resource
+   * Links"); other providers send the text only.
+   *
+   * @param links - one link or several (`{ uri, name, title?, description?, mimeType?, size? }` or `ResourceLink`).
+   * @param text - what the model reads; default: one line per link naming it and its URI.
+   * @throws CoreError `INVALID_RESULT` when a link lacks a non-empty `uri` or `name`, or a field has the wrong type.
+   */
+  static resourceLink<C extends ResultConstructor>(
+    this: C,
+    links: ResourceLinkInit | ResourceLink | ReadonlyArray<ResourceLinkInit | ResourceLink>,
+    text?: string,
+  ): InstanceType<C> & { readonly result?: LinkedContent } {
+    const list = Array.isArray(links) ? (links as ReadonlyArray<ResourceLinkInit | ResourceLink>) : [links as ResourceLinkInit];
+    const content = new LinkedContent('', list);
+    const value = new LinkedContent(text ?? content.links.map(describeLink).join('\n'), content.links);
+    return new this({ ok: true, result: value as never }, TRUSTED) as InstanceType<C> & { readonly result?: LinkedContent };
   }
 
   /** A copy with some fields replaced (same class; unknown fields rejected). */

@@ -1,4 +1,6 @@
 import type { Token } from './context/injection-token';
+import type { OutputBudget } from './budget/output-budget';
+import { OutputBudgets } from './budget/output-budgets';
 import type { ParamsSchema } from './schema/schema-types';
 import { ToolContext } from './context/tool-context';
 import { CANCELLED, isThenable, NEVER_ABORTED } from './pipeline/await-call';
@@ -43,6 +45,12 @@ export interface ToolsOptions<R extends ActionResult<unknown>> {
    * reason) instead of being left out of that listing later. Default: none.
    */
   formats?: readonly ToolFormat<unknown>[] | undefined;
+  /**
+   * A limit on the result text the model receives from every tool (characters, or tokens by your estimator), with an
+   * optional workspace where cut outputs are saved; a tool's own `outputBudget` overrides it. Default: none. See
+   * docs/output-budgets.md.
+   */
+  outputBudget?: OutputBudget | undefined;
 }
 
 /**
@@ -90,13 +98,17 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
   private groups: ToolGroups | undefined;
   private metaTool: Tool | undefined;
   private readonly listeners = new Set<() => void>();
+  /** The registry's and its tools' output budgets (see `ToolsOptions.outputBudget`). */
+  readonly outputBudgets: OutputBudgets;
 
+  /** @throws CoreError `INVALID_OPTION` when `outputBudget` is not a valid budget. */
   constructor(options: ToolsOptions<R> = {}) {
     this.activeContext = options.context ?? new ToolContext();
     this.resultType = options.resultType ?? (ActionResult as unknown as ActionResultClass<R>);
     this.log = options.logger ?? consoleLogger;
     this.outcomes = new Outcomes(this.resultType, this.log);
-    this.invoker = new InvokeStep(this.outcomes);
+    this.outputBudgets = new OutputBudgets(options.outputBudget, this.log);
+    this.invoker = new InvokeStep(this.outcomes, this.outputBudgets);
     this.innermost = (call) => this.invoker.invokeCall(call);
     this.formats = options.formats ?? [];
     const middleware = options.middleware ?? [];
@@ -327,6 +339,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
     const incoming = other.list();
     if (!options.replace) this.assertFree(incoming, () => 'Pass { replace: true } to merge(...) to let the merged registry\'s tool win, or register one of them under another name.');
     this.assertExpressible(incoming);
+    for (const tool of incoming) this.outputBudgets.check(tool);
     for (const tool of incoming) this.byName.set(tool.name, tool);
     this.schemaCache.clear();
     this.listingChanged();
@@ -336,6 +349,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
   private addAll(tools: readonly Tool[]): void {
     this.assertFree(tools, renameHint);
     this.assertExpressible(tools);
+    for (const tool of tools) this.outputBudgets.check(tool);
     for (const tool of tools) this.byName.set(tool.name, tool);
     this.schemaCache.clear();
     this.listingChanged();
@@ -386,8 +400,11 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
       if (!parsed.ok) return Promise.resolve(this.resultType.fail(parsed.error));
       const signal = options?.signal ?? NEVER_ABORTED;
       if (signal.aborted) return Promise.resolve(this.outcomes.cancelledBeforeStart(name));
-      if (this.chain === undefined && onChunk === undefined && !tool.hasChunkPipeline) return this.invoker.run(tool, parsed.params, context, signal, name);
-      return this.runChain(new ToolCall({ name, args, context, tool, params: parsed.params, signal, resultType: this.resultType, callId: options?.callId, onChunk }));
+      const running =
+        this.chain === undefined && onChunk === undefined && !tool.hasChunkPipeline
+          ? this.invoker.run(tool, parsed.params, context, signal, name)
+          : this.runChain(new ToolCall({ name, args, context, tool, params: parsed.params, signal, resultType: this.resultType, callId: options?.callId, onChunk }));
+      return this.outputBudgets.budgetOf(tool) === undefined ? running : running.then((result) => this.outputBudgets.apply(tool, result));
     } catch (error) {
       return Promise.resolve(this.outcomes.internalError(name, error));
     }

@@ -29,3 +29,4 @@ export {
 } from './tasks/task-tools';
 export { TaskStore, TASKS_STATE_KEY, type Task, type TaskPatch, type TaskStatus, type TaskMetadataValue } from './tasks/task-store';
 export { BashTool, BashInput, bashTool, BASH_DEFAULT_TIMEOUT_MS, BASH_MAX_TIMEOUT_MS, BASH_MAX_OUTPUT_CHARS, BASH_OUTPUT_METADATA_KEY, type BashParams, type BashToolOptions } from './shell/bash-tool';
+export { ReadToolOutput, ReadToolOutputInput, readToolOutput, READ_OUTPUT_DEFAULT_LIMIT, READ_OUTPUT_MAX_LIMIT, type ReadToolOutputOptions, type ReadToolOutputParams } from './output/read-output-tool';

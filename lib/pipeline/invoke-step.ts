@@ -1,5 +1,6 @@
 import { randomUUID } from 'node:crypto';
 import type { ToolContext } from '../context/tool-context';
+import { OutputBudgets } from '../budget/output-budgets';
 import { isActionResult, type ActionResult } from '../result';
 import { collectChunks, isStreamed, toChunks, valueToChunk } from '../streaming/to-chunks';
 import { ToolResultState, type ToolChunk } from '../streaming/tool-chunk';
@@ -18,7 +19,11 @@ import type { ToolCall } from './tool-call';
  * `tools.stream` consumers.
  */
 export class InvokeStep<R extends ActionResult<unknown>> {
-  constructor(private readonly outcomes: Outcomes<R>) {}
+  /** @param budgets - the registry's output budgets, applied to streamed output as it streams. */
+  constructor(
+    private readonly outcomes: Outcomes<R>,
+    private readonly budgets?: OutputBudgets,
+  ) {}
 
   /** The innermost handler of the middleware chain: the plain path, or the chunk path when the call needs it. */
   invokeCall(call: ToolCall): Promise<R> {
@@ -32,7 +37,11 @@ export class InvokeStep<R extends ActionResult<unknown>> {
     try {
       value = tool.invoke(params, { context, signal });
       if (isThenable(value)) value = await (signal === NEVER_ABORTED ? value : raceAbort(value, signal));
-      if (isStreamed(value)) return this.streamed(name, await collectChunks(toChunks(value), signal));
+      if (isStreamed(value)) {
+        const limit = this.budgets?.limitStream(tool);
+        const result = this.streamed(name, await collectChunks(OutputBudgets.limited(limit, toChunks(value)), signal));
+        return limit === undefined ? result : limit.finish(result);
+      }
     } catch (error) {
       return this.outcomes.toolFailure(name, error);
     }
@@ -80,7 +89,9 @@ export class InvokeStep<R extends ActionResult<unknown>> {
         }
         source = toChunks(value);
       }
-      return this.streamed(name, await collectChunks(source, signal, onChunk));
+      const limit = this.budgets?.limitStream(tool);
+      const result = this.streamed(name, await collectChunks(OutputBudgets.limited(limit, source), signal, onChunk));
+      return limit === undefined ? result : limit.finish(result);
     } catch (error) {
       return this.outcomes.toolFailure(name, error);
     }

@@ -1,3 +1,4 @@
+import { isLinkedContent } from '../media/resource-link';
 import type { BinaryContent } from '../media/binary-content';
 import { extensionOf } from '../media/media-type';
 import type { ActionResult } from '../result';
@@ -64,6 +65,7 @@ function geminiOutput(result: ActionResult<unknown>): unknown {
   const value = result.result;
   if (value === undefined || value === null) return null;
   if (typeof value === 'string') return toWellFormed(value);
+  if (isLinkedContent(value)) return value.text;
   const text = jsonText(value);
   if (text === undefined) return resultText(result);
   return wellFormedJson(mayHoldBinary(text) ? (JSON.parse(text) as unknown) : value, text);

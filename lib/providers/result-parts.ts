@@ -1,5 +1,6 @@
 import { BinaryContent, toBinaryContent } from '../media/binary-content';
 import { isMediaType } from '../media/media-type';
+import { isLinkedContent, type ResourceLink } from '../media/resource-link';
 import type { ActionResult } from '../result';
 import { isContentBlocks } from '../streaming/tool-response';
 import type { ContentBlock } from '../streaming/tool-chunk';
@@ -26,6 +27,14 @@ export function resultParts(result: ActionResult<unknown>): ResultPart[] {
     }
   }
   return [{ type: 'text', text: resultText(result) }];
+}
+
+/**
+ * The resource links of a successful result built by `ActionResult.resourceLink` (or cut by an output budget that
+ * saved the full output), in order; empty for any other result. Formats without resource links send only the text.
+ */
+export function resultLinks(result: ActionResult<unknown>): readonly ResourceLink[] {
+  return result.ok && isLinkedContent(result.result) ? result.result.links : [];
 }
 
 /** Whether any part is binary (else the provider's plain text channel carries the result). */

@@ -1,10 +1,12 @@
 import { BinaryContent, isBytes } from '../media/binary-content';
+import { isLinkedContent } from '../media/resource-link';
 import { BLANK_FAILURE_TEXT, isBlankError, type ActionResult } from '../result';
 import { toWellFormed } from '../text/cut-text';
 import { wellFormedJsonText } from './well-formed';
 
 /**
- * The text a model reads for a result: a string result as is, any other value as JSON, a failure as its error (a
+ * The text a model reads for a result: a string result as is, the text of a result with resource links (its links
+ * are sent only where a provider takes them: see `resultLinks`), any other value as JSON, a failure as its error (a
  * blank one, which a result from an older copy of the library may still carry, as `BLANK_FAILURE_TEXT`).
  * Shared by the formats whose result channel is text (OpenAI, Anthropic, MCP). Never throws: a value JSON cannot
  * carry (a cycle, a bigint, a function) becomes a short note instead, and a function's source never reaches the model.
@@ -25,6 +27,7 @@ function rawResultText(result: ActionResult<unknown>): string {
   const value = result.result;
   if (typeof value === 'string') return value;
   if (value === undefined) return '';
+  if (isLinkedContent(value)) return value.text;
   const text = jsonText(value);
   if (text !== undefined) return wellFormedJsonText(text);
   if (typeof value === 'symbol') return String(value);

@@ -3,6 +3,7 @@ import type { Availability } from '../context/availability';
 import type { ToolChunkMiddleware } from './tool-info';
 import type { ToolEffect } from './tool-effect';
 import type { ToolPermissionHooks } from './tool-traits';
+import type { OutputBudget } from '../budget/output-budget';
 
 /**
  * Options of `@Action(description, options)` and `tools.action(...)`. Everything except
@@ -67,6 +68,11 @@ export interface ActionOptions<P extends ParamsSchema = ParamsSchema> {
   icons?: readonly ToolIcon[] | undefined;
   /** Provider metadata for MCP clients, sent as the tool's `_meta` (frozen). Never shown to the model. */
   meta?: Readonly<Record<string, unknown>> | undefined;
+  /**
+   * This tool's limit on the result text the model receives: its fields override the registry's `outputBudget`;
+   * `false` turns budgets off for this tool. Checked at registration (see docs/output-budgets.md).
+   */
+  outputBudget?: OutputBudget | false | undefined;
 }
 
 /** An icon for a tool, as MCP lists it: `src` is an `https:` or `data:` URL. */

@@ -45,6 +45,8 @@ export interface FunctionToolOptions<P extends ParamsSchema> {
   readonly icons?: ActionOptions<P>['icons'] | undefined;
   /** Provider metadata (MCP `_meta`). */
   readonly meta?: ActionOptions<P>['meta'] | undefined;
+  /** The tool's output budget: see `ActionOptions.outputBudget`. */
+  readonly outputBudget?: ActionOptions<P>['outputBudget'];
 }
 
 /**
@@ -82,6 +84,7 @@ export class FunctionTool<P extends ParamsSchema = ParamsSchema> extends Tool {
         title: options.title,
         icons: options.icons,
         meta: options.meta,
+        outputBudget: options.outputBudget,
       },
       approval: false,
       body: (params, invocation) => fn(params as Static<P>, withAgentState(invocation, injected, source)),

@@ -38,6 +38,8 @@ export interface ToolDefinition<P extends ParamsSchema = ParamsSchema> extends O
   readonly icons?: ActionOptions<P>['icons'] | undefined;
   /** Provider metadata (MCP `_meta`). */
   readonly meta?: ActionOptions<P>['meta'] | undefined;
+  /** The tool's output budget: see `ActionOptions.outputBudget`. */
+  readonly outputBudget?: ActionOptions<P>['outputBudget'];
 }
 
 const NO_BODY = (): never => {
@@ -66,14 +68,14 @@ const NO_BODY = (): never => {
  */
 export abstract class ToolBase<P extends ParamsSchema = ParamsSchema> extends Tool {
   constructor(definition: ToolDefinition<P>) {
-    const { name, description, inputSchema, group, effects, tags, metadata, availableWhen, requiresApproval, returns, examples, title, icons, meta, ...traits } = definition;
+    const { name, description, inputSchema, group, effects, tags, metadata, availableWhen, requiresApproval, returns, examples, title, icons, meta, outputBudget, ...traits } = definition;
     super({
       name,
       description,
       group: group ?? 'basic',
       source: `${new.target.name} '${name}'`,
       params: inputSchema,
-      options: { effects, tags, metadata, availableWhen, returns, examples: examples as ActionOptions['examples'], title, icons, meta },
+      options: { effects, tags, metadata, availableWhen, returns, examples: examples as ActionOptions['examples'], title, icons, meta, outputBudget },
       approval: (requiresApproval as boolean | ((params: never) => boolean) | undefined) ?? false,
       body: NO_BODY,
       traits,

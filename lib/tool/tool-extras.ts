@@ -19,6 +19,8 @@ export interface ToolExtras {
   readonly icons: readonly ToolIcon[];
   /** The `meta` option (MCP `_meta`), frozen. */
   readonly meta: Readonly<Record<string, unknown>> | undefined;
+  /** The `outputBudget` option as given (checked when the tool is registered). */
+  readonly outputBudget: ActionOptions['outputBudget'];
 }
 
 /**
@@ -50,6 +52,7 @@ export function resolveToolExtras(options: ActionOptions, where: string, name: s
     title,
     icons: Object.freeze(icons),
     meta: meta === undefined ? undefined : (Object.freeze(plainCopy(meta)) as Readonly<Record<string, unknown>>),
+    outputBudget: options.outputBudget,
   });
 }
 

@@ -1,3 +1,4 @@
+import type { OutputBudget } from '../../budget/output-budget';
 import { deepFreeze } from '../../schema/deep-freeze';
 import type { PermissionContext } from '../../permissions/permission-context';
 import type { PermissionDecision } from '../../permissions/permission-decision';
@@ -12,13 +13,15 @@ import { BuiltinToolError } from '../files/errors';
 import { analyzeCommand } from './analyze-command';
 import { checkShellCommand, type ShellCheckOptions } from './bash-check';
 import { commandRule } from './command-rule';
-import { cutMiddle } from './cut-middle';
 
 /** Default `timeout` of Bash, in ms. */
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
 /** Largest `timeout` of Bash, in ms. */
 export const BASH_MAX_TIMEOUT_MS = 600_000;
-/** The most characters of output Bash hands the model; longer output keeps its head and tail. */
+/**
+ * The default output budget of Bash, in characters: longer output keeps its head and tail (see the `outputBudget`
+ * option and docs/output-budgets.md).
+ */
 export const BASH_MAX_OUTPUT_CHARS = 30_000;
 /** The most characters of the command quoted in a failure. */
 const QUOTED_COMMAND_CHARS = 1_000;
@@ -52,11 +55,23 @@ export interface BashToolOptions extends ShellCheckOptions {
   readonly sandbox: Sandbox;
   /** The tool's name (default `Bash`); command rules are written `<name>(...)`. */
   readonly name?: string;
+  /**
+   * The limit on the text the model reads (default `{ maxChars: BASH_MAX_OUTPUT_CHARS }`): longer output keeps its
+   * head and tail around a marker, and with a workspace (here or on the registry's `outputBudget`) the full output is
+   * saved for the paging tool. Its fields override the registry's; `false` turns it off.
+   */
+  readonly outputBudget?: OutputBudget | false | undefined;
 }
 
 const DESCRIPTION =
   'Runs a shell command (/bin/sh -c) and returns its standard output, then its standard error. A non-zero exit ' +
-  `status or a timeout fails the call. Output longer than ${BASH_MAX_OUTPUT_CHARS} characters keeps its beginning and end.`;
+  'status or a timeout fails the call.';
+
+/** The description, with what happens to long output under the tool's own budget. */
+function describe(budget: OutputBudget | false): string {
+  if (budget === false) return DESCRIPTION;
+  return budget.maxChars === undefined ? `${DESCRIPTION} Long output keeps its beginning and end.` : `${DESCRIPTION} Output longer than ${budget.maxChars} characters keeps its beginning and end.`;
+}
 
 /**
  * The built-in `Bash` tool over any {@link Sandbox}.
@@ -68,7 +83,7 @@ const DESCRIPTION =
  *
  * Streaming (`tools.stream`): while the command runs, each piece of output arrives as a `RUNNING` chunk without
  * content whose metadata `bashOutput` is `{ stream: 'stdout' | 'stderr', text }`; the last chunk carries the text
- * the model reads (stdout then stderr, cut) with the final state. A sandbox that does not stream yields only that
+ * the model reads (stdout then stderr) with the final state; the output budget holds that text to its head and tail. A sandbox that does not stream yields only that
  * last chunk.
  *
  * @throws BuiltinToolError `INVALID_BUILTIN_OPTION` from the constructor when `sandbox` has no `execute` method.
@@ -81,13 +96,15 @@ export class BashTool extends ToolBase<typeof BashInput> {
     if (typeof options?.sandbox?.execute !== 'function') {
       throw new BuiltinToolError('INVALID_BUILTIN_OPTION', 'bashTool: `sandbox` must be a Sandbox (an object with execute()).');
     }
+    const outputBudget = options.outputBudget ?? { maxChars: BASH_MAX_OUTPUT_CHARS };
     super({
       name: options.name ?? 'Bash',
-      description: DESCRIPTION,
+      description: describe(outputBudget),
       inputSchema: BashInput,
       effects: [ToolEffect.SPAWNS_PROCESS],
       isReadOnly: false,
       isConcurrencySafe: false,
+      outputBudget,
       ...commandRule('command'),
     });
     this.#sandbox = options.sandbox;
@@ -146,12 +163,12 @@ function outcome(input: BashParams, result: SandboxResult): ActionResult {
   return ActionResult.success(output === '' ? '(no output)' : output);
 }
 
-/** stdout then stderr, each without its trailing newlines, cut keeping head and tail. */
+/** stdout then stderr, each without its trailing newlines (the registry applies the output budget). */
 function modelOutput(result: SandboxResult): string {
   const parts = [result.stdout, result.stderr].map((text) => text.replace(/\n+$/, '')).filter((text) => text !== '');
   let text = parts.join('\n');
   if (result.truncated) text += `${text === '' ? '' : '\n'}[output past the sandbox's output limit was dropped]`;
-  return cutMiddle(text, BASH_MAX_OUTPUT_CHARS);
+  return text;
 }
 
 function quote(command: string): string {

@@ -2,6 +2,7 @@ import { ToolError } from '../../errors';
 import { BinaryContent } from '../../media/binary-content';
 import { isMediaType, OCTET_STREAM } from '../../media/media-type';
 import { ToolChunk, ToolResultState, type ContentBlock } from '../../streaming/tool-chunk';
+import { linkedOutput } from './mcp-resource-links';
 
 /** The part of an MCP `CallToolResult` the adapter reads (the SDK's type is structurally compatible). */
 export interface McpCallResult {
@@ -22,6 +23,7 @@ export interface McpCallResult {
  *   specification), checked against the tool's `outputSchema`;
  * - text only: the texts joined by newlines;
  * - one image, audio or blob resource and nothing else: a `BinaryContent`, as `ActionResult.image`/`file` carry;
+ * - text and resource links only: a `LinkedContent`, as `ActionResult.resourceLink` carries (see `linkedOutput`);
  * - anything else: a `ToolChunk` of content blocks (text; media as base64 data blocks; an embedded text resource as
  *   its text; a blob resource as base64 named by its URI; a resource link as a URL block), which becomes a result
  *   whose value is those blocks; `structuredContent` then follows as a JSON block;
@@ -41,6 +43,8 @@ export function toolOutput(result: McpCallResult, serverName: string, toolName: 
   const allText = blocks.every((block) => block.type === 'text');
   if (structured !== undefined && allText) return structured;
   if (allText) return blocks.map((block) => (block as { text: string }).text).join('\n');
+  const linked = structured === undefined ? linkedOutput(result.content ?? []) : undefined;
+  if (linked !== undefined) return linked;
   const only = blocks[0]!;
   if (structured === undefined && blocks.length === 1 && only.type === 'data' && only.source.type === 'base64') {
     return BinaryContent.from(Buffer.from(only.source.data, 'base64'), only.source.mediaType, only.name);

@@ -1,4 +1,4 @@
-import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { McpServer, RegisteredResourceTemplate, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { SetLevelRequestSchema, type CallToolResult, type LoggingLevel, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolContext } from '../../context/tool-context';
 import type { PermissionEngine } from '../../permissions/permission-engine';
@@ -13,6 +13,7 @@ import { cutText } from '../../text/cut-text';
 import { McpServerError } from './errors';
 import { jsonSchemaCarrier } from './json-schema-carrier';
 import { McpRequest, type McpLogLevels, type McpRequestExtra } from './mcp-request';
+import { serveToolOutputs } from './serve-tool-outputs';
 
 /** Options of {@link serveTools} / {@link McpToolServer}. */
 export interface ServeToolsOptions {
@@ -46,12 +47,15 @@ export interface ServeToolsOptions {
  * - Logging: the server declares the `logging` capability and answers `logging/setLevel` itself (per session), so
  *   {@link McpRequest.log} sends what the client asked for. It replaces the SDK server's own `logging/setLevel`
  *   handler: `server.sendLoggingMessage` from your own code then sends every level.
+ * - Output budgets: a result cut by the registry's output budget, whose full text was saved, carries a
+ *   `resource_link` to it, and the server answers `resources/read` for it (see `serveToolOutputs`).
  */
 export class McpToolServer {
   private readonly registered = new Map<string, { tool: RegisteredTool; entry: McpTool }>();
   private readonly levels: McpLogLevels = new Map();
   private readonly unsubscribe: () => void;
   private readonly progressEnabled: boolean;
+  private readonly outputs: RegisteredResourceTemplate | undefined;
 
   /**
    * @throws McpServerError `MCP_TOOL_NAME_TAKEN` when a tool of the registry has the name of one registered
@@ -64,6 +68,7 @@ export class McpToolServer {
   ) {
     this.progressEnabled = options.progress ?? true;
     this.installLogging();
+    this.outputs = serveToolOutputs(server, tools);
     this.sync(true);
     this.unsubscribe = tools.onListChange(() => this.sync(false));
   }
@@ -71,6 +76,7 @@ export class McpToolServer {
   /** Stops following the registry's listing changes and removes its tools from the server (native tools stay). */
   close(): void {
     this.unsubscribe();
+    this.outputs?.remove();
     for (const { tool } of this.registered.values()) tool.remove();
     this.registered.clear();
   }

@@ -72,7 +72,7 @@ export function bashBehaviour(make: (policy: SandboxPolicy) => Sandbox): void {
     expect(text.length).toBeGreaterThan(BASH_MAX_OUTPUT_CHARS - 10);
     expect(text.startsWith('HEADéé')).toBe(true);
     expect(text.endsWith('ééTAIL')).toBe(true);
-    expect(text).toContain('[... output cut: 60008 characters in all, the middle was dropped ...]');
+    expect(text).toMatch(/\[\.\.\. \d+ of 60008 characters \(0 line breaks\) cut here and not kept; ask the tool for less \(a filter, a range\) to see that part \.\.\.\]/);
     expect(text).not.toContain('\uFFFD');
   });
 
@@ -178,7 +178,12 @@ export function bashBehaviour(make: (policy: SandboxPolicy) => Sandbox): void {
     const long = await tools.execute('Bash', { command: 'seq 1 8000' });
     const head = Array.from({ length: 8000 }, (_, i) => String(i + 1)).join('\n');
     expect(long.ok).toBe(true);
-    expect(long.result).toBe(`${head.slice(0, (long.result as string).indexOf('\n\n[...'))}\n\n[... output cut: ${head.length} characters in all, the middle was dropped ...]\n\n${head.slice(head.length - ((long.result as string).length - (long.result as string).lastIndexOf('...]\n\n') - 6))}`);
+    const kept = long.result as string;
+    const headLength = kept.indexOf('\n\n[...');
+    const tailLength = kept.length - kept.lastIndexOf('...]\n\n') - 6;
+    const cutChars = head.length - headLength - tailLength;
+    const cutLines = head.slice(headLength, head.length - tailLength).split('\n').length - 1;
+    expect(kept).toBe(`${head.slice(0, headLength)}\n\n[... ${cutChars} of ${head.length} characters (${cutLines} line breaks) cut here and not kept; ask the tool for less (a filter, a range) to see that part ...]\n\n${head.slice(head.length - tailLength)}`);
     expect((long.result as string).length).toBeLessThanOrEqual(BASH_MAX_OUTPUT_CHARS);
     expect((long.result as string).startsWith('1\n2\n3\n')).toBe(true);
     expect((long.result as string).endsWith('7999\n8000')).toBe(true);

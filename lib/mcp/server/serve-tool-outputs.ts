@@ -1,0 +1,28 @@
+import { ResourceTemplate, type McpServer, type RegisteredResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ErrorCode, McpError, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import { OUTPUT_URI_PREFIX } from '../../budget/output-budget';
+import type { ActionResult } from '../../result';
+import type { Tools } from '../../tools';
+
+/** The name of the resource template that serves saved outputs. */
+export const TOOL_OUTPUTS_RESOURCE = 'tool-outputs';
+
+/**
+ * Serves the outputs that `tools`' output budgets saved (see docs/output-budgets.md) as MCP resources: a resource
+ * template `tool-output://{id}` registered through the SDK's public `registerResource`, beside any resources you
+ * register yourself. `resources/read` of a saved output's URI (the `resource_link` a cut result carries) answers its
+ * full text as `text/plain`; any other URI of the scheme is not found (`InvalidParams`, as the SDK answers an unknown
+ * resource). Saved outputs are not listed in `resources/list`. Nothing is registered when no budget of the registry
+ * has a workspace.
+ * @returns the registered template (`remove()` takes it off), or undefined when nothing was registered.
+ */
+export function serveToolOutputs(server: McpServer, tools: Tools<ActionResult<unknown>>): RegisteredResourceTemplate | undefined {
+  if (!tools.outputBudgets.savesOutputs) return undefined;
+  const template = new ResourceTemplate(`${OUTPUT_URI_PREFIX}{id}`, { list: undefined });
+  const metadata = { title: 'Saved tool outputs', description: 'The full text of tool outputs that were cut to fit the output budget.', mimeType: 'text/plain' };
+  return server.registerResource(TOOL_OUTPUTS_RESOURCE, template, metadata, async (uri): Promise<ReadResourceResult> => {
+    const text = await tools.outputBudgets.read(uri.href);
+    if (text === undefined) throw new McpError(ErrorCode.InvalidParams, `Resource ${uri.href} not found`);
+    return { contents: [{ uri: uri.href, mimeType: 'text/plain', text }] };
+  });
+}
