@@ -136,36 +136,48 @@ export class McpToolServer {
     });
   }
 
-  /** One `tools/call`: approval, then the registry's pipeline with the MCP request in the call's context. */
-  private async call(name: string, args: Record<string, unknown>, extra: McpRequestExtra): Promise<CallToolResult> {
+  /**
+   * One `tools/call`: approval, then the registry's pipeline with the MCP request in the call's context. The common
+   * path (no approval, no progress token) adds no async step of its own around `execute`: a served call should cost
+   * about what the SDK's own `registerTool` handler costs.
+   */
+  private call(name: string, args: Record<string, unknown>, extra: McpRequestExtra): Promise<CallToolResult> {
     const request = new McpRequest(this.server, extra, this.levels);
     const options: ExecuteOptions = { context: this.tools.context.clone().provide(request), signal: extra.signal, callId: String(extra.requestId) };
-    return mcpToolResult(await this.decide(name, args, options, request)) as CallToolResult;
+    return this.decide(name, args, options, request).then(toCallToolResult);
   }
 
-  private async decide(name: string, args: Record<string, unknown>, options: ExecuteOptions, request: McpRequest): Promise<ActionResult<unknown>> {
+  private decide(name: string, args: Record<string, unknown>, options: ExecuteOptions, request: McpRequest): Promise<ActionResult<unknown>> {
     const tool = this.tools.get(name);
     if (tool === undefined) return this.tools.execute(name, args, options);
-    let ask: boolean;
-    let input: unknown = args;
-    if (this.options.permissions !== undefined) {
-      const decision = await this.options.permissions.check(tool, args);
-      if (decision.behavior === PermissionBehavior.DENY) return this.tools.denied(name, decision.message);
-      ask = decision.behavior === PermissionBehavior.ASK;
-      input = decision.updatedInput ?? args;
-    } else {
-      ask = needsApproval(tool, args, options.context ?? this.tools.context);
-    }
-    if (ask) {
-      if (!this.canElicit(request)) return this.tools.unapproved(name, NO_ELICITATION);
-      if (!(await this.askUser(request, tool, input))) return this.tools.declined(name);
-    }
-    return this.run(name, input, options, request, tool);
+    if (this.options.permissions !== undefined) return this.decideWith(this.options.permissions, tool, args, options, request);
+    if (needsApproval(tool, args, options.context ?? this.tools.context)) return this.approveThenRun(tool, args, options, request);
+    return this.run(name, args, options, request, tool);
+  }
+
+  /** The permission engine decides first: allow runs the call, deny gives the denied result, ask asks the user. */
+  private async decideWith(permissions: PermissionEngine, tool: Tool, args: Record<string, unknown>, options: ExecuteOptions, request: McpRequest): Promise<ActionResult<unknown>> {
+    const decision = await permissions.check(tool, args);
+    if (decision.behavior === PermissionBehavior.DENY) return this.tools.denied(tool.name, decision.message);
+    const input = decision.updatedInput ?? args;
+    if (decision.behavior === PermissionBehavior.ASK) return this.approveThenRun(tool, input, options, request);
+    return this.run(tool.name, input, options, request, tool);
+  }
+
+  /** Asks the connected user through elicitation; only an accepted request runs the call. */
+  private async approveThenRun(tool: Tool, args: unknown, options: ExecuteOptions, request: McpRequest): Promise<ActionResult<unknown>> {
+    if (!this.canElicit(request)) return this.tools.unapproved(tool.name, NO_ELICITATION);
+    if (!(await this.askUser(request, tool, args))) return this.tools.declined(tool.name);
+    return this.run(tool.name, args, options, request, tool);
   }
 
   /** Runs the call; with a progress token, streams it and reports the status line and each text chunk as progress. */
-  private async run(name: string, args: unknown, options: ExecuteOptions, request: McpRequest, tool: Tool): Promise<ActionResult<unknown>> {
+  private run(name: string, args: unknown, options: ExecuteOptions, request: McpRequest, tool: Tool): Promise<ActionResult<unknown>> {
     if (!this.progressEnabled || request.progressToken === undefined) return this.tools.execute(name, args, options);
+    return this.runWithProgress(name, args, options, request, tool);
+  }
+
+  private async runWithProgress(name: string, args: unknown, options: ExecuteOptions, request: McpRequest, tool: Tool): Promise<ActionResult<unknown>> {
     await request.step(tool.formatStatus(args));
     const stream = this.tools.stream(name, args, options);
     for await (const chunk of stream) {
@@ -191,6 +203,8 @@ export class McpToolServer {
     }
   }
 }
+
+const toCallToolResult = (result: ActionResult<unknown>): CallToolResult => mcpToolResult(result) as CallToolResult;
 
 const NO_ELICITATION = 'the MCP client does not support elicitation, so nobody can approve the call';
 
