@@ -98,7 +98,6 @@ function makeLoops(fn: (i: number) => unknown): Loops {
         return { ns: Number(t1 - t0), cpuUs: c1.user + c1.system };
       },
     };`;
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- the harness's fresh loop per case
   return new Function('now', 'cpu', 'fn', 'sinkBox', src)(process.hrtime.bigint, process.cpuUsage, fn, sinkBox) as Loops;
 }
 

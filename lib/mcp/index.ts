@@ -13,5 +13,6 @@ export { McpClientTools, connectMcpServer } from './client/mcp-client-tools';
 export type { McpClientOptions, McpToolDrift, McpToolsChange } from './client/mcp-client-options';
 export { McpRemoteTool, type RemoteCall, type RemoteToolInit } from './client/mcp-remote-tool';
 export { McpClientError, type McpClientErrorCode } from './client/mcp-client-error';
+export { MCP_PROGRESS, progressOf, type McpProgress } from './client/mcp-progress';
 export { localToolName, toolFingerprint } from './client/mcp-tool-naming';
 export { toolOutput as mcpToolOutput, type McpCallResult } from './client/mcp-call-result';

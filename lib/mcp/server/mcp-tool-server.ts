@@ -10,6 +10,7 @@ import type { ActionResult } from '../../result';
 import type { Tool } from '../../tool/tool';
 import type { ExecuteOptions, Tools } from '../../tools';
 import { cutText } from '../../text/cut-text';
+import { progressOf } from '../client/mcp-progress';
 import { McpServerError } from './errors';
 import { jsonSchemaCarrier } from './json-schema-carrier';
 import { McpRequest, type McpLogLevels, type McpRequestExtra } from './mcp-request';
@@ -39,7 +40,8 @@ export interface ServeToolsOptions {
  * - Listing changes (registration, `setGroupsActive` or a `reset_tools` call, `setContext`) update the served tools
  *   and send `notifications/tools/list_changed`; the context of one call does not.
  * - Calls run through the registry's pipeline with a per-call context that also provides {@link McpRequest}; the
- *   client's cancellation aborts the tool's signal; status lines and streamed text become progress notifications.
+ *   client's cancellation aborts the tool's signal; status lines, streamed text and the progress a remote MCP tool
+ *   streams (`MCP_PROGRESS` chunks) become progress notifications.
  * - Approval: see {@link ServeToolsOptions.permissions}. The user is asked with an elicitation form; accept runs the
  *   call, decline or cancel gives the declined result; a client without the elicitation capability gets a failed
  *   result saying nobody could approve the call.
@@ -184,6 +186,8 @@ export class McpToolServer {
       if (chunk.state !== ToolResultState.RUNNING) continue; // the final response: it is the call's result, not progress
       const text = chunk.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
       if (text !== '') await request.step(text);
+      const relayed = progressOf(chunk); // a remote MCP tool's own progress, passed on
+      if (relayed !== undefined) await request.step(relayed.message ?? (relayed.total === undefined ? String(relayed.progress) : `${relayed.progress}/${relayed.total}`));
     }
     return stream.result;
   }
