@@ -22,6 +22,12 @@ const SEVERITY: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning',
 /** The level a client set with `logging/setLevel`, per session (`undefined` key: a transport without sessions). */
 export type McpLogLevels = Map<string | undefined, LoggingLevel>;
 
+/** @internal Whether a message at `level` is below the level the client set for `sessionId` (nothing set: never). */
+export function isBelowLevel(levels: McpLogLevels, level: LoggingLevel, sessionId: string | undefined): boolean {
+  const minimum = levels.get(sessionId);
+  return minimum !== undefined && SEVERITY.indexOf(level) < SEVERITY.indexOf(minimum);
+}
+
 /**
  * The MCP request a tool call is serving: inject it into a tool with `@Inject(McpRequest, { optional: true })` (or a
  * function tool's `inject: { mcp: McpRequest }`) to ask the connected user (`elicitInput`), ask the client's model
@@ -114,8 +120,7 @@ export class McpRequest {
    * set with `logging/setLevel` (every level when it set none). `data` is any JSON value; `logger` names the source.
    */
   async log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
-    const minimum = this.levels.get(this.extra.sessionId);
-    if (minimum !== undefined && SEVERITY.indexOf(level) < SEVERITY.indexOf(minimum)) return;
+    if (isBelowLevel(this.levels, level, this.extra.sessionId)) return;
     await this.extra.sendNotification({ method: 'notifications/message', params: logger === undefined ? { level, data } : { level, data, logger } });
   }
 }

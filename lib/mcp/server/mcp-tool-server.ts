@@ -13,7 +13,7 @@ import { cutText } from '../../text/cut-text';
 import { progressOf } from '../client/mcp-progress';
 import { McpServerError } from './errors';
 import { jsonSchemaCarrier } from './json-schema-carrier';
-import { McpRequest, type McpLogLevels, type McpRequestExtra } from './mcp-request';
+import { isBelowLevel, McpRequest, type McpLogLevels, type McpRequestExtra } from './mcp-request';
 
 /** Options of {@link serveTools} / {@link McpToolServer}. */
 export interface ServeToolsOptions {
@@ -46,14 +46,18 @@ export interface ServeToolsOptions {
  *   call, decline or cancel gives the declined result; a client without the elicitation capability gets a failed
  *   result saying nobody could approve the call.
  * - Logging: the server declares the `logging` capability and answers `logging/setLevel` itself (per session), so
- *   {@link McpRequest.log} sends what the client asked for. It replaces the SDK server's own `logging/setLevel`
- *   handler: `server.sendLoggingMessage` from your own code then sends every level.
+ *   {@link McpRequest.log} sends what the client asked for, tied to the call. This handler replaces the SDK server's
+ *   own, so the server's `sendLoggingMessage(params, sessionId)` is wrapped on this instance to apply the same
+ *   per-session level: your own code's log messages honour the client's level too.
+ * - `notifications/tools/list_changed` is sent once per change of the registry's listing, and changes in the same
+ *   tick (several `tools.action(...)` calls in a row) share one: the SDK's `registerTool` would send one per tool.
  */
 export class McpToolServer {
   private readonly registered = new Map<string, { tool: RegisteredTool; entry: McpTool }>();
   private readonly levels: McpLogLevels = new Map();
   private readonly unsubscribe: () => void;
   private readonly progressEnabled: boolean;
+  private listChangedPending = false;
 
   /**
    * @throws McpServerError `MCP_TOOL_NAME_TAKEN` when a tool of the registry has the name of one registered
@@ -77,14 +81,10 @@ export class McpToolServer {
     this.registered.clear();
   }
 
-  /**
-   * Brings the served tools in line with the registry's listing and sends `list_changed` when anything changed (the
-   * SDK's `registerTool` sends one per tool it adds; otherwise one for the whole change).
-   */
+  /** Brings the served tools in line with the registry's listing and announces a change (see {@link listChanged}). */
   private sync(initial: boolean): void {
     const listed = new Map(this.tools.getSchema(mcpFormat).map((entry) => [entry.name, entry]));
     let changed = false;
-    let added = false;
     for (const [name, served] of this.registered) {
       const entry = listed.get(name);
       const enabled = entry !== undefined;
@@ -99,22 +99,53 @@ export class McpToolServer {
         changed = true;
       }
     }
-    for (const [name, entry] of listed) {
-      if (this.registered.has(name)) continue;
-      let tool: RegisteredTool;
-      try {
-        tool = this.server.registerTool(name, this.toolFields(entry), ((args: Record<string, unknown>, extra: McpRequestExtra) => this.call(name, args, extra)) as never);
-      } catch (error) {
-        const taken = new McpServerError('MCP_TOOL_NAME_TAKEN', `Tool '${name}' is already registered on this McpServer natively; register the registry's tool under another name (tools.register({ instance, prefix })) or rename the native one.`, { cause: error });
-        if (initial) throw taken;
-        console.warn(taken.message);
-        continue;
+    const added = this.withoutListChanged(() => {
+      for (const [name, entry] of listed) {
+        if (this.registered.has(name)) continue;
+        let tool: RegisteredTool;
+        try {
+          tool = this.server.registerTool(name, this.toolFields(entry), ((args: Record<string, unknown>, extra: McpRequestExtra) => this.call(name, args, extra)) as never);
+        } catch (error) {
+          const taken = new McpServerError('MCP_TOOL_NAME_TAKEN', `Tool '${name}' is already registered on this McpServer natively; register the registry's tool under another name (tools.register({ instance, prefix })) or rename the native one.`, { cause: error });
+          if (initial) throw taken;
+          console.warn(taken.message);
+          continue;
+        }
+        this.registered.set(name, { tool, entry });
       }
-      this.registered.set(name, { tool, entry });
-      added = true;
+    });
+    if (changed || added) this.listChanged();
+  }
+
+  /**
+   * Runs `register` with the server's `sendToolListChanged` silenced (the SDK's `registerTool` sends one per tool it
+   * adds), restoring it afterwards. @returns whether anything asked to send it.
+   */
+  private withoutListChanged(register: () => void): boolean {
+    const server = this.server as McpServer & { sendToolListChanged: () => void };
+    const own = Object.getOwnPropertyDescriptor(server, 'sendToolListChanged');
+    let asked = false;
+    server.sendToolListChanged = () => void (asked = true);
+    try {
+      register();
+    } finally {
+      if (own === undefined) delete (server as Partial<typeof server>).sendToolListChanged;
+      else Object.defineProperty(server, 'sendToolListChanged', own);
     }
-    // registerTool has sent its own list_changed for each added tool (when connected).
-    if (changed && !added && !initial) this.server.sendToolListChanged();
+    return asked;
+  }
+
+  /**
+   * Sends one `notifications/tools/list_changed` for every listing change of the current tick, a microtask later.
+   * A change while not connected sends nothing: the client lists the tools when it connects.
+   */
+  private listChanged(): void {
+    if (this.listChangedPending || !this.server.isConnected()) return;
+    this.listChangedPending = true;
+    queueMicrotask(() => {
+      this.listChangedPending = false;
+      this.server.sendToolListChanged();
+    });
   }
 
   private toolFields(entry: McpTool): { title?: string; description: string; inputSchema: never; outputSchema?: never; annotations: ToolAnnotations; _meta?: Record<string, unknown> } {
@@ -128,14 +159,26 @@ export class McpToolServer {
     };
   }
 
-  /** Declares `logging` and answers `logging/setLevel` with a per-session level (see the class docs). */
+  /**
+   * Declares `logging`, answers `logging/setLevel` with a per-session level, and makes the server's own
+   * `sendLoggingMessage` honour that level (see the class docs).
+   */
   private installLogging(): void {
     const low = this.server.server;
     if (!this.server.isConnected()) low.registerCapabilities({ logging: {} });
-    low.setRequestHandler(SetLevelRequestSchema, (request, extra) => {
-      this.levels.set(extra.sessionId, request.params.level as LoggingLevel);
-      return {};
-    });
+    try {
+      low.setRequestHandler(SetLevelRequestSchema, (request, extra) => {
+        // The session as the SDK's own handler keys it.
+        const header = extra.requestInfo?.headers['mcp-session-id'];
+        const sessionId = extra.sessionId || (typeof header === 'string' ? header : undefined) || undefined;
+        this.levels.set(sessionId, request.params.level as LoggingLevel);
+        return {};
+      });
+    } catch {
+      return; // served on a connected server that did not declare logging: capabilities are fixed, there is no logging
+    }
+    const send = low.sendLoggingMessage.bind(low);
+    low.sendLoggingMessage = (params, sessionId) => (isBelowLevel(this.levels, params.level, sessionId) ? Promise.resolve() : send(params, sessionId));
   }
 
   /**
@@ -226,7 +269,8 @@ function needsApproval(tool: Tool, args: unknown, context: ToolContext): boolean
 /**
  * Serves a `Tools` registry as MCP tools on an `McpServer` you own (see {@link McpToolServer} for what is mapped).
  * Call it before or after registering your own tools, resources and prompts on the server, and before `connect`
- * (the `logging` capability is declared then).
+ * (the `logging` capability is declared then; on a server already connected without it, tools are served and
+ * announced, but there is no MCP logging).
  *
  * @example
  * ```ts
