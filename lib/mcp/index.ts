@@ -7,6 +7,7 @@ export { serveTools, McpToolServer, type ServeToolsOptions } from './server/mcp-
 export { McpRequest } from './server/mcp-request';
 export { serveSkills, type McpSkillPrompts } from './server/serve-skills';
 export { serveStdio, serveHttp, DEFAULT_SESSION_IDLE_MS, type ServeHttpOptions, type McpHttpEndpoint } from './server/serve';
+export { McpMemoryEventStore } from './server/memory-event-store';
 export { McpServerError, type McpServerErrorCode } from './server/errors';
 // MCP client: another MCP server's tools as tools of a registry.
 export { McpClientTools, connectMcpServer } from './client/mcp-client-tools';

@@ -96,6 +96,19 @@ export class McpRequest {
   }
 
   /**
+   * Closes the SSE stream this call answers on, so the client reconnects later (with `Last-Event-ID`) and gets the
+   * result then: polling for a long call (MCP specification 2025-11-25, SEP-1699). Works only over Streamable HTTP
+   * with an event store (`serveHttp({ eventStore })`).
+   * @returns false when the transport cannot do it (stdio, in-memory, no event store): the call goes on as usual.
+   */
+  closeSseStream(): boolean {
+    const close = this.extra.closeSSEStream;
+    if (close === undefined) return false;
+    close();
+    return true;
+  }
+
+  /**
    * Sends `notifications/progress` for this call: `done` units of `total` (both in the tool's own unit; `total`
    * optional), with an optional message. Does nothing when the client sent no progress token, and drops a `done` not
    * above the last one sent (MCP requires progress to increase with each notification).

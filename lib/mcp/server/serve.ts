@@ -5,6 +5,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { McpServerError } from './errors';
 
 type Transport = import('@modelcontextprotocol/sdk/server/streamableHttp.js').StreamableHTTPServerTransport;
+type EventStore = import('@modelcontextprotocol/sdk/server/streamableHttp.js').EventStore;
 
 /**
  * Serves `server` over stdio (the SDK's `StdioServerTransport`: JSON-RPC on the process's stdin and stdout). Write
@@ -37,6 +38,16 @@ export interface ServeHttpOptions {
    * {@link McpHttpEndpoint.close}. A client that keeps its standalone SSE stream (`GET`) open is not idle.
    */
   idleTimeoutMs?: number | undefined;
+  /**
+   * Makes SSE streams resumable: every message sent on a stream is stored, each stream starts with a priming event,
+   * and a client that reconnects with `Last-Event-ID` gets what it missed (MCP specification 2025-11-25,
+   * "Resumability and Redelivery"). Pass an `McpMemoryEventStore` (one process) or your own store behind the SDK's
+   * `EventStore` interface. It also lets a tool close its call's stream to have the client poll
+   * (`McpRequest.closeSseStream()`). Default: none, streams are not resumable.
+   */
+  eventStore?: EventStore | undefined;
+  /** The SSE `retry` field (milliseconds) sent to clients: how long they wait before reconnecting. Default: none. */
+  retryIntervalMs?: number | undefined;
 }
 
 /** The default {@link ServeHttpOptions.idleTimeoutMs}: 30 minutes. */
@@ -130,6 +141,8 @@ export async function serveHttp(createServer: () => McpServer | Promise<McpServe
       const transport: Transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
         onsessioninitialized: (id) => void sessions.set(id, created),
+        ...(options.eventStore === undefined ? {} : { eventStore: options.eventStore }),
+        ...(options.retryIntervalMs === undefined ? {} : { retryInterval: options.retryIntervalMs }),
       });
       const created: Session = { transport, server, open: 0, timer: undefined };
       transport.onclose = () => {
