@@ -9,7 +9,7 @@ import { ToolResultState } from '../../streaming/tool-chunk';
 import type { ActionResult } from '../../result';
 import type { Tool } from '../../tool/tool';
 import type { ExecuteOptions, Tools } from '../../tools';
-import { cutText } from '../../text/cut-text';
+import { cutText, toWellFormed } from '../../text/cut-text';
 import { progressOf } from '../client/mcp-progress';
 import { McpServerError } from './errors';
 import { jsonSchemaCarrier } from './json-schema-carrier';
@@ -251,7 +251,18 @@ export class McpToolServer {
   }
 }
 
-const toCallToolResult = (result: ActionResult<unknown>): CallToolResult => mcpToolResult(result) as CallToolResult;
+/**
+ * @internal `mcpToolResult(result)`, with a shortcut for the commonest successes (a string, a finite number or a boolean), whose
+ * MCP result is one text block: the string made well-formed, or the value's JSON text.
+ */
+export function toCallToolResult(result: ActionResult<unknown>): CallToolResult {
+  if (result.ok) {
+    const value = result.result;
+    const text = typeof value === 'string' ? toWellFormed(value) : typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value)) ? JSON.stringify(value) : undefined;
+    if (text !== undefined) return { content: [{ type: 'text', text }], isError: false };
+  }
+  return mcpToolResult(result) as CallToolResult;
+}
 
 const NO_ELICITATION = 'the MCP client does not support elicitation, so nobody can approve the call';
 

@@ -9,7 +9,9 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { LoggingMessageNotificationSchema, ToolListChangedNotificationSchema, type LoggingLevel } from '@modelcontextprotocol/sdk/types.js';
 import { Type } from '@sinclair/typebox';
-import { Tools } from '../../../lib';
+import { ActionResult, Tools } from '../../../lib';
+import { mcpToolResult } from '../../../lib/providers/mcp-result';
+import { toCallToolResult } from '../../../lib/mcp/server/mcp-tool-server';
 import { DEFAULT_SESSION_IDLE_MS, serveHttp, serveTools } from '../../../lib/mcp';
 
 const quiet = { warn: () => undefined, error: () => undefined };
@@ -211,5 +213,13 @@ describe('serveHttp: idle sessions', () => {
     for (const idleTimeoutMs of [-1, Number.NaN, Number.POSITIVE_INFINITY]) {
       await expect(serveHttp(create, { idleTimeoutMs })).rejects.toMatchObject({ code: 'MCP_HTTP_OPTIONS' });
     }
+  });
+});
+
+describe('toCallToolResult: the shortcut for plain successes gives what mcpToolResult gives', () => {
+  it('matches mcpToolResult for strings (lone surrogates too), numbers, booleans and every other kind', () => {
+    const values: unknown[] = ['plain', '', 'lone \ud800 surrogate', 3, -0, 1e21, 0.1, Number.NaN, Number.POSITIVE_INFINITY, true, false, null, undefined, { a: 1 }, [1, 2], 10n];
+    for (const value of values) expect(toCallToolResult(ActionResult.success(value))).toEqual(mcpToolResult(ActionResult.success(value)));
+    expect(toCallToolResult(ActionResult.fail('no'))).toEqual(mcpToolResult(ActionResult.fail('no')));
   });
 });
