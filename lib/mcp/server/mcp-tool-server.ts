@@ -142,7 +142,7 @@ export class McpToolServer {
   private listChanged(): void {
     if (this.listChangedPending || !this.server.isConnected()) return;
     this.listChangedPending = true;
-    queueMicrotask(() => {
+    void Promise.resolve().then(() => {
       this.listChangedPending = false;
       this.server.sendToolListChanged();
     });
