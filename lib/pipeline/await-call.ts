@@ -35,7 +35,8 @@ export function raceAbort(value: PromiseLike<unknown>, signal: AbortSignal): Pro
       (v) => (settle(), resolve(v)),
       (e: unknown) => (settle(), reject(e)),
     );
-    queueMicrotask(() => {
+    // A promise reaction, not queueMicrotask: Node allocates an AsyncResource for each queueMicrotask callback.
+    void Promise.resolve().then(() => {
       if (settled) return;
       if (signal.aborted) return reject(CANCELLED);
       onAbort = () => reject(CANCELLED);

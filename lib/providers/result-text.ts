@@ -41,7 +41,8 @@ function rawResultText(result: ActionResult<unknown>): string {
  */
 export function jsonText(value: unknown): string | undefined {
   try {
-    return JSON.stringify(value, binaryReplacer);
+    // Bytes are objects: a primitive needs no replacer, which would cost a wrapper object and a call per value.
+    return typeof value === 'object' && value !== null ? JSON.stringify(value, binaryReplacer) : JSON.stringify(value);
   } catch {
     return undefined;
   }

@@ -14,10 +14,11 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { CallToolResultSchema, type CallToolResult, type ResourceLink as SdkResourceLink } from '@modelcontextprotocol/sdk/types.js';
 import type { ChatCompletionToolMessageParam } from 'openai/resources/chat/completions';
 import type { ResponseInputItem } from 'openai/resources/responses/responses';
-import {
-  ActionResult, CoreError, LinkedContent, ResourceLink, Tools, anthropicToolResult, geminiFunctionResponse, isLinkedContent, isResourceLink, mcpToolResult,
-  openAIChatToolMessage, openAIResponsesToolOutput,
-} from '../../lib';
+import { ActionResult, CoreError, LinkedContent, ResourceLink, Tools, isLinkedContent, isResourceLink } from '../../lib';
+import { anthropicToolResult } from '../../lib/providers/anthropic';
+import { geminiFunctionResponse } from '../../lib/providers/gemini';
+import { mcpToolResult } from '../../lib/providers/mcp';
+import { openAIChatToolMessage, openAIResponsesToolOutput } from '../../lib/providers/openai';
 import { McpClientTools, mcpToolOutput, serveTools, TOOL_OUTPUTS_RESOURCE } from '../../lib/mcp';
 import { LocalWorkspace } from '../../lib/workspace';
 

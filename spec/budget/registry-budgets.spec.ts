@@ -3,9 +3,10 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { Type } from '@sinclair/typebox';
 import {
-  Action, ActionResult, CoreError, FunctionTool, LinkedContent, OUTPUT_FOLDER, PermissionDecision, ToolBase, ToolChunk, ToolResultState, Tools,
+  Action, ActionResult, CoreError, FunctionTool, LinkedContent, OUTPUT_FOLDER, ToolBase, ToolChunk, ToolResultState, Tools,
   type OutputBudget, type OutputWorkspace,
 } from '../../lib';
+import { PermissionDecision } from '../../lib/permissions';
 import { LocalWorkspace } from '../../lib/workspace';
 
 const quiet = () => ({ warn: jest.fn(), error: jest.fn() });

@@ -1,6 +1,6 @@
 import type { Client, ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StreamableHTTPClientTransportOptions } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { Tool as McpToolDefinition } from '@modelcontextprotocol/sdk/types.js';
+import type { LoggingLevel, Tool as McpToolDefinition } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolLogger } from '../../pipeline/logger';
 
 /**
@@ -79,8 +79,18 @@ export interface McpClientOptions {
    * handlers there, such as an elicitation or sampling handler.
    */
   readonly setupClient?: ((client: Client) => void) | undefined;
-  /** Where warnings (refused, skipped or drifted tools, lost connections) go (default: the console). */
+  /**
+   * Where warnings (refused, skipped or drifted tools, lost connections) and the server's log messages
+   * (`notifications/message`: `debug`/`info`/`notice` to `debug`, `warning` to `warn`, `error` and above to `error`)
+   * go. Default: the registry's logger (`tools.logger`).
+   */
   readonly logger?: ToolLogger | undefined;
+  /**
+   * The least severe log level the server should send, set with `logging/setLevel` after each connection when the
+   * server declares the `logging` capability (default: none set, the server decides). MCP specification 2025-06-18,
+   * https://modelcontextprotocol.io/specification/2025-06-18/server/utilities/logging.
+   */
+  readonly logLevel?: LoggingLevel | undefined;
 }
 
 /** A tool whose definition changed after it was approved. */

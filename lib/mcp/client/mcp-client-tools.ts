@@ -1,8 +1,8 @@
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, McpError, ToolListChangedNotificationSchema, type Tool as McpToolDefinition } from '@modelcontextprotocol/sdk/types.js';
+import { ErrorCode, LoggingMessageNotificationSchema, McpError, ToolListChangedNotificationSchema, type LoggingMessageNotification, type Progress, type Tool as McpToolDefinition } from '@modelcontextprotocol/sdk/types.js';
 import { ToolError } from '../../errors';
-import { consoleLogger, type ToolLogger } from '../../pipeline/logger';
+import type { ToolLogger } from '../../pipeline/logger';
 import { linkedController } from '../../pipeline/await-call';
 import type { ActionResult } from '../../result';
 import { cutText } from '../../text/cut-text';
@@ -10,6 +10,7 @@ import type { Invocation } from '../../tool/tool';
 import type { Tools } from '../../tools';
 import { toolOutput, type McpCallResult } from './mcp-call-result';
 import { McpClientError } from './mcp-client-error';
+import { ProgressRelay } from './mcp-progress';
 import type { McpClientOptions, McpToolDrift, McpToolsChange } from './mcp-client-options';
 import { McpRemoteTool } from './mcp-remote-tool';
 import { localToolName, SERVER_NAME, toolFingerprint } from './mcp-tool-naming';
@@ -18,6 +19,8 @@ import { createTransport, isSessionGone } from './mcp-transport';
 const DEFAULT_CLIENT_INFO = { name: 'agenttoolkit', version: '1.0.0' };
 /** A reason or server message quoted to the model or in a log line is cut to this many characters. */
 const MAX_MESSAGE = 500;
+/** A server's log message is cut to this many characters in the log line (its data is in the details whole). */
+const MAX_LOG = 2000;
 
 interface Reconnect {
   readonly maxAttempts: number;
@@ -67,7 +70,7 @@ export class McpClientTools {
   ) {
     this.serverName = options.name;
     this.prefix = options.prefix ?? `mcp__${options.name}__`;
-    this.logger = options.logger ?? consoleLogger;
+    this.logger = options.logger ?? tools.logger;
     const reconnect = options.reconnect;
     this.reconnectPolicy =
       reconnect === false || options.client !== undefined
@@ -209,6 +212,11 @@ export class McpClientTools {
     client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
       this.refresh().catch((error: unknown) => this.warn(`could not refresh its tools after tools/list_changed: ${messageOf(error)}`));
     });
+    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => this.serverLog(notification.params));
+    const logLevel = this.options.logLevel;
+    if (logLevel !== undefined && client.getServerCapabilities()?.logging !== undefined) {
+      await client.setLoggingLevel(logLevel, this.requestOptions()).catch((error: unknown) => this.warn(`could not set its log level to '${logLevel}': ${messageOf(error)}`));
+    }
     if (own) {
       client.onclose = () => {
         if (this.current !== client) return;
@@ -356,31 +364,34 @@ export class McpClientTools {
     }
   }
 
-  /** One `tools/call`: the pipeline has validated `args` against the tool's schema. */
-  private async call(remoteName: string, localName: string, args: Record<string, unknown>, invocation: Invocation): Promise<unknown> {
+  /**
+   * One `tools/call`: the pipeline has validated `args` against the tool's schema. The server's progress
+   * notifications for the call become content-less chunks the call streams (see {@link ProgressRelay}).
+   */
+  private call(remoteName: string, localName: string, args: Record<string, unknown>, invocation: Invocation): Promise<unknown> {
     // The SDK adds an abort listener to the signal of every request and never removes it: hand it a signal of this
     // call's own, so a long-lived caller signal (or the shared signal of calls made without one) gathers none.
     const { controller, unlink } = linkedController(invocation.signal);
-    try {
-      return await this.callOnce(remoteName, localName, args, controller.signal);
-    } finally {
-      unlink();
-    }
+    const tool = this.registered.get(remoteName);
+    const relay = new ProgressRelay((value) => (tool === undefined ? value : tool.checkResult(value)));
+    relay.settle(this.callOnce(remoteName, localName, args, controller.signal, relay.onprogress).finally(unlink));
+    return relay.body;
   }
 
-  private async callOnce(remoteName: string, localName: string, args: Record<string, unknown>, signal: AbortSignal): Promise<unknown> {
+  private async callOnce(remoteName: string, localName: string, args: Record<string, unknown>, signal: AbortSignal, onprogress: (progress: Progress) => void): Promise<unknown> {
     let client = await this.ready(signal);
+    const options = { signal, onprogress, ...this.requestOptions() };
     let result;
     try {
       try {
-        result = await client.callTool({ name: remoteName, arguments: args }, undefined, { signal, ...this.requestOptions() });
+        result = await client.callTool({ name: remoteName, arguments: args }, undefined, options);
       } catch (error) {
         // The server did not process a request of a session it no longer knows: a new session, and the call once more.
         if (signal.aborted || !isSessionGone(error, this.options) || this.reconnectPolicy === undefined) throw error;
         this.warn('the server no longer knows the session (HTTP 404); starting a new one');
         this.lost(client, error);
         client = await this.ready(signal);
-        result = await client.callTool({ name: remoteName, arguments: args }, undefined, { signal, ...this.requestOptions() });
+        result = await client.callTool({ name: remoteName, arguments: args }, undefined, options);
       }
     } catch (error) {
       if (signal.aborted) throw error;
@@ -392,6 +403,25 @@ export class McpClientTools {
       throw new ToolError(`The connection to MCP server '${this.serverName}' was lost during the call (${cutText(messageOf(error), MAX_MESSAGE)}). It may or may not have run; check before retrying.`, { cause: error });
     }
     return toolOutput(result as McpCallResult, this.serverName, localName);
+  }
+
+  /**
+   * A log message of the server (`notifications/message`) to the logger: `debug`, `info` and `notice` to `debug` (left
+   * out when the logger has none), `warning` to `warn`, `error` and above to `error`. The details carry the server's
+   * level, its logger name and the data.
+   */
+  private serverLog(params: LoggingMessageNotification['params']): void {
+    const { level, logger, data } = params;
+    const text = typeof data === 'string' ? data : (jsonOrString(data));
+    const message = `MCP server '${this.serverName}'${typeof logger === 'string' ? ` (${cutText(logger, 100)})` : ''} [${level}]: ${cutText(text, MAX_LOG)}`;
+    const details = { mcpServer: this.serverName, level, ...(logger === undefined ? {} : { logger }), data };
+    try {
+      if (level === 'warning') this.logger.warn(message, details);
+      else if (level === 'debug' || level === 'info' || level === 'notice') this.logger.debug?.(message, details);
+      else this.logger.error(message, details);
+    } catch {
+      // Logging is best effort.
+    }
   }
 
   /** The connected client, waiting for a reconnection in progress (or starting one) when the connection is down. */
@@ -463,6 +493,14 @@ function checkOptions(options: McpClientOptions): void {
 function messageOf(error: unknown): string {
   const message = error instanceof Error ? error.message : String(error);
   return message.split('\n', 1)[0]!;
+}
+
+function jsonOrString(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? String(value);
+  } catch {
+    return String(value);
+  }
 }
 
 function sleep(ms: number): Promise<void> {

@@ -77,6 +77,15 @@ export class McpRemoteTool extends Tool {
   }
 
   /**
+   * Checks a call's output against the tool's `returns` schema (the server's `outputSchema`), as the pipeline does
+   * for a tool that does not stream: passes it through, or throws a `CoreError` `INVALID_TOOL_OUTPUT`. Used for the
+   * output of a call whose progress was streamed.
+   */
+  checkResult(value: unknown): unknown {
+    return this.checkOutput(value);
+  }
+
+  /**
    * The tool for `definition`: strict when strict provider formats can express its schema, else non-strict.
    * @throws ToolDefinitionError when the schema cannot be used at all.
    */

@@ -7,10 +7,12 @@ import { AgentToolkitError } from '../../errors';
  *   registered natively on the same `McpServer`.
  * - `MCP_HOST_VALIDATION`: `serveHttp` was asked to bind a non-loopback address without `allowedHosts`, which would
  *   switch off host-header validation.
+ * - `MCP_HTTP_OPTIONS`: a `serveHttp` option has an unusable value (an `idleTimeoutMs` that is not a number of
+ *   milliseconds of at least 0).
  * - `MCP_SDK_MISSING`: the optional peer dependency `@modelcontextprotocol/sdk` (or the `zod` it needs) is not
  *   installed.
  */
-export type McpServerErrorCode = 'MCP_TOOL_NAME_TAKEN' | 'MCP_HOST_VALIDATION' | 'MCP_SDK_MISSING';
+export type McpServerErrorCode = 'MCP_TOOL_NAME_TAKEN' | 'MCP_HOST_VALIDATION' | 'MCP_HTTP_OPTIONS' | 'MCP_SDK_MISSING';
 
 /** A refusal of the MCP server adapter; see {@link McpServerErrorCode}. */
 export class McpServerError extends AgentToolkitError<McpServerErrorCode> {}

@@ -22,6 +22,12 @@ const SEVERITY: readonly LoggingLevel[] = ['debug', 'info', 'notice', 'warning',
 /** The level a client set with `logging/setLevel`, per session (`undefined` key: a transport without sessions). */
 export type McpLogLevels = Map<string | undefined, LoggingLevel>;
 
+/** @internal Whether a message at `level` is below the level the client set for `sessionId` (nothing set: never). */
+export function isBelowLevel(levels: McpLogLevels, level: LoggingLevel, sessionId: string | undefined): boolean {
+  const minimum = levels.get(sessionId);
+  return minimum !== undefined && SEVERITY.indexOf(level) < SEVERITY.indexOf(minimum);
+}
+
 /**
  * The MCP request a tool call is serving: inject it into a tool with `@Inject(McpRequest, { optional: true })` (or a
  * function tool's `inject: { mcp: McpRequest }`) to ask the connected user (`elicitInput`), ask the client's model
@@ -90,6 +96,19 @@ export class McpRequest {
   }
 
   /**
+   * Closes the SSE stream this call answers on, so the client reconnects later (with `Last-Event-ID`) and gets the
+   * result then: polling for a long call (MCP specification 2025-11-25, SEP-1699). Works only over Streamable HTTP
+   * with an event store (`serveHttp({ eventStore })`).
+   * @returns false when the transport cannot do it (stdio, in-memory, no event store): the call goes on as usual.
+   */
+  closeSseStream(): boolean {
+    const close = this.extra.closeSSEStream;
+    if (close === undefined) return false;
+    close();
+    return true;
+  }
+
+  /**
    * Sends `notifications/progress` for this call: `done` units of `total` (both in the tool's own unit; `total`
    * optional), with an optional message. Does nothing when the client sent no progress token, and drops a `done` not
    * above the last one sent (MCP requires progress to increase with each notification).
@@ -114,8 +133,7 @@ export class McpRequest {
    * set with `logging/setLevel` (every level when it set none). `data` is any JSON value; `logger` names the source.
    */
   async log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
-    const minimum = this.levels.get(this.extra.sessionId);
-    if (minimum !== undefined && SEVERITY.indexOf(level) < SEVERITY.indexOf(minimum)) return;
+    if (isBelowLevel(this.levels, level, this.extra.sessionId)) return;
     await this.extra.sendNotification({ method: 'notifications/message', params: logger === undefined ? { level, data } : { level, data, logger } });
   }
 }

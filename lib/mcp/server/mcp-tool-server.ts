@@ -9,10 +9,11 @@ import { ToolResultState } from '../../streaming/tool-chunk';
 import type { ActionResult } from '../../result';
 import type { Tool } from '../../tool/tool';
 import type { ExecuteOptions, Tools } from '../../tools';
-import { cutText } from '../../text/cut-text';
+import { cutText, toWellFormed } from '../../text/cut-text';
+import { progressOf } from '../client/mcp-progress';
 import { McpServerError } from './errors';
 import { jsonSchemaCarrier } from './json-schema-carrier';
-import { McpRequest, type McpLogLevels, type McpRequestExtra } from './mcp-request';
+import { isBelowLevel, McpRequest, type McpLogLevels, type McpRequestExtra } from './mcp-request';
 import { serveToolOutputs } from './serve-tool-outputs';
 
 /** Options of {@link serveTools} / {@link McpToolServer}. */
@@ -40,13 +41,17 @@ export interface ServeToolsOptions {
  * - Listing changes (registration, `setGroupsActive` or a `reset_tools` call, `setContext`) update the served tools
  *   and send `notifications/tools/list_changed`; the context of one call does not.
  * - Calls run through the registry's pipeline with a per-call context that also provides {@link McpRequest}; the
- *   client's cancellation aborts the tool's signal; status lines and streamed text become progress notifications.
+ *   client's cancellation aborts the tool's signal; status lines, streamed text and the progress a remote MCP tool
+ *   streams (`MCP_PROGRESS` chunks) become progress notifications.
  * - Approval: see {@link ServeToolsOptions.permissions}. The user is asked with an elicitation form; accept runs the
  *   call, decline or cancel gives the declined result; a client without the elicitation capability gets a failed
  *   result saying nobody could approve the call.
  * - Logging: the server declares the `logging` capability and answers `logging/setLevel` itself (per session), so
- *   {@link McpRequest.log} sends what the client asked for. It replaces the SDK server's own `logging/setLevel`
- *   handler: `server.sendLoggingMessage` from your own code then sends every level.
+ *   {@link McpRequest.log} sends what the client asked for, tied to the call. This handler replaces the SDK server's
+ *   own, so the server's `sendLoggingMessage(params, sessionId)` is wrapped on this instance to apply the same
+ *   per-session level: your own code's log messages honour the client's level too.
+ * - `notifications/tools/list_changed` is sent once per change of the registry's listing, and changes in the same
+ *   tick (several `tools.action(...)` calls in a row) share one: the SDK's `registerTool` would send one per tool.
  * - Output budgets: a result cut by the registry's output budget, whose full text was saved, carries a
  *   `resource_link` to it, and the server answers `resources/read` for it (see `serveToolOutputs`).
  */
@@ -56,6 +61,7 @@ export class McpToolServer {
   private readonly unsubscribe: () => void;
   private readonly progressEnabled: boolean;
   private readonly outputs: RegisteredResourceTemplate | undefined;
+  private listChangedPending = false;
 
   /**
    * @throws McpServerError `MCP_TOOL_NAME_TAKEN` when a tool of the registry has the name of one registered
@@ -81,14 +87,10 @@ export class McpToolServer {
     this.registered.clear();
   }
 
-  /**
-   * Brings the served tools in line with the registry's listing and sends `list_changed` when anything changed (the
-   * SDK's `registerTool` sends one per tool it adds; otherwise one for the whole change).
-   */
+  /** Brings the served tools in line with the registry's listing and announces a change (see {@link listChanged}). */
   private sync(initial: boolean): void {
     const listed = new Map(this.tools.getSchema(mcpFormat).map((entry) => [entry.name, entry]));
     let changed = false;
-    let added = false;
     for (const [name, served] of this.registered) {
       const entry = listed.get(name);
       const enabled = entry !== undefined;
@@ -103,22 +105,53 @@ export class McpToolServer {
         changed = true;
       }
     }
-    for (const [name, entry] of listed) {
-      if (this.registered.has(name)) continue;
-      let tool: RegisteredTool;
-      try {
-        tool = this.server.registerTool(name, this.toolFields(entry), ((args: Record<string, unknown>, extra: McpRequestExtra) => this.call(name, args, extra)) as never);
-      } catch (error) {
-        const taken = new McpServerError('MCP_TOOL_NAME_TAKEN', `Tool '${name}' is already registered on this McpServer natively; register the registry's tool under another name (tools.register({ instance, prefix })) or rename the native one.`, { cause: error });
-        if (initial) throw taken;
-        console.warn(taken.message);
-        continue;
+    const added = this.withoutListChanged(() => {
+      for (const [name, entry] of listed) {
+        if (this.registered.has(name)) continue;
+        let tool: RegisteredTool;
+        try {
+          tool = this.server.registerTool(name, this.toolFields(entry), ((args: Record<string, unknown>, extra: McpRequestExtra) => this.call(name, args, extra)) as never);
+        } catch (error) {
+          const taken = new McpServerError('MCP_TOOL_NAME_TAKEN', `Tool '${name}' is already registered on this McpServer natively; register the registry's tool under another name (tools.register({ instance, prefix })) or rename the native one.`, { cause: error });
+          if (initial) throw taken;
+          console.warn(taken.message);
+          continue;
+        }
+        this.registered.set(name, { tool, entry });
       }
-      this.registered.set(name, { tool, entry });
-      added = true;
+    });
+    if (changed || added) this.listChanged();
+  }
+
+  /**
+   * Runs `register` with the server's `sendToolListChanged` silenced (the SDK's `registerTool` sends one per tool it
+   * adds), restoring it afterwards. @returns whether anything asked to send it.
+   */
+  private withoutListChanged(register: () => void): boolean {
+    const server = this.server as McpServer & { sendToolListChanged: () => void };
+    const own = Object.getOwnPropertyDescriptor(server, 'sendToolListChanged');
+    let asked = false;
+    server.sendToolListChanged = () => void (asked = true);
+    try {
+      register();
+    } finally {
+      if (own === undefined) delete (server as Partial<typeof server>).sendToolListChanged;
+      else Object.defineProperty(server, 'sendToolListChanged', own);
     }
-    // registerTool has sent its own list_changed for each added tool (when connected).
-    if (changed && !added && !initial) this.server.sendToolListChanged();
+    return asked;
+  }
+
+  /**
+   * Sends one `notifications/tools/list_changed` for every listing change of the current tick, a microtask later.
+   * A change while not connected sends nothing: the client lists the tools when it connects.
+   */
+  private listChanged(): void {
+    if (this.listChangedPending || !this.server.isConnected()) return;
+    this.listChangedPending = true;
+    void Promise.resolve().then(() => {
+      this.listChangedPending = false;
+      this.server.sendToolListChanged();
+    });
   }
 
   private toolFields(entry: McpTool): { title?: string; description: string; inputSchema: never; outputSchema?: never; annotations: ToolAnnotations; _meta?: Record<string, unknown> } {
@@ -132,52 +165,78 @@ export class McpToolServer {
     };
   }
 
-  /** Declares `logging` and answers `logging/setLevel` with a per-session level (see the class docs). */
+  /**
+   * Declares `logging`, answers `logging/setLevel` with a per-session level, and makes the server's own
+   * `sendLoggingMessage` honour that level (see the class docs).
+   */
   private installLogging(): void {
     const low = this.server.server;
     if (!this.server.isConnected()) low.registerCapabilities({ logging: {} });
-    low.setRequestHandler(SetLevelRequestSchema, (request, extra) => {
-      this.levels.set(extra.sessionId, request.params.level as LoggingLevel);
-      return {};
-    });
+    try {
+      low.setRequestHandler(SetLevelRequestSchema, (request, extra) => {
+        // The session as the SDK's own handler keys it.
+        const header = extra.requestInfo?.headers['mcp-session-id'];
+        const sessionId = extra.sessionId || (typeof header === 'string' ? header : undefined) || undefined;
+        this.levels.set(sessionId, request.params.level as LoggingLevel);
+        return {};
+      });
+    } catch {
+      return; // served on a connected server that did not declare logging: capabilities are fixed, there is no logging
+    }
+    const send = low.sendLoggingMessage.bind(low);
+    low.sendLoggingMessage = (params, sessionId) => (isBelowLevel(this.levels, params.level, sessionId) ? Promise.resolve() : send(params, sessionId));
   }
 
-  /** One `tools/call`: approval, then the registry's pipeline with the MCP request in the call's context. */
-  private async call(name: string, args: Record<string, unknown>, extra: McpRequestExtra): Promise<CallToolResult> {
+  /**
+   * One `tools/call`: approval, then the registry's pipeline with the MCP request in the call's context. The common
+   * path (no approval, no progress token) adds no async step of its own around `execute`: a served call should cost
+   * about what the SDK's own `registerTool` handler costs.
+   */
+  private call(name: string, args: Record<string, unknown>, extra: McpRequestExtra): Promise<CallToolResult> {
     const request = new McpRequest(this.server, extra, this.levels);
     const options: ExecuteOptions = { context: this.tools.context.clone().provide(request), signal: extra.signal, callId: String(extra.requestId) };
-    return mcpToolResult(await this.decide(name, args, options, request)) as CallToolResult;
+    return this.decide(name, args, options, request).then(toCallToolResult);
   }
 
-  private async decide(name: string, args: Record<string, unknown>, options: ExecuteOptions, request: McpRequest): Promise<ActionResult<unknown>> {
+  private decide(name: string, args: Record<string, unknown>, options: ExecuteOptions, request: McpRequest): Promise<ActionResult<unknown>> {
     const tool = this.tools.get(name);
     if (tool === undefined) return this.tools.execute(name, args, options);
-    let ask: boolean;
-    let input: unknown = args;
-    if (this.options.permissions !== undefined) {
-      const decision = await this.options.permissions.check(tool, args);
-      if (decision.behavior === PermissionBehavior.DENY) return this.tools.denied(name, decision.message);
-      ask = decision.behavior === PermissionBehavior.ASK;
-      input = decision.updatedInput ?? args;
-    } else {
-      ask = needsApproval(tool, args, options.context ?? this.tools.context);
-    }
-    if (ask) {
-      if (!this.canElicit(request)) return this.tools.unapproved(name, NO_ELICITATION);
-      if (!(await this.askUser(request, tool, input))) return this.tools.declined(name);
-    }
-    return this.run(name, input, options, request, tool);
+    if (this.options.permissions !== undefined) return this.decideWith(this.options.permissions, tool, args, options, request);
+    if (needsApproval(tool, args, options.context ?? this.tools.context)) return this.approveThenRun(tool, args, options, request);
+    return this.run(name, args, options, request, tool);
+  }
+
+  /** The permission engine decides first: allow runs the call, deny gives the denied result, ask asks the user. */
+  private async decideWith(permissions: PermissionEngine, tool: Tool, args: Record<string, unknown>, options: ExecuteOptions, request: McpRequest): Promise<ActionResult<unknown>> {
+    const decision = await permissions.check(tool, args);
+    if (decision.behavior === PermissionBehavior.DENY) return this.tools.denied(tool.name, decision.message);
+    const input = decision.updatedInput ?? args;
+    if (decision.behavior === PermissionBehavior.ASK) return this.approveThenRun(tool, input, options, request);
+    return this.run(tool.name, input, options, request, tool);
+  }
+
+  /** Asks the connected user through elicitation; only an accepted request runs the call. */
+  private async approveThenRun(tool: Tool, args: unknown, options: ExecuteOptions, request: McpRequest): Promise<ActionResult<unknown>> {
+    if (!this.canElicit(request)) return this.tools.unapproved(tool.name, NO_ELICITATION);
+    if (!(await this.askUser(request, tool, args))) return this.tools.declined(tool.name);
+    return this.run(tool.name, args, options, request, tool);
   }
 
   /** Runs the call; with a progress token, streams it and reports the status line and each text chunk as progress. */
-  private async run(name: string, args: unknown, options: ExecuteOptions, request: McpRequest, tool: Tool): Promise<ActionResult<unknown>> {
+  private run(name: string, args: unknown, options: ExecuteOptions, request: McpRequest, tool: Tool): Promise<ActionResult<unknown>> {
     if (!this.progressEnabled || request.progressToken === undefined) return this.tools.execute(name, args, options);
+    return this.runWithProgress(name, args, options, request, tool);
+  }
+
+  private async runWithProgress(name: string, args: unknown, options: ExecuteOptions, request: McpRequest, tool: Tool): Promise<ActionResult<unknown>> {
     await request.step(tool.formatStatus(args));
     const stream = this.tools.stream(name, args, options);
     for await (const chunk of stream) {
       if (chunk.state !== ToolResultState.RUNNING) continue; // the final response: it is the call's result, not progress
       const text = chunk.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
       if (text !== '') await request.step(text);
+      const relayed = progressOf(chunk); // a remote MCP tool's own progress, passed on
+      if (relayed !== undefined) await request.step(relayed.message ?? (relayed.total === undefined ? String(relayed.progress) : `${relayed.progress}/${relayed.total}`));
     }
     return stream.result;
   }
@@ -198,6 +257,19 @@ export class McpToolServer {
   }
 }
 
+/**
+ * @internal `mcpToolResult(result)`, with a shortcut for the commonest successes (a string, a finite number or a boolean), whose
+ * MCP result is one text block: the string made well-formed, or the value's JSON text.
+ */
+export function toCallToolResult(result: ActionResult<unknown>): CallToolResult {
+  if (result.ok) {
+    const value = result.result;
+    const text = typeof value === 'string' ? toWellFormed(value) : typeof value === 'boolean' || (typeof value === 'number' && Number.isFinite(value)) ? JSON.stringify(value) : undefined;
+    if (text !== undefined) return { content: [{ type: 'text', text }], isError: false };
+  }
+  return mcpToolResult(result) as CallToolResult;
+}
+
 const NO_ELICITATION = 'the MCP client does not support elicitation, so nobody can approve the call';
 
 const MAX_SHOWN_ARGS = 2000;
@@ -214,7 +286,8 @@ function needsApproval(tool: Tool, args: unknown, context: ToolContext): boolean
 /**
  * Serves a `Tools` registry as MCP tools on an `McpServer` you own (see {@link McpToolServer} for what is mapped).
  * Call it before or after registering your own tools, resources and prompts on the server, and before `connect`
- * (the `logging` capability is declared then).
+ * (the `logging` capability is declared then; on a server already connected without it, tools are served and
+ * announced, but there is no MCP logging).
  *
  * @example
  * ```ts

@@ -5,6 +5,7 @@ import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { McpServerError } from './errors';
 
 type Transport = import('@modelcontextprotocol/sdk/server/streamableHttp.js').StreamableHTTPServerTransport;
+type EventStore = import('@modelcontextprotocol/sdk/server/streamableHttp.js').EventStore;
 
 /**
  * Serves `server` over stdio (the SDK's `StdioServerTransport`: JSON-RPC on the process's stdin and stdout). Write
@@ -30,6 +31,34 @@ export interface ServeHttpOptions {
    * `127.0.0.1` and `[::1]`. Required for any other `host`, so host-header validation is never off by default.
    */
   allowedHosts?: readonly string[] | undefined;
+  /**
+   * Milliseconds a session may stay idle (no HTTP request or response stream open for it) before it is closed with
+   * its `McpServer` and transport; a client that comes back gets HTTP 404 and starts a new session, as the MCP
+   * specification says. Default 30 minutes; `0` keeps sessions until the client ends them (`DELETE`) or
+   * {@link McpHttpEndpoint.close}. A client that keeps its standalone SSE stream (`GET`) open is not idle.
+   */
+  idleTimeoutMs?: number | undefined;
+  /**
+   * Makes SSE streams resumable: every message sent on a stream is stored, each stream starts with a priming event,
+   * and a client that reconnects with `Last-Event-ID` gets what it missed (MCP specification 2025-11-25,
+   * "Resumability and Redelivery"). Pass an `McpMemoryEventStore` (one process) or your own store behind the SDK's
+   * `EventStore` interface. It also lets a tool close its call's stream to have the client poll
+   * (`McpRequest.closeSseStream()`). Default: none, streams are not resumable.
+   */
+  eventStore?: EventStore | undefined;
+  /** The SSE `retry` field (milliseconds) sent to clients: how long they wait before reconnecting. Default: none. */
+  retryIntervalMs?: number | undefined;
+}
+
+/** The default {@link ServeHttpOptions.idleTimeoutMs}: 30 minutes. */
+export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
+
+/** One Streamable HTTP session: its transport and server, its open exchanges and its idle timer. */
+interface Session {
+  readonly transport: Transport;
+  readonly server: McpServer;
+  open: number;
+  timer: ReturnType<typeof setTimeout> | undefined;
 }
 
 /** A running Streamable HTTP endpoint from {@link serveHttp}. */
@@ -59,7 +88,8 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
  *   return server;
  * }, { port: 3000 });
  * ```
- * @throws McpServerError `MCP_HOST_VALIDATION` for a non-loopback `host` without `allowedHosts`.
+ * @throws McpServerError `MCP_HOST_VALIDATION` for a non-loopback `host` without `allowedHosts`, `MCP_HTTP_OPTIONS` for
+ *   an `idleTimeoutMs` that is not a number of milliseconds of at least 0.
  */
 export async function serveHttp(createServer: () => McpServer | Promise<McpServer>, options: ServeHttpOptions = {}): Promise<McpHttpEndpoint> {
   const host = options.host ?? '127.0.0.1';
@@ -73,11 +103,29 @@ export async function serveHttp(createServer: () => McpServer | Promise<McpServe
   const { isInitializeRequest } = require('@modelcontextprotocol/sdk/types.js') as typeof import('@modelcontextprotocol/sdk/types.js');
   /* eslint-enable @typescript-eslint/no-require-imports */
   const allowedHosts = options.allowedHosts === undefined ? ['localhost', '127.0.0.1', '[::1]'] : [...options.allowedHosts];
+  const idleMs = options.idleTimeoutMs ?? DEFAULT_SESSION_IDLE_MS;
+  if (!(Number.isFinite(idleMs) && idleMs >= 0)) throw new McpServerError('MCP_HTTP_OPTIONS', `serveHttp: idleTimeoutMs must be a number of milliseconds of at least 0 (got ${String(idleMs)}).`);
   const app = createMcpExpressApp({ host, allowedHosts });
-  const sessions = new Map<string, { transport: Transport; server: McpServer }>();
+  const sessions = new Map<string, Session>();
 
   type Req = { headers: Record<string, string | string[] | undefined>; body?: unknown };
-  type Res = { status(code: number): Res; json(body: unknown): void; headersSent: boolean };
+  type Res = { status(code: number): Res; json(body: unknown): void; headersSent: boolean; once(event: 'close', listener: () => void): unknown };
+  const closeIdle = (session: Session) => {
+    session.timer = undefined;
+    if (session.open > 0) return;
+    session.server.close().catch(() => undefined); // closes the transport, whose onclose forgets the session
+  };
+  /** Counts an HTTP exchange of the session as open until its response closes; the idle timer runs while none is. */
+  const track = (session: Session, res: Res) => {
+    if (idleMs === 0) return;
+    session.open++;
+    clearTimeout(session.timer);
+    session.timer = undefined;
+    res.once('close', () => {
+      session.open--;
+      if (session.open === 0 && sessions.get(session.transport.sessionId ?? '') === session) session.timer = setTimeout(() => closeIdle(session), idleMs).unref();
+    });
+  };
   const reject = (res: Res, status: number, message: string) => res.status(status).json({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
   const sessionOf = (req: Req) => {
     const id = req.headers['mcp-session-id'];
@@ -92,19 +140,25 @@ export async function serveHttp(createServer: () => McpServer | Promise<McpServe
       const server = await createServer();
       const transport: Transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (id) => void sessions.set(id, { transport, server }),
+        onsessioninitialized: (id) => void sessions.set(id, created),
+        ...(options.eventStore === undefined ? {} : { eventStore: options.eventStore }),
+        ...(options.retryIntervalMs === undefined ? {} : { retryInterval: options.retryIntervalMs }),
       });
+      const created: Session = { transport, server, open: 0, timer: undefined };
       transport.onclose = () => {
-        if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+        clearTimeout(created.timer);
+        if (transport.sessionId !== undefined && sessions.get(transport.sessionId) === created) sessions.delete(transport.sessionId);
       };
       await server.connect(transport);
-      session = { transport, server };
+      session = created;
     }
+    track(session, res);
     await session.transport.handleRequest(req as never, res as never, req.body);
   });
   const onSession = async (req: Req, res: Res) => {
     const session = sessionOf(req);
     if (session === undefined) return reject(res, 400, 'Invalid or missing session id');
+    track(session, res);
     await session.transport.handleRequest(req as never, res as never);
   };
   app.get(path, onSession);
@@ -119,6 +173,7 @@ export async function serveHttp(createServer: () => McpServer | Promise<McpServe
     url: `http://${shownHost}:${port}${path}`,
     httpServer,
     async close() {
+      for (const session of sessions.values()) clearTimeout(session.timer);
       await Promise.all([...sessions.values()].map(({ server }) => server.close()));
       sessions.clear();
       httpServer.closeAllConnections();

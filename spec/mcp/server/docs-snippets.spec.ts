@@ -44,8 +44,8 @@ async function connect(server: McpServer, capabilities: Record<string, unknown> 
 const text = (result: unknown) => ((result as { content: Array<{ text?: string }> }).content[0]?.text ?? '');
 
 describe('docs/providers/mcp.md server snippets', () => {
-  it('has the five snippets this spec runs', () => {
-    expect(snippets).toHaveLength(5);
+  it('has the six snippets this spec runs', () => {
+    expect(snippets).toHaveLength(6);
   });
 
   it('the quick start serves the registry and the native tool over stdio', async () => {
@@ -119,13 +119,19 @@ describe('docs/providers/mcp.md server snippets', () => {
     }
   });
 
+  it('the resumable-streams snippet serves with an event store and closes', async () => {
+    const { resumable } = (await run(snippets[4]!)) as { resumable: McpHttpEndpoint };
+    expect(resumable.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
+    expect(resumable.httpServer.listening).toBe(false);
+  });
+
   it('the skills snippet serves each skill as a prompt', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'mcp-doc-skills-'));
     try {
       mkdirSync(join(dir, 'triage'));
       writeFileSync(join(dir, 'triage', 'SKILL.md'), '---\nname: triage\ndescription: Triage issues.\n---\nLabel first.\n');
-      expect(snippets[4]).toContain("'./skills'");
-      const { server } = (await run(snippets[4]!.replace("'./skills'", JSON.stringify(dir)))) as { server: McpServer };
+      expect(snippets[5]).toContain("'./skills'");
+      const { server } = (await run(snippets[5]!.replace("'./skills'", JSON.stringify(dir)))) as { server: McpServer };
       const client = await connect(server);
       expect((await client.listPrompts()).prompts).toEqual([{ name: 'triage', description: 'Triage issues.' }]);
       expect((await client.getPrompt({ name: 'triage' })).messages[0]!.content).toEqual({ type: 'text', text: 'Label first.' });

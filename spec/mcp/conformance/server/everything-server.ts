@@ -6,7 +6,7 @@
 import 'reflect-metadata';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Action, ActionResult, Inject, Tools, ToolChunk } from '../../../../lib';
-import { McpRequest, serveHttp, serveTools } from '../../../../lib/mcp';
+import { McpMemoryEventStore, McpRequest, serveHttp, serveTools } from '../../../../lib/mcp';
 
 /** A 1x1 red PNG. */
 export const PNG = Buffer.from('iVBORw0KGgoAAAANSUhEUgAAAAEAAAABCAYAAAAfFcSJAAAADUlEQVR42mP8z8DwHwAFBQIAX8jx0gAAAABJRU5ErkJggg==', 'base64');
@@ -120,6 +120,14 @@ export class ConformanceTools {
     return `Elicitation completed: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`;
   }
 
+  @Action('Closes its SSE stream mid-call, then answers: the client reconnects with Last-Event-ID (SEP-1699 polling).', { effects: [] })
+  async test_reconnection(@Inject(McpRequest) mcp: McpRequest): Promise<string> {
+    await delay(50);
+    mcp.closeSseStream();
+    await delay(200);
+    return 'Reconnection test completed';
+  }
+
   @Action('Tool with JSON Schema 2020-12 features', {
     name: 'json_schema_2020_12_tool',
     params: {
@@ -144,5 +152,5 @@ export function conformanceServer(): McpServer {
 }
 
 if (require.main === module) {
-  void serveHttp(conformanceServer, { port: Number(process.argv[2] ?? 0) }).then((endpoint) => console.log(endpoint.url));
+  void serveHttp(conformanceServer, { port: Number(process.argv[2] ?? 0), eventStore: new McpMemoryEventStore(), retryIntervalMs: 500 }).then((endpoint) => console.log(endpoint.url));
 }
