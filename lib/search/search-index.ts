@@ -116,6 +116,14 @@ export function toolDocument(tool: Tool, description: string): ToolDocument {
   return { name: tool.name, description, parameters: cutParameters(parameters), tags: [...tool.tags, tool.group].join(' ') };
 }
 
+/** A document's indexed words, one list per field (name, description, parameters, tags). */
+export type DocumentTerms = ReadonlyArray<readonly string[]>;
+
+/** The indexed words of a document, per field: computed once per tool and kept, so a rebuild reads only new tools. */
+export function documentTerms(document: ToolDocument): DocumentTerms {
+  return FIELDS.map((field) => terms(document[field]));
+}
+
 /** One ranked hit: the position of the document in the indexed list and its score (higher is better). */
 export interface IndexHit {
   readonly id: number;
@@ -140,9 +148,10 @@ export class SearchIndex {
   private readonly scores: Float64Array;
   private readonly touched: Int32Array;
 
-  constructor(documents: readonly ToolDocument[]) {
+  /** @param documents - each document's words per field, in {@link documentTerms} order (see there). */
+  constructor(documents: ReadonlyArray<DocumentTerms>) {
     const count = documents.length;
-    const perField = FIELDS.map((field) => documents.map((doc) => terms(doc[field])));
+    const perField = FIELDS.map((_, f) => documents.map((doc) => doc[f]!));
     const averages = perField.map((lists) => Math.max(1, lists.reduce((sum, list) => sum + list.length, 0) / Math.max(1, count)));
     // BM25F: each field's term frequency weighted and length-normalised, then summed into one pseudo frequency.
     const building = new Map<string, { docs: number[]; tfs: number[] }>();

@@ -7,7 +7,7 @@ import { RESET_TOOLS } from '../tool/tool-groups';
 import type { Tool } from '../tool/tool';
 import type { Tools } from '../tools';
 import { ToolSearchError } from './errors';
-import { SearchIndex, toolDocument } from './search-index';
+import { documentTerms, SearchIndex, toolDocument, type DocumentTerms } from './search-index';
 import type { ToolSearchHit, ToolSearchHost, ToolSearchQueryOptions } from './tool-search-host';
 import { ToolSearchSession } from './tool-search-session';
 
@@ -68,6 +68,8 @@ export class ToolSearch implements ToolSearchHost {
   private index: SearchIndex | undefined;
   private indexed: readonly Tool[] = [];
   private changed = true;
+  /** Each tool's indexed words, kept across rebuilds (a tool object never changes its definition). */
+  private readonly termsOf = new WeakMap<Tool, DocumentTerms>();
 
   /**
    * @param tools - the registry whose tools are searched.
@@ -136,6 +138,12 @@ export class ToolSearch implements ToolSearchHost {
     return index.search(query, limit, accept).map((hit) => ({ tool: indexed[hit.id]!, score: hit.score }));
   }
 
+  private terms(tool: Tool): DocumentTerms {
+    let terms = this.termsOf.get(tool);
+    if (terms === undefined) this.termsOf.set(tool, (terms = documentTerms(toolDocument(tool, describe(tool, this.tools.context)))));
+    return terms;
+  }
+
   /** The index over the registry's tools, rebuilt when a registration changed the list since it was built. */
   private currentIndex(): SearchIndex {
     if (this.index !== undefined && !this.changed) return this.index;
@@ -143,7 +151,7 @@ export class ToolSearch implements ToolSearchHost {
     const same = this.index !== undefined && tools.length === this.indexed.length && tools.every((tool, i) => tool === this.indexed[i]);
     this.changed = false;
     if (same) return this.index!;
-    this.index = new SearchIndex(tools.map((tool) => toolDocument(tool, describe(tool, this.tools.context))));
+    this.index = new SearchIndex(tools.map((tool) => this.terms(tool)));
     this.indexed = tools;
     return this.index;
   }
