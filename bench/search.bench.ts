@@ -33,12 +33,12 @@ export default async function (): Promise<void> {
     return big.search('rebuild the index');
   }, 3);
   const latency = await measure(`search over ${SCALE} tools`, (i) => big.search(texts[i % texts.length]!));
-  const session = big.session();
+  const session = big.session(large.tools.list().slice(100, 105).map((tool) => tool.name));
   const listing = await measure('session listing (getSchema, 5 discovered)', () => large.tools.getSchema({ id: 'names', render: (tool) => tool.name }, undefined, session), { batches: 10 });
   printTable(`Tool search: latency over ${SCALE} tools (3 more registered for the rebuild row)`, ['operation', 'median', 'target'], [
     [`search (the ${texts.length} queries in turn)`, formatNs(latency.medianNs), met(latency.medianNs < 1e6, 'median < 1 ms')],
     ['first search (index build)', formatNs(buildMs * 1e6), '-'],
     ['first search after one more registration (rebuild)', formatNs(rebuildMs * 1e6), '-'],
-    ['listing with a session', formatNs(listing.medianNs), '-'],
+    ['listing with a session (5 discovered)', formatNs(listing.medianNs), '-'],
   ]);
 }

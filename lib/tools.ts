@@ -26,7 +26,7 @@ import { FunctionTool } from './tool/function-tool';
 import { ToolBase } from './tool/tool-base';
 import { ToolDefinitionError } from './tool/tool-definition-error';
 import type { FormatEntry, ToolFormat } from './tool/tool-format';
-import type { ToolSession } from './tool/tool-session';
+import type { OfferedTools, ToolSession } from './tool/tool-session';
 
 /** Options of `new Tools(...)`. */
 export interface ToolsOptions<R extends ActionResult<unknown>> {
@@ -233,7 +233,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
   getSchema<F extends ToolFormat<unknown>>(format: F, context: ToolContext = this.activeContext, session?: ToolSession): Array<FormatEntry<F>> {
     const entries: Array<FormatEntry<F>> = [];
     const refused = (tool: Tool) => (error: Error) => this.log.warn(`Tool '${tool.name}' is left out of the ${format.id} listing: ${error.message}`);
-    const listed = session === undefined ? this.byName.values() : session.listing(this.getAvailable(context), context);
+    const listed = session === undefined ? this.byName.values() : session.listing(this.offered(context), context);
     for (const tool of listed) {
       if (session === undefined && !this.isListed(tool, context)) continue;
       const cache = this.byName.get(tool.name) === tool ? this.schemaCache : new SchemaCache();
@@ -368,6 +368,17 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
     }
   }
 
+  /** The tools offered in `context`, as a session reads them. */
+  private offered(context: ToolContext): OfferedTools {
+    return {
+      all: () => this.getAvailable(context),
+      get: (name) => {
+        const tool = this.byName.get(name);
+        return tool !== undefined && this.isListed(tool, context) ? tool : undefined;
+      },
+    };
+  }
+
   /** Offered in `context`: its availability holds and its group, if switchable, is active. */
   private isListed(tool: Tool, context: ToolContext): boolean {
     return this.isAvailable(tool, context) && (this.groups === undefined || this.groups.isActive(tool.group));
@@ -393,8 +404,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
     try {
       const tool = this.byName.get(name) ?? session?.ownTool(name);
       if (tool === undefined || !this.isAvailable(tool, context)) {
-        const offered = this.getAvailable(context);
-        return Promise.resolve(this.outcomes.unknownTool(name, (session === undefined ? offered : session.listing(offered, context)).map((t) => t.name)));
+        return Promise.resolve(this.outcomes.unknownTool(name, (session === undefined ? this.getAvailable(context) : session.listing(this.offered(context), context)).map((t) => t.name)));
       }
       if (this.groups !== undefined && !this.groups.isActive(tool.group)) return Promise.resolve(this.resultType.fail(this.groups.inactiveMessage(name, tool.group)));
       const refusal = session?.refusal(tool, context);

@@ -22,6 +22,8 @@ export interface ToolSearchHost {
   readonly tools: Tools<ActionResult<unknown>>;
   readonly maxResults: number;
   readonly toolName: string;
+  /** The names of the always-listed tools, in listing order, when given as names (`undefined` for a predicate). */
+  readonly alwaysListedNames: readonly string[] | undefined;
   isAlwaysListed(tool: Tool): boolean;
   isDenied(tool: Tool): boolean;
   search(query: string, options?: ToolSearchQueryOptions): ToolSearchHit[];

@@ -3,7 +3,7 @@ import { PermissionDecision } from '../permissions/permission-decision';
 import type { ObjectSchema } from '../schema/schema-types';
 import { cutText } from '../text/cut-text';
 import { BASIC_GROUP } from '../tool/tool-groups';
-import type { ToolSession } from '../tool/tool-session';
+import type { OfferedTools, ToolSession } from '../tool/tool-session';
 import { Tool } from '../tool/tool';
 import type { ToolSearchHost } from './tool-search-host';
 
@@ -24,7 +24,8 @@ const DESCRIPTION_CHARS = 300;
  * `session` option). Create it with `toolSearch.session()`; keep one per conversation (two conversations on one
  * registry never see each other's discoveries).
  *
- * Listing order: the always-listed tools (registration order), then the search tool, then the discovered tools in
+ * Listing order: the always-listed tools (in the order of the `alwaysListed` names, or registration order for a
+ * predicate), then the search tool, then the discovered tools in
  * the order they were found, so each discovery appends to the listing and a provider's prompt cache of the earlier
  * part stays valid. A discovered tool that stops being usable (unavailable, its group switched off, denied) leaves
  * the listing and is refused; it comes back when it is usable again.
@@ -60,12 +61,11 @@ export class ToolSearchSession implements ToolSession {
   }
 
   /** {@inheritDoc ToolSession.listing} */
-  listing(offered: readonly Tool[], _context: ToolContext): Tool[] {
-    const always = offered.filter((tool) => this.search.isAlwaysListed(tool));
-    if (this.found.size === 0) return [...always, this.searchTool];
-    const byName = new Map(offered.map((tool) => [tool.name, tool]));
+  listing(offered: OfferedTools, _context: ToolContext): Tool[] {
+    const names = this.search.alwaysListedNames;
+    const always = names === undefined ? offered.all().filter((tool) => this.search.isAlwaysListed(tool)) : names.flatMap((name) => offered.get(name) ?? []);
     const discovered = [...this.found].flatMap((name) => {
-      const tool = byName.get(name);
+      const tool = offered.get(name);
       return tool !== undefined && !this.search.isAlwaysListed(tool) && !this.search.isDenied(tool) ? [tool] : [];
     });
     return [...always, this.searchTool, ...discovered];

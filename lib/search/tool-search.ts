@@ -19,9 +19,9 @@ const TOOL_NAME = /^[a-zA-Z0-9_-]{1,64}$/;
 /** Options of `new ToolSearch(tools, options)`. */
 export interface ToolSearchOptions {
   /**
-   * Tools listed from the start of every conversation, by name or by a predicate; every other tool is deferred: left
-   * out of the listing until the model finds it with the search tool. The group switch `reset_tools` is always listed.
-   * Default: none.
+   * Tools listed from the start of every conversation, by name (listed in this order) or by a predicate (listed in
+   * registration order); every other tool is deferred: left out of the listing until the model finds it with the
+   * search tool. The group switch `reset_tools` is always listed, first. Default: none.
    */
   readonly alwaysListed?: readonly string[] | ((tool: Tool) => boolean) | undefined;
   /** The most tools one search returns (and makes callable); 1 to 50, default 5. */
@@ -63,6 +63,8 @@ export class ToolSearch implements ToolSearchHost {
   readonly maxResults: number;
   /** The meta tool's name. */
   readonly toolName: string;
+  /** The names of `alwaysListed` (with `reset_tools` first), or `undefined` when it is a predicate. */
+  readonly alwaysListedNames: readonly string[] | undefined;
   private readonly alwaysListed: (tool: Tool) => boolean;
   private readonly permissions: { readonly context: PermissionContext } | undefined;
   private index: SearchIndex | undefined;
@@ -91,6 +93,7 @@ export class ToolSearch implements ToolSearchHost {
     this.toolName = toolName;
     const listed = options.alwaysListed ?? [];
     const names = typeof listed === 'function' ? undefined : new Set(listed);
+    this.alwaysListedNames = names === undefined ? undefined : [...new Set([RESET_TOOLS, ...names])];
     this.alwaysListed = (tool) => tool.name === RESET_TOOLS || (names === undefined ? (listed as (tool: Tool) => boolean)(tool) === true : names.has(tool.name));
     this.permissions = options.permissions;
     tools.onListChange(() => (this.changed = true));

@@ -1,6 +1,14 @@
 import type { ToolContext } from '../context/tool-context';
 import type { Tool } from './tool';
 
+/** The tools a registry offers in one context (available, group active), as a session reads them. */
+export interface OfferedTools {
+  /** Every offered tool, in registration order (a scan of the registry: use {@link get} where a name is known). */
+  all(): readonly Tool[];
+  /** The registered tool named `name` when it is offered, else `undefined`. */
+  get(name: string): Tool | undefined;
+}
+
 /**
  * A per-conversation view of a registry: which of the tools it offers are listed, which extra tools the conversation
  * has, and which calls it refuses. One registry serves many conversations; each passes its own session to
@@ -9,10 +17,10 @@ import type { Tool } from './tool';
  */
 export interface ToolSession {
   /**
-   * The tools to list, in listing order, given the tools the registry offers in `context` (available, group active),
-   * in registration order. May add tools of its own (see {@link ownTool}).
+   * The tools to list, in listing order, chosen among the tools the registry offers in `context`. May add tools of its
+   * own (see {@link ownTool}).
    */
-  listing(offered: readonly Tool[], context: ToolContext): readonly Tool[];
+  listing(offered: OfferedTools, context: ToolContext): readonly Tool[];
   /** A tool this session adds to the registry's (such as `search_tools`), by name; `undefined` for any other name. */
   ownTool(name: string): Tool | undefined;
   /** Why a call of the registry's `tool` is refused in this conversation (model-facing text), or `undefined` when it may run. */

@@ -195,6 +195,13 @@ describe('ToolSearchSession: conversation state', () => {
     expect(listed(tools, session)).toContain('slack_post_message');
   });
 
+  it('lists always-listed names in the order given, leaving out those not offered', () => {
+    const tools = registry();
+    tools.createGroup('slack', 'Slack.');
+    const session = new ToolSearch(tools, { alwaysListed: ['list_issues', 'slack_post_message', 'read_file', 'not_registered'] }).session();
+    expect(listed(tools, session)).toEqual(['reset_tools', 'list_issues', 'read_file', SEARCH_TOOLS]);
+  });
+
   it('reset_tools stays listed with deferral, and a predicate chooses the always-listed tools', () => {
     const tools = registry();
     tools.createGroup('maps', 'Maps.', { active: true });
