@@ -1,4 +1,5 @@
-import { ActionResult, InjectionToken, PermissionBehavior, PermissionEngine, provided, ToolContext, Tools, ToolSchemaFormat } from '../../lib';
+import { ActionResult, executeToolCalls, InjectionToken, PermissionBehavior, PermissionEngine, provided, runToolCalls, ToolContext, Tools, ToolSchemaFormat } from '../../lib';
+import { anthropicTools } from '../../lib/providers/anthropic';
 import { SEARCH_TOOLS, ToolSearch, ToolSearchError, type ToolSearchFound } from '../../lib/search';
 import { normalizeTerm, tokenize } from '../../lib/search/search-index';
 
@@ -266,5 +267,47 @@ describe('tokenizer', () => {
     const tools = registry();
     const session = new ToolSearch(tools).session();
     expect(await tools.execute(SEARCH_TOOLS, { query: 'slack' }, { session })).toBeInstanceOf(ActionResult);
+  });
+});
+
+describe('sessions in the call helpers', () => {
+  function withApproval() {
+    const tools = registry();
+    tools.action({ name: 'delete_branch', description: 'Delete a git branch.', params: object({ branch: { type: 'string' } }), requiresApproval: true }, () => 'deleted');
+    return tools;
+  }
+
+  it('executeToolCalls: an undiscovered tool is refused without asking for approval; search_tools runs; a found tool asks', async () => {
+    const tools = withApproval();
+    const session = new ToolSearch(tools).session();
+    const asked: string[] = [];
+    const approve = (tool: { name: string }) => (asked.push(tool.name), true);
+    const [refused, searched] = await executeToolCalls(tools, [
+      { id: '1', name: 'delete_branch', args: { branch: 'x' } },
+      { id: '2', name: SEARCH_TOOLS, args: { query: 'delete a git branch' } },
+    ], { session, approve });
+    expect(refused!.result.error).toMatch(/^Tool 'delete_branch' is not loaded in this conversation/);
+    expect((searched!.result.result as ToolSearchFound).tools.map((t) => t.name)).toContain('delete_branch');
+    expect(asked).toEqual([]);
+    const [ran] = await executeToolCalls(tools, [{ id: '3', name: 'delete_branch', args: { branch: 'x' } }], { session, approve });
+    expect(asked).toEqual(['delete_branch']);
+    expect(ran!.result.result).toBe('deleted');
+  });
+
+  it('runToolCalls: a refused call runs (and fails) instead of waiting for approval; the session reaches execute', async () => {
+    const tools = withApproval();
+    const session = new ToolSearch(tools).session();
+    const first = await runToolCalls(tools, [{ id: '1', name: 'delete_branch', args: { branch: 'x' } }, { id: '2', name: SEARCH_TOOLS, args: { query: 'git branch' } }], { session });
+    expect(first.waiting).toEqual([]);
+    expect(first.ran.map((r) => r.result.ok)).toEqual([false, true]);
+    const second = await runToolCalls(tools, [{ id: '3', name: 'delete_branch', args: { branch: 'x' } }], { session });
+    expect(second.waiting.map((w) => w.reason)).toEqual(['approval']);
+  });
+
+  it('anthropicTools lists what the session lists', async () => {
+    const tools = registry();
+    const session = new ToolSearch(tools, { alwaysListed: ['read_file'] }).session(['list_issues']);
+    expect(anthropicTools(tools, { session }).map((t) => t.name)).toEqual(['read_file', SEARCH_TOOLS, 'list_issues']);
+    expect(anthropicTools(tools, { session, strict: true }).map((t) => t.name)).toEqual(['read_file', SEARCH_TOOLS, 'list_issues']);
   });
 });
