@@ -31,14 +31,14 @@ module.exports = {
       severity: 'error',
       comment: 'The core never imports providers, ports and their adapters, skills, the built-in tools or an entry point.',
       from: { path: CORE },
-      to: { path: ['^lib/(providers|workspace|sandbox|skills|builtins|mcp|ai-sdk|openai-agents)/', ENTRY] },
+      to: { path: ['^lib/(providers|workspace|sandbox|skills|builtins|mcp|ai-sdk|openai-agents|search)/', ENTRY] },
     },
     {
       name: 'providers-core-only',
       severity: 'error',
       comment: 'Provider formats depend on the core (and the low layer) only.',
       from: { path: '^lib/providers/' },
-      to: { path: ['^lib/(workspace|sandbox|skills|builtins|mcp|ai-sdk|openai-agents)/', ENTRY] },
+      to: { path: ['^lib/(workspace|sandbox|skills|builtins|mcp|ai-sdk|openai-agents|search)/', ENTRY] },
     },
     {
       name: 'workspace-port',

@@ -21,6 +21,7 @@ export { ToolDefinitionError } from './tool/tool-definition-error';
 export type { ActionOptions } from './tool/action-options';
 export type { ActionFunction, FunctionActionOptions, TokenValue } from './tool/function-tool-options';
 export type { FormatEntry, ToolFormat } from './tool/tool-format';
+export type { OfferedTools, ToolSession } from './tool/tool-session';
 export type { JsonSchema } from './schema/json-schema';
 export { ToolCall, type ToolCallInit } from './pipeline/tool-call';
 export { compose, type NextHandler, type ToolMiddleware } from './pipeline/middleware';

@@ -28,6 +28,7 @@ import { FunctionTool } from './tool/function-tool';
 import { ToolBase } from './tool/tool-base';
 import { ToolDefinitionError } from './tool/tool-definition-error';
 import type { FormatEntry, ToolFormat } from './tool/tool-format';
+import type { OfferedTools, ToolSession } from './tool/tool-session';
 
 /** Options of `new Tools(...)`. */
 export interface ToolsOptions<R extends ActionResult<unknown>> {
@@ -70,6 +71,11 @@ export interface ExecuteOptions {
   signal?: AbortSignal | undefined;
   /** The provider's id for this call: carried on the `ToolCall` and on an external execution request. */
   callId?: string | undefined;
+  /**
+   * The conversation's session (for example a `ToolSearchSession`): its own tools (`search_tools`) can be called, and
+   * a tool it refuses (a deferred tool not yet discovered) fails with its message. Default: none.
+   */
+  session?: ToolSession | undefined;
 }
 
 /**
@@ -232,13 +238,18 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
    * with descriptions rendered against the context. Entries are computed once per tool and format and then reused
    * (frozen). A tool the format cannot express, or whose description or availability check throws, is left out
    * and logged; the others are listed (a bug in a format itself propagates).
+   *
+   * With a `session` (one per conversation, for example a `ToolSearchSession`), the session picks and orders the
+   * listed tools and may add its own; its own tools are rendered on each listing, not cached.
    */
-  getSchema<F extends ToolFormat<unknown>>(format: F, context: ToolContext = this.activeContext): Array<FormatEntry<F>> {
+  getSchema<F extends ToolFormat<unknown>>(format: F, context: ToolContext = this.activeContext, session?: ToolSession): Array<FormatEntry<F>> {
     const entries: Array<FormatEntry<F>> = [];
     const refused = (tool: Tool) => (error: Error) => this.log.warn(`Tool '${tool.name}' is left out of the ${format.id} listing: ${error.message}`);
-    for (const tool of this.byName.values()) {
-      if (!this.isListed(tool, context)) continue;
-      const entry = this.schemaCache.entry(format as ToolFormat<FormatEntry<F>>, tool, context, refused(tool));
+    const listed = session === undefined ? this.byName.values() : session.listing(this.offered(context), context);
+    for (const tool of listed) {
+      if (session === undefined && !this.isListed(tool, context)) continue;
+      const cache = this.byName.get(tool.name) === tool ? this.schemaCache : new SchemaCache();
+      const entry = cache.entry(format as ToolFormat<FormatEntry<F>>, tool, context, refused(tool));
       if (entry !== undefined) entries.push(entry);
     }
     return entries;
@@ -371,6 +382,17 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
     }
   }
 
+  /** The tools offered in `context`, as a session reads them. */
+  private offered(context: ToolContext): OfferedTools {
+    return {
+      all: () => this.getAvailable(context),
+      get: (name) => {
+        const tool = this.byName.get(name);
+        return tool !== undefined && this.isListed(tool, context) ? tool : undefined;
+      },
+    };
+  }
+
   /** Offered in `context`: its availability holds and its group, if switchable, is active. */
   private isListed(tool: Tool, context: ToolContext): boolean {
     return this.isAvailable(tool, context) && (this.groups === undefined || this.groups.isActive(tool.group));
@@ -392,10 +414,15 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
    */
   private dispatch(name: string, args: unknown, options: ExecuteOptions | undefined, onChunk: ((chunk: ToolChunk) => void) | undefined): Promise<R> {
     const context = options?.context ?? this.activeContext;
+    const session = options?.session;
     try {
-      const tool = this.byName.get(name);
-      if (tool === undefined || !this.isAvailable(tool, context)) return Promise.resolve(this.outcomes.unknownTool(name, this.getAvailable(context).map((t) => t.name)));
+      const tool = this.byName.get(name) ?? session?.ownTool(name);
+      if (tool === undefined || !this.isAvailable(tool, context)) {
+        return Promise.resolve(this.outcomes.unknownTool(name, (session === undefined ? this.getAvailable(context) : session.listing(this.offered(context), context)).map((t) => t.name)));
+      }
       if (this.groups !== undefined && !this.groups.isActive(tool.group)) return Promise.resolve(this.resultType.fail(this.groups.inactiveMessage(name, tool.group)));
+      const refusal = session?.refusal(tool, context);
+      if (refusal !== undefined) return Promise.resolve(this.resultType.fail(refusal));
       const parsed = tool.parseArgs(args);
       if (!parsed.ok) return Promise.resolve(this.resultType.fail(parsed.error));
       const signal = options?.signal ?? NEVER_ABORTED;

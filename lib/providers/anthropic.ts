@@ -4,6 +4,7 @@ import type { Tool } from '../tool/tool';
 import type { Tools } from '../tools';
 import { ANTHROPIC_STRICT_LIMITS, anthropicStrictSchema, strictExample, strictParameterCounts } from './anthropic-strict';
 import type { ToolFormat } from '../tool/tool-format';
+import type { ToolSession } from '../tool/tool-session';
 import { objectParameters, type ObjectParameters } from './object-parameters';
 import { ANTHROPIC_RULES, assertProviderRules } from './provider-rules';
 import type { ToolCallRequest } from './tool-call-request';
@@ -80,6 +81,8 @@ export interface AnthropicToolsOptions {
   cacheControl?: { type: 'ephemeral'; ttl?: '5m' | '1h' | undefined } | undefined;
   /** The context to list tools for (default: the registry's active context). */
   context?: ToolContext | undefined;
+  /** The conversation's session (a `ToolSearchSession`): it picks and orders the listed tools (see `tools.getSchema`). */
+  session?: ToolSession | undefined;
 }
 
 /**
@@ -93,7 +96,7 @@ export interface AnthropicToolsOptions {
  * registry's logger naming the tool and the limit. The tool stays callable; only the constrained decoding is lost.
  */
 export function anthropicTools(tools: Tools<ActionResult<unknown>>, options: AnthropicToolsOptions = {}): AnthropicTool[] {
-  const list = options.strict === true ? withinStrictLimits(tools, options.context) : tools.getSchema(anthropicFormat, options.context);
+  const list = options.strict === true ? withinStrictLimits(tools, options.context, options.session) : tools.getSchema(anthropicFormat, options.context, options.session);
   const last = list.length - 1;
   const cache = options.cacheControl;
   if (cache === undefined || last < 0) return list;
@@ -101,10 +104,10 @@ export function anthropicTools(tools: Tools<ActionResult<unknown>>, options: Ant
   return list.map((entry, index) => (index === last ? { ...entry, cache_control: cacheControl } : entry));
 }
 
-function withinStrictLimits(tools: Tools<ActionResult<unknown>>, context: ToolContext | undefined): AnthropicTool[] {
-  const strict = tools.getSchema(anthropicStrictFormat, context);
+function withinStrictLimits(tools: Tools<ActionResult<unknown>>, context: ToolContext | undefined, session: ToolSession | undefined): AnthropicTool[] {
+  const strict = tools.getSchema(anthropicStrictFormat, context, session);
   if (!strict.some((entry) => entry.strict === true)) return strict;
-  const plain = new Map(tools.getSchema(anthropicFormat, context).map((entry) => [entry.name, entry]));
+  const plain = new Map(tools.getSchema(anthropicFormat, context, session).map((entry) => [entry.name, entry]));
   const used = { tools: 0, optional: 0, unions: 0 };
   return strict.flatMap((entry) => {
     if (entry.strict !== true) return [entry];

@@ -35,7 +35,9 @@ export async function executeToolCall<R extends ActionResult<unknown>>(tools: To
   const args = snapshot(call.args);
   let needsApproval: boolean;
   try {
-    needsApproval = tool !== undefined && tool.isAvailable(options.context ?? tools.context) && tool.needsApproval(args);
+    const context = options.context ?? tools.context;
+    // A call the conversation's session refuses (a deferred tool not found yet) fails in `execute`: nothing to approve.
+    needsApproval = tool !== undefined && tool.isAvailable(context) && options.session?.refusal(tool, context) === undefined && tool.needsApproval(args);
   } catch {
     needsApproval = tool !== undefined; // an availability check that throws cannot vouch for the call: fail closed
   }

@@ -7,6 +7,7 @@ import type { ActionResult } from '../result';
 import type { Tools } from '../tools';
 import { isExternalRequest, type ExternalExecutionRequest } from './external-execution';
 import type { Tool } from './tool';
+import type { ToolSession } from './tool-session';
 import { asClause, cutText } from '../text/cut-text';
 
 /** One tool call of a model's turn, provider-neutral (the shape of the provider adapters' `ToolCallRequest`). */
@@ -28,6 +29,8 @@ export interface RunToolCallsOptions {
   readonly approved?: Iterable<string> | undefined;
   readonly context?: ToolContext | undefined;
   readonly signal?: AbortSignal | undefined;
+  /** The conversation's session (`ToolSearchSession`): passed to `execute`; a call it refuses runs (and fails) without approval. */
+  readonly session?: ToolSession | undefined;
 }
 
 /** A call that ran (or was denied, with a failed result), in call order. */
@@ -72,10 +75,10 @@ type Gate =
 export async function runToolCalls<R extends ActionResult<unknown>>(tools: Tools<R>, calls: readonly BatchCall[], options: RunToolCallsOptions = {}): Promise<RunToolCallsOutcome<R>> {
   const approved = new Set(options.approved ?? []);
   const ran: RanCall<R>[] = [];
-  const execute = (call: BatchCall, args: unknown) => tools.execute(call.name, args, { context: options.context, signal: options.signal, callId: call.id });
+  const execute = (call: BatchCall, args: unknown) => tools.execute(call.name, args, { context: options.context, signal: options.signal, callId: call.id, session: options.session });
   const gate = async (call: BatchCall): Promise<Gate> => {
     const tool = tools.get(call.name);
-    if (tool === undefined) return { kind: 'run', args: call.args, safe: false };
+    if (tool === undefined || options.session?.refusal(tool, options.context ?? tools.context) !== undefined) return { kind: 'run', args: call.args, safe: false };
     let args = call.args;
     let decision: PermissionDecision | undefined;
     const isApproved = approved.has(call.id);
