@@ -1,8 +1,8 @@
-import Ajv07, { type ErrorObject, type Options, type ValidateFunction } from 'ajv';
-import Ajv2019 from 'ajv/dist/2019';
-import Ajv2020 from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
+import type { default as Ajv07, ErrorObject, Options, ValidateFunction } from 'ajv';
+import type { default as Ajv2019 } from 'ajv/dist/2019';
+import type { default as Ajv2020 } from 'ajv/dist/2020';
 import { dialectOf, type SchemaDialect } from './dialect';
+import { isDeferrable } from './deferrable';
 import { isNode, mapSubschemas, pointer } from './schema-walk';
 import { ToolDefinitionError } from '../tool/tool-definition-error';
 import type { JsonSchema } from './json-schema';
@@ -12,6 +12,14 @@ type AjvInstance = Ajv07 | Ajv2019 | Ajv2020;
 
 const instances = new Map<string, AjvInstance>();
 const compiled = new Map<string, ValidateFunction>();
+/** Instances the string formats were added to (on the first schema that names a `format`). */
+const withFormats = new WeakSet<AjvInstance>();
+let compilations = 0;
+
+/** How many schemas have been compiled in this process (identical schemas share one compilation). */
+export function compileCount(): number {
+  return compilations;
+}
 
 /**
  * The Ajv instance a schema is compiled with, one per dialect (Ajv's 2020-12 class by default, its draft-07 or
@@ -39,9 +47,29 @@ function ajv(dialect: SchemaDialect, ownProperties: boolean, dynamic: boolean): 
  */
 const DYNAMIC_KEYWORDS = /"(?:\$dynamicRef|\$dynamicAnchor|\$recursiveRef|\$recursiveAnchor|unevaluatedProperties|unevaluatedItems)"/;
 
+/**
+ * The Ajv class of a dialect, loaded on the first compile of a schema in that dialect: importing the library loads no
+ * validator code, and a process whose schemas are all 2020-12 never loads the other dialects' classes.
+ */
+function ajvClass(dialect: SchemaDialect): typeof Ajv07 | typeof Ajv2019 | typeof Ajv2020 {
+  /* eslint-disable @typescript-eslint/no-require-imports -- loaded on first use, off the import path */
+  if (dialect === 'draft-07') return (require('ajv') as { default: typeof Ajv07 }).default;
+  if (dialect === '2019-09') return (require('ajv/dist/2019') as { default: typeof Ajv2019 }).default;
+  return (require('ajv/dist/2020') as { default: typeof Ajv2020 }).default;
+  /* eslint-enable @typescript-eslint/no-require-imports */
+}
+
+/** Adds ajv-formats' string formats to `instance` the first time one of its schemas names a `format`. */
+function ensureFormats(instance: AjvInstance): void {
+  if (withFormats.has(instance)) return;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on the first schema with a format
+  (require('ajv-formats') as { default: (ajv: AjvInstance) => AjvInstance }).default(instance);
+  withFormats.add(instance);
+}
+
 function createAjv(dialect: SchemaDialect, ownProperties: boolean, dynamic: boolean): AjvInstance {
-  const AjvClass = dialect === 'draft-07' ? Ajv07 : dialect === '2019-09' ? Ajv2019 : Ajv2020;
-  const instance = addFormats(
+  const AjvClass = ajvClass(dialect);
+  const instance = (
     new AjvClass({
       allErrors: true,
       useDefaults: true,
@@ -58,7 +86,7 @@ function createAjv(dialect: SchemaDialect, ownProperties: boolean, dynamic: bool
       // Ajv's code optimiser makes compiling about 5x slower for no measurable gain in validation speed on tool-sized
       // schemas; registration of 1,000 tools is a benchmarked path.
       code: { optimize: false },
-    } satisfies Options),
+    } satisfies Options)
   ) as AjvInstance;
   if (dialect !== 'draft-07') {
     // Ajv resolves `$anchor` (2019-09 and later) but its strict mode still reports the keyword as unknown.
@@ -113,7 +141,11 @@ export function compileValidator(schema: JsonSchema, where: string): ValidateFun
       throw new ToolDefinitionError(`${where}: the params schema names the dialect ${JSON.stringify(schema.$schema)} in $schema; the validator takes JSON Schema 2020-12 (the default), 2019-09, draft-07 and draft-06. Remove $schema or name one of these.`);
     }
     try {
-      validate = ajv(dialect, namesPrototypeMember(schema), DYNAMIC_KEYWORDS.test(key)).compile(schema);
+      const instance = ajv(dialect, namesPrototypeMember(schema), DYNAMIC_KEYWORDS.test(key));
+      // `format` and ajv-formats' `formatMinimum`-like keywords.
+      if (key.includes('"format')) ensureFormats(instance);
+      validate = instance.compile(schema);
+      compilations++;
     } catch (error) {
       const message = (error as Error).message;
       const ignored = /default is ignored/.test(message) ? ignoredDefault(schema, '#', false) : undefined;
@@ -129,6 +161,26 @@ export function compileValidator(schema: JsonSchema, where: string): ValidateFun
     compiled.set(key, validate);
   }
   return validate;
+}
+
+/**
+ * A tool's params validator, compiled when first needed. A schema the strict compile certainly accepts (see
+ * `isDeferrable`) is compiled on the first call that validates against it, so registering thousands of tools costs no
+ * compilation and a tool never called never holds a compiled validator; any other schema is compiled here, so every
+ * schema registration refuses today is still refused at registration, with the same error. Calls after the first use
+ * the compiled function directly; identical schemas share one compiled function (see {@link compileValidator}).
+ *
+ * @param where - the tool, named in errors.
+ * @returns a function giving the compiled validator.
+ * @throws ToolDefinitionError as {@link compileValidator} does, for a schema compiled here.
+ */
+export function lazyValidator(schema: JsonSchema, where: string): () => ValidateFunction {
+  if (!isDeferrable(schema)) {
+    const validate = compileValidator(schema, where);
+    return () => validate;
+  }
+  let validate: ValidateFunction | undefined;
+  return () => (validate ??= compileValidator(schema, where));
 }
 
 /**

@@ -12,8 +12,8 @@ import { compileNullStripper, type NullStripper } from '../schema/null-stripping
 import { isStandardJsonSchema, standardToJsonSchema } from '../schema/standard-schema';
 import { compileUndeclaredStripper, type UndeclaredStripper } from '../schema/strip-undeclared';
 import { isPlainObject, plainCopy } from '../schema/plain-copy';
-import { toStrictSchema } from '../schema/strict-schema';
-import { compileValidator, describeValidationErrors } from '../schema/validator';
+import { assertStrictSchema } from '../schema/strict-schema';
+import { describeValidationErrors, lazyValidator } from '../schema/validator';
 import type { ActionOptions } from './action-options';
 import { compileStatusTemplate, type StatusRenderer } from './status';
 import { ToolDefinitionError } from './tool-definition-error';
@@ -105,7 +105,8 @@ export class Tool implements ToolInfo {
   protected readonly checkOutput: (value: unknown) => unknown;
   private readonly traits: ResolvedTraits;
   private readonly description: string | DescriptionSource;
-  private readonly validator: ValidateFunction;
+  /** The compiled params validator (compiled on the first call for most schemas; see `lazyValidator`). */
+  private readonly validator: () => ValidateFunction;
   private readonly status: StatusRenderer | undefined;
   private readonly approval: boolean | ((params: never) => boolean);
   private readonly body: ToolBody;
@@ -133,12 +134,12 @@ export class Tool implements ToolInfo {
     this.description = spec.description;
     this.paramsSchema = spec.params;
     this.parameters = toPlainJsonSchema(params as object);
-    this.validator = compileValidator(this.parameters, where);
+    this.validator = lazyValidator(this.parameters, where);
     this.hasDefaults = JSON.stringify(this.parameters).includes('"default"');
     this.stripNulls = compileNullStripper(this.parameters, where);
     this.stripUndeclared = compileUndeclaredStripper(this.parameters);
     this.strict = spec.options.strict !== false;
-    if (this.strict) toStrictSchema(this.parameters, where);
+    if (this.strict) assertStrictSchema(this.parameters, where);
     const options = spec.options;
     this.effects = new Set(options.effects ?? []);
     this.tags = new Set(options.tags ?? []);
@@ -257,12 +258,13 @@ export class Tool implements ToolInfo {
       data = this.hasDefaults || hasNestedValue(args) ? plainCopy(args) : { ...args };
     }
     const stripped = this.stripNulls(data);
-    if (this.validator(stripped)) data = stripped;
+    const validate = this.validator();
+    if (validate(stripped)) data = stripped;
     else {
-      const errors = [...(this.validator.errors ?? [])];
+      const errors = [...(validate.errors ?? [])];
       // A removed null may have been a value the schema takes (through another union branch than the one the stripper
       // followed): the arguments as sent are used when they are valid as they are.
-      if (stripped === data || !this.validator(data)) return { ok: false, error: describeValidationErrors(this.name, errors) };
+      if (stripped === data || !validate(data)) return { ok: false, error: describeValidationErrors(this.name, errors) };
     }
     this.stripUndeclared(data);
     return { ok: true, params: data as Record<string, unknown> };
