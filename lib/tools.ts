@@ -223,10 +223,10 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
    */
   getSchema<F extends ToolFormat<unknown>>(format: F, context: ToolContext = this.activeContext): Array<FormatEntry<F>> {
     const entries: Array<FormatEntry<F>> = [];
-    const refused = (tool: Tool) => (error: Error) => this.log.warn(`Tool '${tool.name}' is left out of the ${format.id} listing: ${error.message}`);
+    const refused = (tool: Tool, error: Error) => this.log.warn(`Tool '${tool.name}' is left out of the ${format.id} listing: ${error.message}`);
     for (const tool of this.byName.values()) {
       if (!this.isListed(tool, context)) continue;
-      const entry = this.schemaCache.entry(format as ToolFormat<FormatEntry<F>>, tool, context, refused(tool));
+      const entry = this.schemaCache.entry(format as ToolFormat<FormatEntry<F>>, tool, context, refused);
       if (entry !== undefined) entries.push(entry);
     }
     return entries;
