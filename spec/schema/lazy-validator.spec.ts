@@ -108,6 +108,13 @@ describe('lazy validator compilation', () => {
     expect(bad.error).toMatch(/- to: must match format "email", got string "nobody"\n- on: should be >= 2020-01-01\n/);
   });
 
+  it('compiles a schema that references the 2020-12 meta-schema with the meta-schemas, their formats and dynamic references', async () => {
+    const tools = new Tools();
+    tools.action({ name: 'schema_out', description: 'Schema.', params: Type.Object({ kind: Type.String() }), returns: { $ref: 'https://json-schema.org/draft/2020-12/schema' } }, ({ kind }) => (kind === 'bad' ? { type: 5 } : { type: kind }));
+    expect((await tools.execute('schema_out', { kind: 'string' })).result).toEqual({ type: 'string' });
+    expect((await tools.execute('schema_out', { kind: 'bad' })).error).toMatch(/does not match the output schema it declares/);
+  });
+
   it('compiles a schema it cannot defer at once (lazyValidator)', () => {
     const schema = toPlainJsonSchema({ type: 'object', properties: { a: { $ref: '#/$defs/A' } }, $defs: { A: { type: 'string', description: `fresh ${unique++}` } } });
     const before = compileCount();
