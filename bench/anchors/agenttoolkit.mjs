@@ -1,8 +1,9 @@
 // agenttoolkit adapter for ../shared/bench-anchors (copied there by scripts/bench-anchors.sh).
 // tools.action({ params: TypeBox object }) then tools.execute(name, args): resolution, validation (Ajv, all errors,
-// model-facing message on failure), invoke, ActionResult. Invalid input does NOT throw: it returns a failed
+// model-facing message on failure; the validator is compiled on the first call), invoke, ActionResult. Invalid input does NOT throw: it returns a failed
 // ActionResult whose `error` lists every offending field.
 import { createRequire } from 'node:module';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { TOOL_NAME, TOOL_DESCRIPTION, validArgs, invalidArgs, validJson, INVALID_JSON, expectSum } from '../workload.mjs';
 
@@ -26,7 +27,16 @@ function define({ Tools, Type }) {
   return tools;
 }
 
-const load = async () => ({ ...(await import(join(dir, 'dist', 'index.js'))), Type: (await import(require.resolve('@sinclair/typebox'))).Type });
+// TypeBox as an ES module project imports it: its ESM build (the package's `exports` "import" condition). This folder
+// has no TypeBox of its own, so the file is located through the checkout's node_modules; `import(require.resolve(...))`
+// would load the CommonJS build through the ESM loader instead, which costs about twice as much.
+function typeboxEsmEntry() {
+  const cjsEntry = require.resolve('@sinclair/typebox');
+  const root = cjsEntry.slice(0, cjsEntry.lastIndexOf('/build/'));
+  return join(root, JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).exports['.'].import.default);
+}
+
+const load = async () => ({ ...(await import(join(dir, 'dist', 'index.js'))), Type: (await import(typeboxEsmEntry())).Type });
 
 export async function setup() {
   const tools = define(await load());
