@@ -12,6 +12,8 @@ const COUNT = 10_000;
 
 interface ChildResult {
   registerMs: number;
+  registerCpuMs: number;
+  firstListingCpuMs: number;
   heapPerToolBytes: number;
   firstListingMs: number;
   cachedListingMs: number;
@@ -28,20 +30,30 @@ function schemaOf(i: number): TObject {
 
 const gc = (globalThis as { gc?: () => void }).gc ?? (() => undefined);
 
+/** CPU time (user + system) this process spent since `start`, ms: what the work costs, whoever else shares the cores. */
+function cpuMs(start: NodeJS.CpuUsage): number {
+  const used = process.cpuUsage(start);
+  return (used.user + used.system) / 1000;
+}
+
 async function child(): Promise<ChildResult> {
   const schemas = Array.from({ length: COUNT }, (_, i) => schemaOf(i));
   gc();
   const heapBefore = process.memoryUsage().heapUsed;
   const tools = new Tools();
+  const c0 = process.cpuUsage();
   const t0 = performance.now();
   for (let i = 0; i < COUNT; i++) tools.action({ name: `tool_${i}`, description: `Tool number ${i}: looks a phrase up in source ${i}.`, params: schemas[i]! }, () => i);
   const registerMs = performance.now() - t0;
+  const registerCpuMs = cpuMs(c0);
   gc();
   const heapPerToolBytes = (process.memoryUsage().heapUsed - heapBefore) / COUNT;
 
+  const c1 = process.cpuUsage();
   const t1 = performance.now();
   const listing = tools.getSchema(ToolSchemaFormat.OPENAI);
   const firstListingMs = performance.now() - t1;
+  const firstListingCpuMs = cpuMs(c1);
   if (listing.length !== COUNT) throw new Error(`listed ${listing.length} tools`);
   const cached: number[] = [];
   for (let k = 0; k < 21; k++) {
@@ -54,24 +66,32 @@ async function child(): Promise<ChildResult> {
   const result = await tools.execute('tool_7', { query_7: 'x', exact: true });
   const firstCallMs = performance.now() - t2;
   if (result.result !== 7) throw new Error('sanity check failed');
-  return { registerMs, heapPerToolBytes, firstListingMs, cachedListingMs: median(cached), firstCallMs };
+  return { registerMs, registerCpuMs, heapPerToolBytes, firstListingMs, firstListingCpuMs, cachedListingMs: median(cached), firstCallMs };
 }
 
 export default async function scaleBench(): Promise<void> {
   const runs = runInProcesses<ChildResult>(__filename);
   const of = (key: keyof ChildResult) => spreadOf(runs.map((r) => r[key]));
   const kb = (bytes: number) => `${(bytes / 1024).toFixed(2)} KB`;
-  const rows: Array<[string, ReturnType<typeof of>, (value: number) => string, string, number | undefined]> = [
-    [`register ${COUNT.toLocaleString('en')} distinct tools`, of('registerMs'), formatMs, '< 1 s', 1000],
-    ['heap per registered 3-parameter tool', of('heapPerToolBytes'), kb, '< 4 KB', 4096],
-    [`getSchema(OPENAI), ${COUNT.toLocaleString('en')} tools, first time`, of('firstListingMs'), formatMs, '< 50 ms', 50],
-    [`getSchema(OPENAI), ${COUNT.toLocaleString('en')} tools, cached (median of 21)`, of('cachedListingMs'), formatMs, '< 1 ms', 1],
-    ['first call of a registered tool (validator compiled then)', of('firstCallMs'), formatMs, '', undefined],
+  // One-shot targets are judged on the process's CPU time: wall time on a shared machine also counts the time other
+  // processes held the cores. Both are shown.
+  const rows: Array<[string, keyof ChildResult, keyof ChildResult | undefined, (value: number) => string, string, number | undefined]> = [
+    [`register ${COUNT.toLocaleString('en')} distinct tools`, 'registerCpuMs', 'registerMs', formatMs, '< 1 s', 1000],
+    ['heap per registered 3-parameter tool', 'heapPerToolBytes', undefined, kb, '< 4 KB', 4096],
+    [`getSchema(OPENAI), ${COUNT.toLocaleString('en')} tools, first time`, 'firstListingCpuMs', 'firstListingMs', formatMs, '< 50 ms', 50],
+    [`getSchema(OPENAI), ${COUNT.toLocaleString('en')} tools, cached (median of 21)`, 'cachedListingMs', undefined, formatMs, '< 1 ms', 1],
+    ['first call of a registered tool (validator compiled then)', 'firstCallMs', undefined, formatMs, '', undefined],
   ];
   printTable(
-    `Scale: registration and listing (median (min–max) over ${runs.length} processes)`,
-    ['measure', 'value', 'target', 'met'],
-    rows.map(([name, spread, format, target, limit]) => [name, formatSpread(spread, format), target, limit === undefined ? '' : verdict(spread.median < limit)]),
+    `Scale: registration and listing (median (min–max) over ${runs.length} processes; CPU time where a wall time is also shown)`,
+    ['measure', 'value', 'wall time', 'target', 'met'],
+    rows.map(([name, key, wall, format, target, limit]) => [
+      name,
+      formatSpread(of(key), format),
+      wall === undefined ? '' : formatSpread(of(wall), format),
+      target,
+      limit === undefined ? '' : verdict(of(key).median < limit),
+    ]),
   );
 }
 

@@ -200,10 +200,10 @@ export function lazyValidator(schema: JsonSchema, where: string): () => Validate
  * union's line.
  */
 export function describeValidationErrors(toolName: string, errors: readonly ErrorObject[]): string {
-  const unions = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf');
+  const unions = errors.some(isUnion) ? errors.filter(isUnion) : undefined;
   const lines = new Set<string>();
   for (const error of errors) {
-    if (error.keyword !== 'anyOf' && error.keyword !== 'oneOf' && unions.some((u) => error.schemaPath.startsWith(`${u.schemaPath}/`))) continue;
+    if (unions !== undefined && !isUnion(error) && unions.some((u) => error.schemaPath.startsWith(`${u.schemaPath}/`))) continue;
     lines.add(`- ${cutText(fieldPath(error), MAX_PATH)}: ${reason(error)}`);
   }
   // A model that sends 10,000 wrong array items must not get a 400 kB message back: the first lines say what to fix.
@@ -219,13 +219,25 @@ const MAX_PATH = 200;
 /** A value the model sent is echoed in at most this many characters (of its JSON text). */
 const MAX_VALUE = 61;
 
+const isUnion = (error: ErrorObject) => error.keyword === 'anyOf' || error.keyword === 'oneOf';
+
 function fieldPath(error: ErrorObject): string {
-  const segments = error.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   const params = error.params as Record<string, unknown>;
-  if (error.keyword === 'required') segments.push(String(params.missingProperty));
-  if (error.keyword === 'additionalProperties') segments.push(String(params.additionalProperty));
-  if (segments.length === 0) return '(arguments)';
-  return segments.map((s, i) => (/^\d+$/.test(s) ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
+  const last = error.keyword === 'required' ? String(params.missingProperty) : error.keyword === 'additionalProperties' ? String(params.additionalProperty) : undefined;
+  // The common case, a top-level field: no pointer to decode.
+  if (error.instancePath === '') return last === undefined ? '(arguments)' : segmentText(last, 0);
+  const segments = error.instancePath.split('/');
+  let path = '';
+  for (let i = 1; i < segments.length; i++) {
+    const segment = segments[i]!;
+    path += segmentText(segment.includes('~') ? segment.replace(/~1/g, '/').replace(/~0/g, '~') : segment, i - 1);
+  }
+  return last === undefined ? path : path + segmentText(last, segments.length - 1);
+}
+
+/** A path segment as the message writes it: `[3]` for an array index, `name` first, `.name` after. */
+function segmentText(segment: string, index: number): string {
+  return /^\d+$/.test(segment) ? `[${segment}]` : index === 0 ? segment : `.${segment}`;
 }
 
 function reason(error: ErrorObject): string {
