@@ -59,8 +59,9 @@ const MAX_PARSE_ERROR = 200;
  * A registered tool: its model-facing definition (name, description, JSON Schema) and its runtime metadata (effects,
  * status, tags, metadata, approval, availability), which never reaches a model-facing schema.
  *
- * Built and checked once at registration: the name, the params schema (an object, JSON Schema only), the status
- * template and one compiled Ajv validator. Bad definitions throw {@link ToolDefinitionError} naming the source.
+ * Built and checked once at registration: the name, the params schema (an object, JSON Schema only) and the status
+ * template; the Ajv validator is compiled on the first call when the schema is certain to compile, else at
+ * registration (see `lazyValidator`). Bad definitions throw {@link ToolDefinitionError} naming the source.
  */
 export class Tool implements ToolInfo {
   readonly name: string;
