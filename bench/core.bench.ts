@@ -1,95 +1,105 @@
 /**
- * Core benchmarks (issue 2): execute of a valid call, an invalid call and a JSON-text call through `Tools.execute`,
- * beside a direct call and bare Ajv on the bench-anchors workload (`add_numbers {a: integer, b: integer, note?:
- * string}`); registration of 1,000 tools; getSchema of 1,000 tools once computed; import plus first call in a fresh
- * process against a bare Node start.
+ * Core benchmarks: one tool call through `Tools.execute` on the bench-anchors workload (`add_numbers {a: integer, b:
+ * integer, note?: string}`), beside the floors it is judged against, all measured in the same process: a direct
+ * awaited call, bare Ajv (compiled validate + awaited call; the object-input floor), JSON.parse + Ajv (the text-input
+ * floor) and Ajv's invalid path compiled with `allErrors` plus its error text (like for like with a message that
+ * names every offending field). The whole set runs in three fresh processes; each ratio is computed within a process,
+ * and a target is judged on the median ratio over the processes.
  */
 import Ajv from 'ajv';
-import { execFileSync } from 'node:child_process';
-import { join } from 'node:path';
 import { Type } from '@sinclair/typebox';
-import { Tools, ToolSchemaFormat } from '../lib';
-import { formatNs, measure, measureOnce, printTable } from './harness';
+import { Tools } from '../lib';
+import { formatNs, formatRatio, formatSpread, isBenchChild, measure, printTable, reportToParent, runInProcesses, spreadOf, verdict, type Measurement } from './harness';
 
 const params = Type.Object({ a: Type.Integer(), b: Type.Integer(), note: Type.Optional(Type.String()) }, { additionalProperties: false });
+const JSON_SCHEMA = { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' }, note: { type: 'string' } }, required: ['a', 'b'], additionalProperties: false } as const;
 const addNumbers = ({ a, b }: { a: number; b: number }) => a + b;
 
-function coldStartMs(script: string, runs = 7): number {
-  const times: number[] = [];
-  for (let r = 0; r < runs + 1; r++) {
-    const t = performance.now();
-    execFileSync(process.execPath, ['-e', script], { cwd: join(__dirname, '..', '..') });
-    if (r > 0) times.push(performance.now() - t);
-  }
-  times.sort((a, b) => a - b);
-  return times[Math.floor(times.length / 2)]!;
-}
+const CASES = ['direct', 'ajv', 'ajvJson', 'ajvInvalidAll', 'execute', 'executeJson', 'executeInvalid'] as const;
+type CaseId = (typeof CASES)[number];
+type ChildResult = Record<CaseId, Measurement>;
 
-export default async function coreBench(): Promise<void> {
+const LABELS: Record<CaseId, string> = {
+  direct: 'direct call (async, awaited)',
+  ajv: 'Ajv validate + call (object floor)',
+  ajvJson: 'JSON.parse + Ajv validate + call (text floor)',
+  ajvInvalidAll: 'Ajv allErrors, invalid + errorsText (invalid floor)',
+  execute: 'tools.execute, valid object',
+  executeJson: 'tools.execute, valid JSON text',
+  executeInvalid: 'tools.execute, invalid (full message)',
+};
+
+/** Measures every case in this process (a child of {@link coreBench}). */
+async function child(): Promise<ChildResult> {
   const tools = new Tools();
   tools.action({ name: 'add_numbers', description: 'Add two integers and return the sum.', params }, async ({ a, b }) => addNumbers({ a, b }));
   const ajv = new Ajv();
-  const validate = ajv.compile({ type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' }, note: { type: 'string' } }, required: ['a', 'b'], additionalProperties: false });
+  const validate = ajv.compile(JSON_SCHEMA);
+  const ajvAll = new Ajv({ allErrors: true });
+  const validateAll = ajvAll.compile(JSON_SCHEMA);
 
-  const direct = await measure('direct call (async, awaited)', async (i) => addNumbers({ a: i, b: 2 }));
-  const bareAjv = await measure('Ajv validate + call', async (i) => {
+  const sanity = [await tools.execute('add_numbers', { a: 1, b: 2 }), await tools.execute('add_numbers', '{"a":1,"b":2}'), await tools.execute('add_numbers', { a: 'x' })];
+  if (sanity[0]!.result !== 3 || sanity[1]!.result !== 3 || sanity[2]!.ok || !/a: must be integer/.test(sanity[2]!.error ?? '') || !/b: is required/.test(sanity[2]!.error ?? '')) {
+    throw new Error(`sanity check failed: ${JSON.stringify(sanity)}`);
+  }
+
+  const results: Partial<ChildResult> = {};
+  results.direct = await measure(LABELS.direct, async (i) => addNumbers({ a: i, b: 2 }));
+  results.ajv = await measure(LABELS.ajv, async (i) => {
     const args = { a: i, b: 2 };
-    if (!validate(args)) return { ok: false, error: ajv.errorsText(validate.errors) };
+    if (!validate(args)) return ajv.errorsText(validate.errors);
     return addNumbers(args);
   });
-  const valid = await measure('execute, valid object', (i) => tools.execute('add_numbers', { a: i, b: 2 }));
-  const json = await measure('execute, valid JSON text', (i) => tools.execute('add_numbers', '{"a":' + i + ',"b":2}'));
-  const invalid = await measure('execute, invalid (with message)', () => tools.execute('add_numbers', { a: 'x' }));
-  const check = await tools.execute('add_numbers', { a: 1, b: 2 });
-  if (check.result !== 3) throw new Error('sanity check failed');
-
-  printTable(
-    'Core: one tool call (median ns/op over batches; same process, same run)',
-    ['path', 'median', '± (IQR/2)', '× direct', '× Ajv', 'target'],
-    [
-      [direct.name, formatNs(direct.medianNs), formatNs(direct.spreadNs), '1.00', '', ''],
-      [bareAjv.name, formatNs(bareAjv.medianNs), formatNs(bareAjv.spreadNs), (bareAjv.medianNs / direct.medianNs).toFixed(2), '1.00', ''],
-      [valid.name, formatNs(valid.medianNs), formatNs(valid.spreadNs), (valid.medianNs / direct.medianNs).toFixed(2), (valid.medianNs / bareAjv.medianNs).toFixed(2), '<= 400 ns'],
-      [json.name, formatNs(json.medianNs), formatNs(json.spreadNs), (json.medianNs / direct.medianNs).toFixed(2), (json.medianNs / bareAjv.medianNs).toFixed(2), '<= 700 ns'],
-      [invalid.name, formatNs(invalid.medianNs), formatNs(invalid.spreadNs), '', '', '<= 3 µs'],
-    ],
-  );
-
-  let run = 0;
-  const registerMs = await measureOnce(() => {
-    const many = new Tools();
-    run++;
-    for (let i = 0; i < 1000; i++) {
-      // Every run uses schemas never seen before, so no compiled validator is reused across runs.
-      many.action(
-        { name: `tool_${i}`, description: `Tool number ${i}.`, params: Type.Object({ [`field_${run}_${i}`]: Type.String({ maxLength: 100 + i }), count: Type.Integer({ minimum: 0 }) }) },
-        () => i,
-      );
-    }
+  results.ajvJson = await measure(LABELS.ajvJson, async (i) => {
+    const args = JSON.parse('{"a":' + i + ',"b":2}') as { a: number; b: number };
+    if (!validate(args)) return ajv.errorsText(validate.errors);
+    return addNumbers(args);
   });
-  const big = new Tools();
-  for (let i = 0; i < 1000; i++) big.action({ name: `tool_${i}`, description: `Tool ${i}.`, params: Type.Object({ [`f${i}`]: Type.String() }) }, () => i);
-  big.getSchema(ToolSchemaFormat.OPENAI);
-  const schemaMs = await measureOnce(() => big.getSchema(ToolSchemaFormat.OPENAI), 21);
+  results.ajvInvalidAll = await measure(LABELS.ajvInvalidAll, async () => {
+    const args = { a: 'x' } as unknown as { a: number; b: number };
+    if (!validateAll(args)) return ajvAll.errorsText(validateAll.errors);
+    return addNumbers(args);
+  });
+  results.execute = await measure(LABELS.execute, (i) => tools.execute('add_numbers', { a: i, b: 2 }));
+  results.executeJson = await measure(LABELS.executeJson, (i) => tools.execute('add_numbers', '{"a":' + i + ',"b":2}'));
+  results.executeInvalid = await measure(LABELS.executeInvalid, () => tools.execute('add_numbers', { a: 'x' }));
+  return results as ChildResult;
+}
 
-  const bare = coldStartMs('0');
-  const plain = coldStartMs(
-    "const { Tools } = require('./build/lib'); const t = new Tools(); t.action({ name: 'add', description: 'x', params: { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' } }, required: ['a', 'b'] } }, ({ a, b }) => a + b); t.execute('add', { a: 1, b: 2 }).then((r) => { if (r.result !== 3) process.exit(1); });",
-  );
-  const withTypeBox = coldStartMs(
-    "const { Type } = require('@sinclair/typebox'); const { Tools } = require('./build/lib'); const t = new Tools(); t.action({ name: 'add', description: 'x', params: Type.Object({ a: Type.Integer(), b: Type.Integer() }) }, ({ a, b }) => a + b); t.execute('add', { a: 1, b: 2 }).then((r) => { if (r.result !== 3) process.exit(1); });",
-  );
-  const typeBoxAlone = coldStartMs("require('@sinclair/typebox')");
+/** The targets: the case, its floor, and the highest ratio allowed. */
+const TARGETS: ReadonlyArray<{ id: CaseId; floor: CaseId; max: number }> = [
+  { id: 'execute', floor: 'ajv', max: 3 },
+  { id: 'executeJson', floor: 'ajvJson', max: 1.5 },
+  { id: 'executeInvalid', floor: 'ajvInvalidAll', max: 10 },
+];
+
+export default async function coreBench(): Promise<void> {
+  const runs = runInProcesses<ChildResult>(__filename);
+  const ns = (id: CaseId) => spreadOf(runs.map((r) => r[id].medianNs));
+  const ratio = (id: CaseId, floor: CaseId) => spreadOf(runs.map((r) => r[id].medianNs / r[floor].medianNs));
+  const rows = CASES.map((id) => {
+    const target = TARGETS.find((t) => t.id === id);
+    const versus = target ? ratio(id, target.floor) : undefined;
+    return [
+      LABELS[id],
+      formatSpread(ns(id), formatNs),
+      formatNs(runs[0]![id].spreadNs),
+      formatRatio(ratio(id, 'direct').median),
+      versus ? `${formatSpread(versus, (x) => formatRatio(x))} of ${target!.floor}` : '',
+      target ? `≤ ${target.max}× ${target.floor}` : '',
+      target ? verdict(versus!.median <= target.max) : '',
+    ];
+  });
   printTable(
-    'Core: registration, listing, cold start (median of runs)',
-    ['measure', 'median', 'target'],
-    [
-      ['register 1,000 tools (distinct schemas, one validator each)', `${registerMs.toFixed(1)} ms`, '< 200 ms'],
-      ['getSchema(OPENAI) for 1,000 tools, once computed', `${schemaMs.toFixed(3)} ms`, '< 5 ms'],
-      ['bare `node -e 0`', `${bare.toFixed(1)} ms`, ''],
-      ['added by import + define (JSON Schema params) + first call', `${(plain - bare).toFixed(1)} ms`, '<= 60 ms'],
-      ['added by the same with a TypeBox-built schema', `${(withTypeBox - bare).toFixed(1)} ms`, ''],
-      ['of which loading @sinclair/typebox alone', `${(typeBoxAlone - bare).toFixed(1)} ms`, ''],
-    ],
+    `Core: one tool call (ns/op: median over 40 batches per process; median (min–max) over ${runs.length} processes; ratios computed within each process)`,
+    ['path', 'ns/op', '± (IQR/2, first process)', '× direct', 'ratio to its floor', 'target', 'met'],
+    rows,
   );
+}
+
+if (require.main === module && isBenchChild()) {
+  child().then(reportToParent, (error: unknown) => {
+    console.error(error);
+    process.exitCode = 1;
+  });
 }

@@ -1,6 +1,8 @@
 /**
  * `npm run bench`: runs every `*.bench.js` file compiled beside this one, in name order, each printing its own
- * table. Pass name fragments to run a subset: `npm run bench -- workspace sandbox`.
+ * table. Pass name fragments to run a subset: `npm run bench -- core scale cold` (also `shell`, `bash`, `grep`,
+ * `skills`, `mcp`, `workspace`, `sandbox`, ...). `BENCH_QUICK=1` gives a smoke run. The method, the targets and the
+ * side-by-side comparison with other libraries (`scripts/bench-anchors.sh`) are described in docs/benchmarks.md.
  */
 import { readdirSync } from 'node:fs';
 import { join } from 'node:path';

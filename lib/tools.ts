@@ -244,12 +244,12 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
    */
   getSchema<F extends ToolFormat<unknown>>(format: F, context: ToolContext = this.activeContext, session?: ToolSession): Array<FormatEntry<F>> {
     const entries: Array<FormatEntry<F>> = [];
-    const refused = (tool: Tool) => (error: Error) => this.log.warn(`Tool '${tool.name}' is left out of the ${format.id} listing: ${error.message}`);
+    const refused = (tool: Tool, error: Error) => this.log.warn(`Tool '${tool.name}' is left out of the ${format.id} listing: ${error.message}`);
     const listed = session === undefined ? this.byName.values() : session.listing(this.offered(context), context);
     for (const tool of listed) {
       if (session === undefined && !this.isListed(tool, context)) continue;
       const cache = this.byName.get(tool.name) === tool ? this.schemaCache : new SchemaCache();
-      const entry = cache.entry(format as ToolFormat<FormatEntry<F>>, tool, context, refused(tool));
+      const entry = cache.entry(format as ToolFormat<FormatEntry<F>>, tool, context, refused);
       if (entry !== undefined) entries.push(entry);
     }
     return entries;

@@ -1,7 +1,7 @@
 import { dialectOf, toPrefixItems } from '../schema/dialect';
 import { mergeAllOf } from '../schema/merge-all-of';
 import { normalizeRefs, withDefs } from '../schema/schema-refs';
-import { isNode, type SchemaNode } from '../schema/schema-walk';
+import { defineField, isNode, type SchemaNode } from '../schema/schema-walk';
 import type { Tool } from '../tool/tool';
 import { ToolDefinitionError } from '../tool/tool-definition-error';
 
@@ -49,6 +49,14 @@ export function objectParameters(tool: Tool, provider: string, options: { keepDi
   }
   // A non-list allOf never gets here: the validator refuses it at registration.
   if (Array.isArray(root.allOf)) root = mergeAllOf(root, '#', refuse);
-  const { type: _type, properties, ...rest } = root;
-  return { ...(keep ? { $schema: declared } : {}), type: 'object', properties: (isNode(properties) ? properties : {}) as Record<string, JsonObject>, ...rest };
+  const properties = root.properties;
+  const out: ObjectParameters = keep ? ({ $schema: declared } as unknown as ObjectParameters) : ({} as ObjectParameters);
+  out.type = 'object';
+  out.properties = (isNode(properties) ? properties : {}) as Record<string, JsonObject>;
+  // A loop rather than a rest pattern and a spread: this runs once per tool and format on a first listing.
+  for (const key in root) {
+    if (key === '__proto__') defineField(out, key, root[key]);
+    else if (key !== 'type' && key !== 'properties') out[key] = root[key];
+  }
+  return out;
 }

@@ -28,8 +28,7 @@ export function dialectOf(schema: SchemaNode): SchemaDialect | undefined {
  * the draft-07 form for `Type.Tuple`, which a 2020-12 validator refuses. An `additionalItems` without an array-form
  * `items` means nothing in either dialect and is dropped. Returns `schema` itself when there is nothing to rewrite.
  */
-export function toPrefixItems<T>(schema: T): T {
-  const text = JSON.stringify(schema);
+export function toPrefixItems<T>(schema: T, text = JSON.stringify(schema)): T {
   if (!text.includes('"items":[') && !text.includes('"additionalItems":')) return schema;
   const rewrite = (node: unknown): unknown => {
     if (!isNode(node)) return node;

@@ -45,11 +45,11 @@ export function assertJsonSchema(schema: unknown, where: string, path = '#'): vo
     );
   }
   for (const [key, value] of Object.entries(schema)) {
-    const at = `${path}/${key}`;
     if (typeof value === 'function' || typeof value === 'symbol' || typeof value === 'bigint' || value === undefined) {
-      throw new ToolDefinitionError(`${where}: the schema holds ${describe(value)} at ${at}; JSON Schema holds only JSON values. Remove it.`);
+      throw new ToolDefinitionError(`${where}: the schema holds ${describe(value)} at ${path}/${key}; JSON Schema holds only JSON values. Remove it.`);
     }
     if (value !== null && typeof value === 'object') {
+      const at = `${path}/${key}`;
       if (Array.isArray(value)) {
         value.forEach((item, i) => {
           if (SCHEMA_ARRAYS.has(key) && typeof item !== 'boolean') assertJsonSchema(item, where, `${at}/${i}`);
@@ -82,7 +82,7 @@ export function assertAcyclic(schema: unknown, where: string): void {
     }
     if (depth > MAX_SCHEMA_DEPTH) throw new ToolDefinitionError(`${where}: the schema nests deeper than ${MAX_SCHEMA_DEPTH} levels at ${path}.`);
     open.set(value, path);
-    for (const [key, child] of Object.entries(value)) visit(child, `${path}/${key}`, depth + 1);
+    for (const [key, child] of Object.entries(value)) if (child !== null && typeof child === 'object') visit(child, `${path}/${key}`, depth + 1);
     open.delete(value);
   };
   visit(schema, '#', 0);
@@ -140,7 +140,15 @@ function describe(value: unknown): string {
  * draft-07 or 2019-09 is kept as written.
  */
 export function toPlainJsonSchema(schema: object): JsonSchema {
-  const plain = JSON.parse(JSON.stringify(schema)) as JsonSchema;
-  return deepFreeze(dialectOf(plain) === '2020-12' ? toPrefixItems(plain) : plain);
+  return plainJsonSchema(schema).schema;
+}
+
+/** {@link toPlainJsonSchema} with the JSON text of what it returns. */
+export function plainJsonSchema(schema: object): { schema: JsonSchema; text: string } {
+  const text = JSON.stringify(schema);
+  const plain = JSON.parse(text) as JsonSchema;
+  if (dialectOf(plain) !== '2020-12') return { schema: deepFreeze(plain), text };
+  const rewritten = toPrefixItems(plain, text);
+  return { schema: deepFreeze(rewritten), text: rewritten === plain ? text : JSON.stringify(rewritten) };
 }
 

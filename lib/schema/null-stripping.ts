@@ -64,7 +64,11 @@ function containsNull(value: unknown, depth: number): boolean {
     for (const item of value) if (containsNull(item, depth + 1)) return true;
     return false;
   }
-  for (const key in value) if (Object.hasOwn(value, key) && containsNull((value as Record<string, unknown>)[key], depth + 1)) return true;
+  for (const key in value) {
+    const field = (value as Record<string, unknown>)[key];
+    // Primitives answer without a call; the own-property check only for what could hold a null.
+    if ((field === null || typeof field === 'object') && Object.hasOwn(value, key) && containsNull(field, depth + 1)) return true;
+  }
   return false;
 }
 

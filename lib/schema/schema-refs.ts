@@ -1,6 +1,6 @@
 import { ToolDefinitionError } from '../tool/tool-definition-error';
 import type { JsonSchema } from './json-schema';
-import { isNode, mapSubschemas, pointer, type SchemaNode } from './schema-walk';
+import { forEachSubschema, isNode, mapSubschemas, pointer, type SchemaNode } from './schema-walk';
 
 /**
  * A params schema with every reference in one form: `$ref: "#/$defs/<name>"`, the definitions gathered in `defs`.
@@ -25,6 +25,15 @@ export interface NormalizedSchema {
  */
 export function normalizeRefs(schema: JsonSchema, where: string): NormalizedSchema {
   const root = schema as SchemaNode;
+  // Most schemas have no reference, identifier or dialect keyword anywhere: their normal form is the schema itself
+  // (shared when frozen, as a tool's parameters are; every consumer builds new nodes), else a plain copy.
+  if (refFree.has(schema)) return { root, defs: NO_DEFS };
+  const text = JSON.stringify(schema);
+  if (!REF_KEYWORDS.test(text)) {
+    if (!Object.isFrozen(schema)) return { root: JSON.parse(text) as SchemaNode, defs: {} };
+    refFree.add(schema);
+    return { root, defs: NO_DEFS };
+  }
   const targets = new Map<string, { wanted: string; node: SchemaNode }>();
   for (const keyword of ['$defs', 'definitions']) {
     const map = root[keyword];
@@ -72,6 +81,17 @@ export function normalizeRefs(schema: JsonSchema, where: string): NormalizedSche
   return { root: rootOut, defs };
 }
 
+/** Frozen schemas already found free of {@link REF_KEYWORDS}. */
+const refFree = new WeakSet<JsonSchema>();
+const NO_DEFS: Readonly<Record<string, SchemaNode>> = Object.freeze({});
+
+/**
+ * The keywords {@link normalizeRefs} rewrites or drops, as they appear in a schema's JSON text (a field or value with
+ * one of these names only sends the schema down the full rewrite), and `__proto__`, which a plain copy would turn into
+ * a prototype.
+ */
+const REF_KEYWORDS = /"(?:\$ref|\$id|\$anchor|\$defs|definitions|\$schema|__proto__)"/;
+
 /** The sub-schema a `#/a/b` JSON Pointer names inside `root`, named after its last segment. */
 function atPointer(root: SchemaNode, ref: string): { wanted: string; node: SchemaNode } | undefined {
   if (!ref.startsWith('#/')) return undefined;
@@ -85,7 +105,7 @@ function collectIds(node: unknown, found: (id: string, node: SchemaNode) => void
   if (!isNode(node)) return;
   if (typeof node.$id === 'string') found(node.$id, node);
   if (typeof node.$anchor === 'string') found(`#${node.$anchor}`, node);
-  mapSubschemas(node, '', (sub) => (collectIds(sub, found), sub));
+  forEachSubschema(node, '', (sub) => collectIds(sub, found));
 }
 
 /** The definition a normalized `$ref` names, or undefined for a ref this module did not write. */

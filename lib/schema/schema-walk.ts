@@ -25,7 +25,8 @@ export function isNode(value: unknown): value is SchemaNode {
 
 /** A JSON Pointer segment (`~` and `/` escaped), for the paths named in errors. */
 export function pointer(path: string, key: string | number): string {
-  return `${path}/${String(key).replace(/~/g, '~0').replace(/\//g, '~1')}`;
+  const text = String(key);
+  return text.includes('~') || text.includes('/') ? `${path}/${text.replace(/~/g, '~0').replace(/\//g, '~1')}` : `${path}/${text}`;
 }
 
 /**
@@ -35,16 +36,36 @@ export function pointer(path: string, key: string | number): string {
 export function mapSubschemas(node: SchemaNode, path: string, map: (sub: unknown, path: string) => unknown): SchemaNode {
   const out: SchemaNode = {};
   for (const [key, value] of Object.entries(node)) {
-    const at = pointer(path, key);
     if (SCHEMA_MAP_KEYWORDS.has(key) && isNode(value)) {
+      const at = pointer(path, key);
       out[key] = Object.fromEntries(Object.entries(value).map(([name, sub]) => [name, map(sub, pointer(at, name))]));
     } else if ((SCHEMA_LIST_KEYWORDS.has(key) || key === 'items') && Array.isArray(value)) {
+      const at = pointer(path, key);
       out[key] = value.map((sub, i) => map(sub, pointer(at, i)));
     } else if (SCHEMA_KEYWORDS.has(key) && (isNode(value) || typeof value === 'boolean')) {
-      out[key] = map(value, at);
+      out[key] = map(value, pointer(path, key));
     } else {
       out[key] = value;
     }
   }
   return out;
+}
+
+/**
+ * Calls `visit` on every sub-schema of `node` (in any keyword position) with its JSON Pointer path, without copying:
+ * the walk of {@link mapSubschemas} for checks that only read.
+ */
+export function forEachSubschema(node: SchemaNode, path: string, visit: (sub: unknown, path: string) => void): void {
+  for (const key in node) {
+    const value = node[key];
+    if (SCHEMA_MAP_KEYWORDS.has(key) && isNode(value)) {
+      const at = pointer(path, key);
+      for (const name in value) visit(value[name], pointer(at, name));
+    } else if ((SCHEMA_LIST_KEYWORDS.has(key) || key === 'items') && Array.isArray(value)) {
+      const at = pointer(path, key);
+      value.forEach((sub, i) => visit(sub, pointer(at, i)));
+    } else if (SCHEMA_KEYWORDS.has(key) && (isNode(value) || typeof value === 'boolean')) {
+      visit(value, pointer(path, key));
+    }
+  }
 }

@@ -3,7 +3,7 @@ import { mergeAllOf } from './merge-all-of';
 import { ANNOTATION_KEYWORDS, constraintNote, withNotes } from './constraint-notes';
 import type { JsonSchema } from './json-schema';
 import { normalizeRefs, withDefs } from './schema-refs';
-import { defineField, isNode, mapSubschemas, pointer, type SchemaNode } from './schema-walk';
+import { defineField, forEachSubschema, isNode, pointer, type SchemaNode } from './schema-walk';
 import { deepFreeze } from './deep-freeze';
 
 /** The string formats OpenAI strict mode accepts on the wire; any other is removed there and enforced locally. */
@@ -56,6 +56,20 @@ const STRUCTURAL = new Set([
  *   `required` name that `properties` does not declare, objects nested more than 10 levels deep.
  */
 export function toStrictSchema(parameters: JsonSchema, where: string): JsonSchema {
+  return deepFreeze(strictSchema(parameters, where));
+}
+
+/**
+ * Checks that `parameters` can be made strict, throwing the error {@link toStrictSchema} would throw: what
+ * registration runs for a tool in strict mode (the formats build the schema when they list the tool).
+ *
+ * @throws ToolDefinitionError as {@link toStrictSchema} does.
+ */
+export function assertStrictSchema(parameters: JsonSchema, where: string): void {
+  strictSchema(parameters, where);
+}
+
+function strictSchema(parameters: JsonSchema, where: string): SchemaNode {
   const normalized = normalizeRefs(parameters, where);
   const convert = (node: unknown, path: string) => strictNode(node, path, where);
   const root = convert(normalized.root, '#');
@@ -63,7 +77,7 @@ export function toStrictSchema(parameters: JsonSchema, where: string): JsonSchem
   const defs = Object.fromEntries(Object.entries(normalized.defs).map(([name, def]) => [name, convert(def, `#/$defs/${name}`)]));
   const out = withDefs(normalized, root, defs);
   assertStrictSize(out, where);
-  return deepFreeze(out);
+  return out;
 }
 
 /** Refuses a strict schema over the size limits of {@link STRICT_LIMITS}, naming the first path over a limit. */
@@ -91,7 +105,7 @@ function assertStrictSize(schema: SchemaNode, where: string): void {
     }
     total.nameCharacters += textLength(node.const);
     if (total.nameCharacters > STRICT_LIMITS.nameCharacters) refuse(where, path, `brings the property names, definition names, enum and const values to ${total.nameCharacters} characters; strict mode takes at most ${STRICT_LIMITS.nameCharacters}`, 'Split the tool or shorten the names.');
-    mapSubschemas(node, path, (sub, at) => (visit(sub, at), sub));
+    forEachSubschema(node, path, visit);
   };
   visit(schema, '#');
 }

@@ -1,8 +1,8 @@
-import Ajv07, { type ErrorObject, type Options, type ValidateFunction } from 'ajv';
-import Ajv2019 from 'ajv/dist/2019';
-import Ajv2020 from 'ajv/dist/2020';
-import addFormats from 'ajv-formats';
+import type { default as Ajv07, ErrorObject, Options, ValidateFunction } from 'ajv';
+import type { default as Ajv2019 } from 'ajv/dist/2019';
+import type { default as Ajv2020 } from 'ajv/dist/2020';
 import { dialectOf, type SchemaDialect } from './dialect';
+import { isDeferrable } from './deferrable';
 import { isNode, mapSubschemas, pointer } from './schema-walk';
 import { ToolDefinitionError } from '../tool/tool-definition-error';
 import type { JsonSchema } from './json-schema';
@@ -12,6 +12,14 @@ type AjvInstance = Ajv07 | Ajv2019 | Ajv2020;
 
 const instances = new Map<string, AjvInstance>();
 const compiled = new Map<string, ValidateFunction>();
+/** Instances the string formats were added to (on the first schema that names a `format`). */
+const withFormats = new WeakSet<AjvInstance>();
+let compilations = 0;
+
+/** How many schemas have been compiled in this process (identical schemas share one compilation). */
+export function compileCount(): number {
+  return compilations;
+}
 
 /**
  * The Ajv instance a schema is compiled with, one per dialect (Ajv's 2020-12 class by default, its draft-07 or
@@ -24,12 +32,19 @@ const compiled = new Map<string, ValidateFunction>();
  * one can never be left out and a missing required one is not reported. Kept apart because the own-property checks
  * cost every call of every other tool about a third of the validation time.
  */
-function ajv(dialect: SchemaDialect, ownProperties: boolean, dynamic: boolean): AjvInstance {
-  const key = `${dialect}:${String(ownProperties)}:${String(dynamic)}`;
+function ajv(dialect: SchemaDialect, ownProperties: boolean, dynamic: boolean, meta: boolean): AjvInstance {
+  const key = `${dialect}:${String(ownProperties)}:${String(dynamic)}:${String(meta)}`;
   let instance = instances.get(key);
-  if (instance === undefined) instances.set(key, (instance = createAjv(dialect, ownProperties, dynamic)));
+  if (instance === undefined) instances.set(key, (instance = createAjv(dialect, ownProperties, dynamic, meta)));
   return instance;
 }
+
+/**
+ * A reference that does not start with `#` (a URI: it may name the dialect's meta-schema), or a dynamic one: the schema
+ * is compiled by an instance that holds Ajv's meta-schemas. Every other schema is compiled without them, which spares
+ * the first compile in a process the cost of adding them (about a third of it).
+ */
+const NEEDS_META = /"\$(?:ref|dynamicRef|recursiveRef)":"(?!#)/;
 
 /**
  * Keywords whose generated code needs Ajv's dynamic-scope and evaluated-property tracking. The 2019-09 and 2020-12
@@ -39,9 +54,29 @@ function ajv(dialect: SchemaDialect, ownProperties: boolean, dynamic: boolean): 
  */
 const DYNAMIC_KEYWORDS = /"(?:\$dynamicRef|\$dynamicAnchor|\$recursiveRef|\$recursiveAnchor|unevaluatedProperties|unevaluatedItems)"/;
 
-function createAjv(dialect: SchemaDialect, ownProperties: boolean, dynamic: boolean): AjvInstance {
-  const AjvClass = dialect === 'draft-07' ? Ajv07 : dialect === '2019-09' ? Ajv2019 : Ajv2020;
-  const instance = addFormats(
+/**
+ * The Ajv class of a dialect, loaded on the first compile of a schema in that dialect: importing the library loads no
+ * validator code, and a process whose schemas are all 2020-12 never loads the other dialects' classes.
+ */
+function ajvClass(dialect: SchemaDialect): typeof Ajv07 | typeof Ajv2019 | typeof Ajv2020 {
+  /* eslint-disable @typescript-eslint/no-require-imports -- loaded on first use, off the import path */
+  if (dialect === 'draft-07') return (require('ajv') as { default: typeof Ajv07 }).default;
+  if (dialect === '2019-09') return (require('ajv/dist/2019') as { default: typeof Ajv2019 }).default;
+  return (require('ajv/dist/2020') as { default: typeof Ajv2020 }).default;
+  /* eslint-enable @typescript-eslint/no-require-imports */
+}
+
+/** Adds ajv-formats' string formats to `instance` the first time one of its schemas names a `format`. */
+function ensureFormats(instance: AjvInstance): void {
+  if (withFormats.has(instance)) return;
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on the first schema with a format
+  (require('ajv-formats') as { default: (ajv: AjvInstance) => AjvInstance }).default(instance);
+  withFormats.add(instance);
+}
+
+function createAjv(dialect: SchemaDialect, ownProperties: boolean, dynamic: boolean, meta: boolean): AjvInstance {
+  const AjvClass = ajvClass(dialect);
+  const instance = (
     new AjvClass({
       allErrors: true,
       useDefaults: true,
@@ -52,13 +87,14 @@ function createAjv(dialect: SchemaDialect, ownProperties: boolean, dynamic: bool
       strictTuples: false,
       allowUnionTypes: true,
       ownProperties,
+      meta,
       // Compiling the draft-07 meta-schema costs ~35 ms at the first registration. Ajv's strict compile still refuses
       // unknown keywords, types and formats and malformed keyword values, and assertJsonSchema checks the structure.
       validateSchema: false,
       // Ajv's code optimiser makes compiling about 5x slower for no measurable gain in validation speed on tool-sized
       // schemas; registration of 1,000 tools is a benchmarked path.
       code: { optimize: false },
-    } satisfies Options),
+    } satisfies Options)
   ) as AjvInstance;
   if (dialect !== 'draft-07') {
     // Ajv resolves `$anchor` (2019-09 and later) but its strict mode still reports the keyword as unknown.
@@ -113,7 +149,14 @@ export function compileValidator(schema: JsonSchema, where: string): ValidateFun
       throw new ToolDefinitionError(`${where}: the params schema names the dialect ${JSON.stringify(schema.$schema)} in $schema; the validator takes JSON Schema 2020-12 (the default), 2019-09, draft-07 and draft-06. Remove $schema or name one of these.`);
     }
     try {
-      validate = ajv(dialect, namesPrototypeMember(schema), DYNAMIC_KEYWORDS.test(key)).compile(schema);
+      // A reference to a meta-schema brings the meta-schema's own dynamic references.
+      const meta = DYNAMIC_KEYWORDS.test(key) || NEEDS_META.test(key);
+      const dynamic = meta;
+      const instance = ajv(dialect, namesPrototypeMember(schema), dynamic, meta);
+      // `format`, ajv-formats' `formatMinimum`-like keywords, and the meta-schemas (which name formats).
+      if (meta || key.includes('"format')) ensureFormats(instance);
+      validate = instance.compile(schema);
+      compilations++;
     } catch (error) {
       const message = (error as Error).message;
       const ignored = /default is ignored/.test(message) ? ignoredDefault(schema, '#', false) : undefined;
@@ -132,15 +175,35 @@ export function compileValidator(schema: JsonSchema, where: string): ValidateFun
 }
 
 /**
+ * A tool's params validator, compiled when first needed. A schema the strict compile certainly accepts (see
+ * `isDeferrable`) is compiled on the first call that validates against it, so registering thousands of tools costs no
+ * compilation and a tool never called never holds a compiled validator; any other schema is compiled here, so every
+ * schema registration refuses today is still refused at registration, with the same error. Calls after the first use
+ * the compiled function directly; identical schemas share one compiled function (see {@link compileValidator}).
+ *
+ * @param where - the tool, named in errors.
+ * @returns a function giving the compiled validator.
+ * @throws ToolDefinitionError as {@link compileValidator} does, for a schema compiled here.
+ */
+export function lazyValidator(schema: JsonSchema, where: string): () => ValidateFunction {
+  if (!isDeferrable(schema)) {
+    const validate = compileValidator(schema, where);
+    return () => validate;
+  }
+  let validate: ValidateFunction | undefined;
+  return () => (validate ??= compileValidator(schema, where));
+}
+
+/**
  * Turns Ajv's errors into the message a model reads: one line per offending field with its path and why, so the model
  * can correct every field in one retry. Errors inside the branches of a failed `anyOf`/`oneOf` are folded into that
  * union's line.
  */
 export function describeValidationErrors(toolName: string, errors: readonly ErrorObject[]): string {
-  const unions = errors.filter((e) => e.keyword === 'anyOf' || e.keyword === 'oneOf');
+  const unions = errors.some(isUnion) ? errors.filter(isUnion) : undefined;
   const lines = new Set<string>();
   for (const error of errors) {
-    if (error.keyword !== 'anyOf' && error.keyword !== 'oneOf' && unions.some((u) => error.schemaPath.startsWith(`${u.schemaPath}/`))) continue;
+    if (unions !== undefined && !isUnion(error) && unions.some((u) => error.schemaPath.startsWith(`${u.schemaPath}/`))) continue;
     lines.add(`- ${cutText(fieldPath(error), MAX_PATH)}: ${reason(error)}`);
   }
   // A model that sends 10,000 wrong array items must not get a 400 kB message back: the first lines say what to fix.
@@ -156,13 +219,25 @@ const MAX_PATH = 200;
 /** A value the model sent is echoed in at most this many characters (of its JSON text). */
 const MAX_VALUE = 61;
 
+const isUnion = (error: ErrorObject) => error.keyword === 'anyOf' || error.keyword === 'oneOf';
+
 function fieldPath(error: ErrorObject): string {
-  const segments = error.instancePath.split('/').slice(1).map((s) => s.replace(/~1/g, '/').replace(/~0/g, '~'));
   const params = error.params as Record<string, unknown>;
-  if (error.keyword === 'required') segments.push(String(params.missingProperty));
-  if (error.keyword === 'additionalProperties') segments.push(String(params.additionalProperty));
-  if (segments.length === 0) return '(arguments)';
-  return segments.map((s, i) => (/^\d+$/.test(s) ? `[${s}]` : i === 0 ? s : `.${s}`)).join('');
+  const last = error.keyword === 'required' ? String(params.missingProperty) : error.keyword === 'additionalProperties' ? String(params.additionalProperty) : undefined;
+  // The common case, a top-level field: no pointer to decode.
+  if (error.instancePath === '') return last === undefined ? '(arguments)' : segmentText(last, 0);
+  const segments = error.instancePath.split('/');
+  let path = '';
+  for (let i = 1; i < segments.length; i++) {
+    const segment = segments[i]!;
+    path += segmentText(segment.includes('~') ? segment.replace(/~1/g, '/').replace(/~0/g, '~') : segment, i - 1);
+  }
+  return last === undefined ? path : path + segmentText(last, segments.length - 1);
+}
+
+/** A path segment as the message writes it: `[3]` for an array index, `name` first, `.name` after. */
+function segmentText(segment: string, index: number): string {
+  return /^\d+$/.test(segment) ? `[${segment}]` : index === 0 ? segment : `.${segment}`;
 }
 
 function reason(error: ErrorObject): string {

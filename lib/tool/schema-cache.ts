@@ -18,7 +18,7 @@ export class SchemaCache {
    * format's `ToolDefinitionError` (also when the tool's description renderer throws), the first time only (until
    * `clear()`). Other errors (bugs in a format) propagate.
    */
-  entry<E>(format: ToolFormat<E>, tool: Tool, context: ToolContext, onRefused: (error: ToolDefinitionError) => void): E | undefined {
+  entry<E>(format: ToolFormat<E>, tool: Tool, context: ToolContext, onRefused: (tool: Tool, error: ToolDefinitionError) => void): E | undefined {
     let cache = this.byFormat.get(format);
     if (cache === undefined) this.byFormat.set(format, (cache = new Map()));
     const cacheable = !tool.hasContextDescription;
@@ -30,14 +30,14 @@ export class SchemaCache {
         description = tool.resolveDescription(context);
       } catch (error) {
         // A description renderer that throws for one tool must not take the whole listing down with it.
-        onRefused(new ToolDefinitionError(`${tool.source}: the description could not be rendered (${(error as Error | null)?.message ?? String(error)}).`, { cause: error }));
+        onRefused(tool, new ToolDefinitionError(`${tool.source}: the description could not be rendered (${(error as Error | null)?.message ?? String(error)}).`, { cause: error }));
         return undefined;
       }
       try {
         entry = deepFreeze(format.render(tool, description));
       } catch (error) {
         if (!(error instanceof ToolDefinitionError)) throw error;
-        onRefused(error);
+        onRefused(tool, error);
         if (cacheable) {
           const refused = this.refused.get(format) ?? new Set<Tool>();
           this.refused.set(format, refused.add(tool));

@@ -26,18 +26,19 @@ export interface ToolExtras {
 /**
  * Checks and freezes a tool's `returns`, `examples`, `title`, `icons` and `meta` options.
  *
- * @param validateParams - the tool's params validator: every example must pass it.
+ * @param validateParams - gives the tool's params validator (only asked for when there are examples): every example must
+ *   pass it.
  * @throws ToolDefinitionError naming the tool and the option when one is malformed: `returns` not a JSON Schema,
  *   an example that is not an object or does not match the params schema (naming which example and why), a blank
  *   title, an icon without a `src`, `meta` that is not a plain object.
  */
-export function resolveToolExtras(options: ActionOptions, where: string, name: string, validateParams: ValidateFunction): ToolExtras {
+export function resolveToolExtras(options: ActionOptions, where: string, name: string, validateParams: () => ValidateFunction): ToolExtras {
   let outputSchema: JsonSchema | undefined;
   if (options.returns !== undefined) {
     assertJsonSchema(options.returns, `${where} (returns)`);
     outputSchema = toPlainJsonSchema(options.returns);
   }
-  const examples = (options.examples ?? []).map((example, index) => checkExample(example, index, where, name, validateParams));
+  const examples = (options.examples ?? []).map((example, index) => checkExample(example, index, where, name, validateParams()));
   const title = options.title;
   if (title !== undefined && (typeof title !== 'string' || title.trim() === '')) throw new ToolDefinitionError(`${where}: 'title' must be a non-empty string.`);
   const icons = (options.icons ?? []).map((icon, index) => {

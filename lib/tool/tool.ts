@@ -7,13 +7,13 @@ import type { PermissionContext } from '../permissions/permission-context';
 import type { PermissionDecision } from '../permissions/permission-decision';
 import type { PermissionRule, RuleBehavior } from '../permissions/permission-rule';
 import type { ToolChunk } from '../streaming/tool-chunk';
-import { assertJsonSchema, readSchema, toPlainJsonSchema, type JsonSchema } from '../schema/json-schema';
+import { assertJsonSchema, plainJsonSchema, readSchema, type JsonSchema } from '../schema/json-schema';
 import { compileNullStripper, type NullStripper } from '../schema/null-stripping';
 import { isStandardJsonSchema, standardToJsonSchema } from '../schema/standard-schema';
 import { compileUndeclaredStripper, type UndeclaredStripper } from '../schema/strip-undeclared';
 import { isPlainObject, plainCopy } from '../schema/plain-copy';
-import { toStrictSchema } from '../schema/strict-schema';
-import { compileValidator, describeValidationErrors } from '../schema/validator';
+import { assertStrictSchema } from '../schema/strict-schema';
+import { describeValidationErrors, lazyValidator } from '../schema/validator';
 import type { ActionOptions } from './action-options';
 import { compileStatusTemplate, type StatusRenderer } from './status';
 import { ToolDefinitionError } from './tool-definition-error';
@@ -59,8 +59,9 @@ const MAX_PARSE_ERROR = 200;
  * A registered tool: its model-facing definition (name, description, JSON Schema) and its runtime metadata (effects,
  * status, tags, metadata, approval, availability), which never reaches a model-facing schema.
  *
- * Built and checked once at registration: the name, the params schema (an object, JSON Schema only), the status
- * template and one compiled Ajv validator. Bad definitions throw {@link ToolDefinitionError} naming the source.
+ * Built and checked once at registration: the name, the params schema (an object, JSON Schema only) and the status
+ * template; the Ajv validator is compiled on the first call when the schema is certain to compile, else at
+ * registration (see `lazyValidator`). Bad definitions throw {@link ToolDefinitionError} naming the source.
  */
 export class Tool implements ToolInfo {
   readonly name: string;
@@ -105,7 +106,8 @@ export class Tool implements ToolInfo {
   protected readonly checkOutput: (value: unknown) => unknown;
   private readonly traits: ResolvedTraits;
   private readonly description: string | DescriptionSource;
-  private readonly validator: ValidateFunction;
+  /** The compiled params validator (compiled on the first call for most schemas; see `lazyValidator`). */
+  private readonly validator: () => ValidateFunction;
   private readonly status: StatusRenderer | undefined;
   private readonly approval: boolean | ((params: never) => boolean);
   private readonly body: ToolBody;
@@ -132,13 +134,14 @@ export class Tool implements ToolInfo {
     this.source = where;
     this.description = spec.description;
     this.paramsSchema = spec.params;
-    this.parameters = toPlainJsonSchema(params as object);
-    this.validator = compileValidator(this.parameters, where);
-    this.hasDefaults = JSON.stringify(this.parameters).includes('"default"');
+    const plain = plainJsonSchema(params as object);
+    this.parameters = plain.schema;
+    this.validator = lazyValidator(this.parameters, where);
+    this.hasDefaults = plain.text.includes('"default"');
     this.stripNulls = compileNullStripper(this.parameters, where);
     this.stripUndeclared = compileUndeclaredStripper(this.parameters);
     this.strict = spec.options.strict !== false;
-    if (this.strict) toStrictSchema(this.parameters, where);
+    if (this.strict) assertStrictSchema(this.parameters, where);
     const options = spec.options;
     this.effects = new Set(options.effects ?? []);
     this.tags = new Set(options.tags ?? []);
@@ -257,12 +260,13 @@ export class Tool implements ToolInfo {
       data = this.hasDefaults || hasNestedValue(args) ? plainCopy(args) : { ...args };
     }
     const stripped = this.stripNulls(data);
-    if (this.validator(stripped)) data = stripped;
+    const validate = this.validator();
+    if (validate(stripped)) data = stripped;
     else {
-      const errors = [...(this.validator.errors ?? [])];
+      const errors = [...(validate.errors ?? [])];
       // A removed null may have been a value the schema takes (through another union branch than the one the stripper
       // followed): the arguments as sent are used when they are valid as they are.
-      if (stripped === data || !this.validator(data)) return { ok: false, error: describeValidationErrors(this.name, errors) };
+      if (stripped === data || !validate(data)) return { ok: false, error: describeValidationErrors(this.name, errors) };
     }
     this.stripUndeclared(data);
     return { ok: true, params: data as Record<string, unknown> };

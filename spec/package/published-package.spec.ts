@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const root = join(__dirname, '..', '..');
+/** The most files of the package `require('agenttoolkit')` may load (102 today). */
+const ROOT_MODULE_BUDGET = 110;
 const run = (command: string, args: string[], cwd: string) => execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
 describe('the packed package', () => {
@@ -160,6 +162,36 @@ console.log(JSON.stringify({
 }));`;
     writeFileSync(join(dir, 'probe.js'), probe);
     expect(JSON.parse(run(process.execPath, ['probe.js'], dir))).toEqual({ childProcess: false, heavy: [] });
+  });
+
+  // Cold start is paid in modules: every file the root entry loads costs a resolution, a read and a compile. The root
+  // loads the core's own modules and reflect-metadata, nothing of the validator until a call needs it (then the one
+  // dialect in use), and the string formats only for a schema that names one.
+  it('keeps the root entry within its module budget, and loads the validator on the first call only', () => {
+    const probe = `const ours = (f) => f.includes('/node_modules/agenttoolkit/');
+const own = () => Object.keys(require.cache).filter(ours);
+const others = () => Object.keys(require.cache).filter((f) => !ours(f) && f.includes('/node_modules/')).map((f) => f.split('/node_modules/').pop().split('/').slice(0, f.includes('/node_modules/@') ? 2 : 1).join('/'));
+const { Tools } = require('agenttoolkit');
+const atImport = { own: own().length, others: [...new Set(others())] };
+const tools = new Tools();
+tools.action({ name: 'add', description: 'Add.', params: { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' } }, required: ['a', 'b'] } }, ({ a, b }) => a + b);
+tools.action({ name: 'mail', description: 'Mail.', params: { type: 'object', properties: { to: { type: 'string', format: 'email' } }, required: ['to'] } }, ({ to }) => to);
+const atDefine = [...new Set(others())];
+tools.execute('add', { a: 1, b: 2 }).then(async (sum) => {
+  const atCall = [...new Set(others())];
+  const dialects = Object.keys(require.cache).filter((f) => ['/ajv/dist/ajv.js', '/ajv/dist/2019.js', '/ajv/dist/2020.js'].some((end) => f.endsWith(end))).map((f) => f.split('/').pop());
+  const mail = await tools.execute('mail', { to: 'nobody' });
+  console.log(JSON.stringify({ atImport, atDefine, atCall, dialects, sum: sum.result, mail: mail.ok, formats: [...new Set(others())].includes('ajv-formats') }));
+});`;
+    writeFileSync(join(dir, 'budget-probe.js'), probe);
+    const out = JSON.parse(run(process.execPath, ['budget-probe.js'], dir)) as { atImport: { own: number; others: string[] }; atDefine: string[]; atCall: string[]; dialects: string[]; sum: number; mail: boolean; formats: boolean };
+    expect(out.atImport.own).toBeLessThanOrEqual(ROOT_MODULE_BUDGET);
+    expect(out.atImport.others).toEqual(['reflect-metadata']);
+    expect(out.atDefine).toEqual(['reflect-metadata']);
+    expect(out.atCall).toEqual(expect.arrayContaining(['ajv']));
+    expect(out.atCall).not.toContain('ajv-formats');
+    expect(out.dialects).toEqual(['2020.js']);
+    expect([out.sum, out.mail, out.formats]).toEqual([3, false, true]);
   });
 
   it('runs the skill viewer without loading either TypeBox line', () => {
