@@ -125,7 +125,8 @@ function unionStripper(branches: unknown[], compile: (node: unknown) => NullStri
 /**
  * How well a value fits a union branch, or -1 when it cannot be that branch: the branch's type, its `const`/`enum`
  * fields (the discriminators of a union), its required fields present (a strict model sends every field, nulls
- * included) and, for a closed object, no field it does not declare. Among the branches that fit, the one declaring most
+ * included), no null in a required field whose schema refuses null and, for a closed object, no field it does not
+ * declare. Among the branches that fit, the one declaring most
  * of the value's fields wins, so the nulls of a later branch without a discriminator are stripped by that branch.
  * What the branch says is read once, when the stripper is compiled.
  */
@@ -144,6 +145,8 @@ function branchFit(branch: unknown, schema: NormalizedSchema): (value: unknown) 
   const requiredList = parts.flatMap((part) => (Array.isArray(part.required) ? part.required.filter((key): key is string => typeof key === 'string') : []));
   const required = new Set(requiredList);
   const fields = properties === undefined ? [] : Object.entries(properties).filter((entry): entry is [string, SchemaNode] => isNode(entry[1]));
+  // A required field without a default whose schema refuses null cannot hold one in this branch.
+  const refusesNull = new Set(fields.filter(([key, sub]) => required.has(key) && !('default' in sub) && !acceptsNull(resolve(sub, schema), schema)).map(([key]) => key));
   const closed = branch.additionalProperties === false;
   return (value) => {
     if (types !== undefined && !types.some((type) => hasType(value, type))) return -1;
@@ -153,6 +156,7 @@ function branchFit(branch: unknown, schema: NormalizedSchema): (value: unknown) 
       const field = value[key];
       // The null a strict-mode model sends for an optional field it leaves out fits any branch declaring the field.
       if (field === null && (!required.has(key) || 'default' in sub)) continue;
+      if (field === null && refusesNull.has(key)) return -1;
       if ('const' in sub ? sub.const !== field : Array.isArray(sub.enum) && !sub.enum.includes(field)) return -1;
     }
     for (const key of requiredList) if (!Object.hasOwn(value, key)) return -1;

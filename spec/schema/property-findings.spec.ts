@@ -87,4 +87,31 @@ describe('findings of the property-based test', () => {
     // The null of a field nothing takes is still stripped, and a value invalid either way keeps the stripped errors.
     expect((await tools.execute('t', { a: { user_name: 5 } })).ok).toBe(false);
   });
+  describe('a strict null in a union picks the branch where the field may be left out, not the first that declares it', () => {
+    const shared = { type: 'object', properties: { s: { type: 'string' } }, required: ['s'] };
+    it.each([
+      ['a $ref in the second branch (the reported seed)', { type: 'object', properties: { tags: { type: 'number' } }, required: ['tags'] }, { type: 'object', properties: { tags: { $ref: '#/$defs/Shared' } }, required: [] }],
+      ['a plain object in the second branch', { type: 'object', properties: { tags: { type: 'number' } }, required: ['tags'] }, { type: 'object', properties: { tags: shared }, required: [] }],
+      ['a string enum in the first branch', { type: 'object', properties: { tags: { enum: ['a', 'b'] } }, required: ['tags'] }, { type: 'object', properties: { tags: { type: 'string' } } }],
+      ['a $ref in the first branch', { type: 'object', properties: { tags: { $ref: '#/$defs/Shared' } }, required: ['tags'] }, { type: 'object', properties: { tags: { type: 'number' } } }],
+    ])('%s', async (_name, first, second) => {
+      const params = { type: 'object', properties: { a: { anyOf: [first, second] } }, required: [], $defs: { Shared: shared } };
+      const tools = new Tools();
+      action(tools, params);
+      const listed = tools.getSchema(ToolSchemaFormat.OPENAI_STRICT);
+      expect(listed).toHaveLength(1);
+      expect(await tools.execute('t', { a: { tags: null } })).toMatchObject({ ok: true, result: { a: {} } });
+      // A value neither branch takes is still refused.
+      expect((await tools.execute('t', { a: { tags: true } })).ok).toBe(false);
+    });
+
+    it('a required field whose schema takes null still holds the null in its branch', async () => {
+      const tools = new Tools();
+      action(tools, { type: 'object', properties: { a: { anyOf: [
+        { type: 'object', properties: { tags: { type: ['number', 'null'] } }, required: ['tags'] },
+        { type: 'object', properties: { tags: { type: 'string' } } },
+      ] } }, required: ['a'] });
+      expect(await tools.execute('t', { a: { tags: null } })).toMatchObject({ ok: true, result: { a: { tags: null } } });
+    });
+  });
 });
