@@ -222,7 +222,12 @@ export function commonBehaviour(make: SandboxFactory, options: { floodBytes: num
       const marker = uniqueSleep();
       const calls = Array.from({ length: 20 }, () => sandbox.execute(`sleep ${marker}`));
       const watched = watchSleepers(marker, Promise.allSettled(calls));
-      await new Promise((r) => setTimeout(r, 1_500));
+      // Close once the calls run (all 20, or at least one after 15 s on a loaded machine), not after a fixed delay.
+      for (const start = Date.now(); Date.now() - start < 15_000; ) {
+        const running = sleepers(marker).length;
+        if (running === 20 || (running > 0 && Date.now() - start > 5_000)) break;
+        await new Promise((r) => setTimeout(r, 50));
+      }
       await sandbox.close();
       const { seen, outcome } = await watched;
       await new Promise((r) => setImmediate(r));
@@ -232,7 +237,7 @@ export function commonBehaviour(make: SandboxFactory, options: { floodBytes: num
       expect(settled.map((s) => s.status)).toEqual(Array.from({ length: 20 }, () => 'rejected'));
       expect(settled.map((s) => (s as PromiseRejectedResult).reason.code)).toEqual(Array.from({ length: 20 }, () => 'SANDBOX_CLOSED'));
       expect(sleepers(marker)).toEqual([]);
-    });
+    }, 60_000);
 
     it('cancelling the shared caller signal cancels every call that uses it, and only those', async () => {
       const sandbox = open(SandboxPolicy.forWorkspace(dir.path));
