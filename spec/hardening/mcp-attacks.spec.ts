@@ -136,6 +136,7 @@ describe('McpClientTools against a malicious server', () => {
     for (const entry of logger.entries) {
       // eslint-disable-next-line no-control-regex
       expect(entry.message).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029\u202a-\u202e\u2066-\u2069]/);
+      // eslint-disable-next-line no-control-regex
       if (typeof entry.details?.logger === 'string') expect(entry.details.logger).not.toMatch(/[\n\r\u001b]/);
     }
     await client.close();
