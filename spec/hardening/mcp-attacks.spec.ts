@@ -7,8 +7,11 @@ import { mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from 'node
 import { createHash, randomUUID } from 'node:crypto';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { CallToolRequestSchema, ListToolsRequestSchema, type CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { ActionResult, LinkedContent, OUTPUT_FOLDER, Tools, type ToolLogger } from '../../lib';
 import { McpClientTools, progressOf, serveTools, type McpProgress } from '../../lib/mcp';
@@ -215,6 +218,32 @@ describe('McpClientTools against a malicious server', () => {
     const everything = JSON.stringify([value, openAIChatToolMessage('call_1', result)]);
     expect(everything).not.toContain(SECRET);
     expect(everything).not.toMatch(/root:x?:0:0/);
+    await client.close();
+  });
+});
+
+describe('McpClientTools: warnings that quote a malicious server stay one line', () => {
+  it.each([
+    'evil\n[INFO] admin logged in',
+    'evil\u001b[2Jcleared',
+    'evil\u2028forged',
+  ])('for a tool named %j that cannot be registered', async (name) => {
+    const server = new Server({ name: 'evil', version: '1' }, { capabilities: { tools: {} } });
+    // A first tool whose name maps to the same local name, so the second one is skipped with a warning quoting it.
+    const twin = name.replace(/[^A-Za-z0-9_-]/g, '.');
+    server.setRequestHandler(ListToolsRequestSchema, () => ({ tools: [twin, name].map((n) => ({ name: n, description: 'Bad name.', inputSchema: { type: 'object' as const } })) }));
+    server.setRequestHandler(CallToolRequestSchema, () => ({ content: [{ type: 'text', text: 'x' }] }));
+    const logger = recording();
+    const tools = new Tools({ logger });
+    const [a, b] = InMemoryTransport.createLinkedPair();
+    await server.connect(a);
+    const client = new Client({ name: 'spec', version: '1' });
+    await client.connect(b);
+    await McpClientTools.connect(tools, { name: 'evil', client });
+    const warnings = logger.entries.filter((e) => e.level === 'warn');
+    expect(warnings.length).toBeGreaterThan(0);
+    // eslint-disable-next-line no-control-regex
+    for (const warning of warnings) expect(warning.message).not.toMatch(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/);
     await client.close();
   });
 });
