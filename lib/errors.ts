@@ -47,6 +47,8 @@ export class AgentToolkitError<C extends AgentToolkitErrorCode = AgentToolkitErr
  * - `STREAM_CLOSED`: the reason of a tool's abort signal when the consumer of `tools.stream(...)` stopped reading.
  * - `INVALID_TOOL_OUTPUT`: a tool's successful result does not match the output schema it declares (`returns`).
  *   Never thrown to the caller: the call fails with a generic message and the details are logged as the tool's bug.
+ * - `OUTPUT_FOLDER_LINKED`: an output budget's `.agenttoolkit` or `.agenttoolkit/outputs` folder is a symbolic link.
+ *   Never thrown to the caller: the full output is not saved, the result is cut without a copy and a warning logged.
  *
  * The other core errors have classes of their own: `ToolDefinitionError` (`TOOL_DEFINITION`, at registration)
  * and `MissingDependencyError` (`MISSING_DEPENDENCY`, an `@Inject` dependency absent from the call's context).
@@ -60,7 +62,8 @@ export type CoreErrorCode =
   | 'INVALID_MIDDLEWARE_RESULT'
   | 'CALL_TIMED_OUT'
   | 'STREAM_CLOSED'
-  | 'INVALID_TOOL_OUTPUT';
+  | 'INVALID_TOOL_OUTPUT'
+  | 'OUTPUT_FOLDER_LINKED';
 
 /** An error of the tool registry and its pipeline; `code` is one of {@link CoreErrorCode}. */
 export class CoreError extends AgentToolkitError<CoreErrorCode> {}

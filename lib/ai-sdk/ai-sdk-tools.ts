@@ -101,6 +101,9 @@ const AI_SDK_STRICT_FORMAT = format('ai-sdk-strict', true);
  * - `toModelOutput`: text as `text`, failures as `error-text`, binary results (images, PDFs, audio) as `content`
  *   with `file` parts;
  * - `toolApproval`: `not-applicable` for calls that need no approval, else `approve`'s answer, or `user-approval`.
+ *   It is also the gate of `execute`: a call that needs approval runs only when this set's `toolApproval` let it
+ *   through (`approved`, or `user-approval` that the SDK then had the user answer), so a host that passes `tools`
+ *   without `toolApproval` gets an "approval required" failure for such calls instead of running them unconfirmed.
  *
  * Each call renders the listing anew (descriptions and availability follow the context at that moment).
  * @throws CoreError `INVALID_OPTION` when a name in `names` is not registered.
@@ -109,6 +112,18 @@ export function aiSdkTools(tools: Tools<ActionResult<unknown>>, options: AiSdkTo
   const selected = selectionFilter(tools, options);
   const context = options.context;
   const set: Record<string, AiSdkTool> = {};
+  // Call ids toolApproval let through: `execute` runs a call that needs approval only when its id is here (once).
+  const cleared = new Set<string>();
+  const gate = (name: string, input: unknown, execution: ToolExecutionOptions<unknown>): AiSdkToolOutput | undefined => {
+    const tool = tools.get(name);
+    if (tool === undefined || !callNeedsApproval(tool, input, context ?? tools.context) || cleared.delete(execution.toolCallId)) return undefined;
+    try {
+      tools.logger.warn(`aiSdkTools: call '${execution.toolCallId}' of tool '${name}' needs approval but was not cleared by the set's toolApproval; pass both (\`...aiSdkTools(tools)\`) to generateText / streamText`);
+    } catch {
+      // Logging is best effort.
+    }
+    return { ok: false, error: failureText(tools.unapproved(name)) };
+  };
   for (const entry of tools.getSchema(options.strict === true ? AI_SDK_STRICT_FORMAT : AI_SDK_FORMAT, context)) {
     const tool = tools.get(entry.name)!;
     if (!selected(tool)) continue;
@@ -117,7 +132,7 @@ export function aiSdkTools(tools: Tools<ActionResult<unknown>>, options: AiSdkTo
       inputSchema: jsonSchema<unknown>(entry.parameters as JSONSchema7, { validate: (value) => ({ success: true, value }) }),
       ...(entry.strict ? { strict: true } : {}),
       ...(tool.extras.examples.length > 0 ? { inputExamples: tool.extras.examples.map((input) => ({ input: structuredClone(input) })) } : {}),
-      execute: (input: unknown, execution: ToolExecutionOptions<unknown>) => run(tools, entry.name, input, execution, context),
+      execute: (input: unknown, execution: ToolExecutionOptions<unknown>) => run(tools, entry.name, input, execution, context, gate(entry.name, input, execution)),
       toModelOutput: ({ output }: { output: AiSdkToolOutput }) => modelOutput(output),
     };
   }
@@ -125,20 +140,29 @@ export function aiSdkTools(tools: Tools<ActionResult<unknown>>, options: AiSdkTo
     const tool = Object.hasOwn(set, toolCall.toolName) ? tools.get(toolCall.toolName) : undefined;
     if (tool === undefined) return undefined;
     if (!callNeedsApproval(tool, toolCall.input, context ?? tools.context)) return 'not-applicable';
-    if (options.approve === undefined) return 'user-approval';
+    if (options.approve === undefined) {
+      cleared.add(toolCall.toolCallId);
+      return 'user-approval';
+    }
     let approved = false;
     try {
       approved = (await options.approve(tool, { id: toolCall.toolCallId, name: toolCall.toolName, args: toolCall.input })) === true;
     } catch {
       approved = false;
     }
+    if (approved) cleared.add(toolCall.toolCallId);
     return approved ? 'approved' : { type: 'denied', reason: failureText(tools.declined(tool.name)) };
   };
   return { tools: set, toolApproval };
 }
 
 /** Runs one call through the registry's pipeline, yielding the text so far while the tool streams, then the final output. */
-async function* run(tools: Tools<ActionResult<unknown>>, name: string, input: unknown, execution: ToolExecutionOptions<unknown>, context: ToolContext | undefined): AsyncGenerator<AiSdkToolOutput, void, undefined> {
+async function* run(tools: Tools<ActionResult<unknown>>, name: string, input: unknown, execution: ToolExecutionOptions<unknown>, context: ToolContext | undefined,
+  refused: AiSdkToolOutput | undefined): AsyncGenerator<AiSdkToolOutput, void, undefined> {
+  if (refused !== undefined) {
+    yield refused;
+    return;
+  }
   const stream = tools.stream(name, input, { signal: execution.abortSignal, callId: execution.toolCallId, context });
   const sofar = new ToolResponse();
   for await (const chunk of stream) {

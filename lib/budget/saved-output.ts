@@ -1,11 +1,12 @@
-import { randomUUID } from 'node:crypto';
+import { createHash, randomUUID } from 'node:crypto';
+import { CoreError } from '../errors';
 import { ResourceLink } from '../media/resource-link';
 import type { MarkerWriter } from './cut-output';
 import { OUTPUT_FOLDER, OUTPUT_URI_PREFIX, type OutputWorkspace } from './output-budget';
 
 /** A full output saved in a workspace. */
 export interface SavedOutput {
-  /** The file name, unique: `<tool>-<time>-<random>.txt`. */
+  /** The file name, unique: `<tool>-<time>-<random UUID>-<digest of the text>.txt`. */
   readonly id: string;
   /** The path relative to the workspace root: `.agenttoolkit/outputs/<id>`. */
   readonly path: string;
@@ -15,16 +16,39 @@ export interface SavedOutput {
   readonly chars: number;
 }
 
-/** The file names of saved outputs: a letter or digit, then letters, digits, `_`, `-` and `.`, ending in `.txt`. */
-const SAVED_NAME = /^[A-Za-z0-9][A-Za-z0-9_-]*(?:\.[A-Za-z0-9_-]+)*\.txt$/;
+/** The longest tool name kept in a saved output's file name (the whole name stays far below 255 bytes). */
+const MAX_TOOL_PART = 64;
+
+/** Hex digits of the text's SHA-256 kept in the file name (128 bits). */
+const DIGEST_HEX = 32;
+
+/**
+ * The file names of saved outputs, exactly as {@link saveOutput} gives them: the tool's name (letters, digits, `_`,
+ * `-`), the time in milliseconds, a random UUID and the first 128 bits of the SHA-256 of the text, in lowercase hex.
+ */
+const SAVED_NAME = new RegExp(`^[A-Za-z0-9_-]{1,${MAX_TOOL_PART}}-\\d{1,16}-[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}-([0-9a-f]{${DIGEST_HEX}})\\.txt$`);
+
+/** The digest a saved output's name carries: SHA-256 of the text's UTF-8 bytes, the bytes the workspace writes. */
+function digestOf(text: string): string {
+  return createHash('sha256').update(text, 'utf8').digest('hex').slice(0, DIGEST_HEX);
+}
 
 /**
  * Saves `text` as a new file under {@link OUTPUT_FOLDER} of `workspace`, written atomically by the workspace and never
- * over an existing file (`overwrite: false`).
- * @throws whatever the workspace throws (a `WorkspaceError`): the caller then cuts without saving.
+ * over an existing file (`overwrite: false`). Its name carries the digest of the text, which
+ * {@link readSavedOutput} checks: a file swapped in under that name (a link, a copy of another file) is not read.
+ * @throws CoreError `OUTPUT_FOLDER_LINKED` when `.agenttoolkit` or its `outputs` folder is a symbolic link (outputs
+ *   are never saved into the folder it points to); whatever the workspace throws (a `WorkspaceError`). The caller
+ *   then cuts without saving.
  */
 export async function saveOutput(workspace: OutputWorkspace, toolName: string, text: string): Promise<SavedOutput> {
-  const id = `${toolName.replace(/[^A-Za-z0-9_-]/g, '_')}-${Date.now()}-${randomUUID()}.txt`;
+  for (const folder of [OUTPUT_FOLDER.slice(0, OUTPUT_FOLDER.indexOf('/')), OUTPUT_FOLDER]) {
+    if ((await workspace.stat(folder))?.isSymlink === true) {
+      throw new CoreError('OUTPUT_FOLDER_LINKED', `'${folder}' is a symbolic link; tool outputs are saved only in a real folder.`);
+    }
+  }
+  const tool = toolName.replace(/[^A-Za-z0-9_-]/g, '_').slice(0, MAX_TOOL_PART);
+  const id = `${tool}-${Date.now()}-${randomUUID()}-${digestOf(text)}.txt`;
   const path = `${OUTPUT_FOLDER}/${id}`;
   await workspace.writeFile(path, text, { overwrite: false });
   return { id, path, uri: OUTPUT_URI_PREFIX + id, chars: text.length };
@@ -41,13 +65,15 @@ export function savedOutputId(reference: string): string | undefined {
   if (name.startsWith(OUTPUT_URI_PREFIX)) name = name.slice(OUTPUT_URI_PREFIX.length);
   else if (name.startsWith(`./${OUTPUT_FOLDER}/`)) name = name.slice(OUTPUT_FOLDER.length + 3);
   else if (name.startsWith(`${OUTPUT_FOLDER}/`)) name = name.slice(OUTPUT_FOLDER.length + 1);
-  return SAVED_NAME.test(name) && !name.includes('..') ? name : undefined;
+  return SAVED_NAME.test(name) ? name : undefined;
 }
 
 /**
- * Reads a saved output back by its file name: undefined when it is not a saved output's name, nothing is there, or
- * the path is a link or a folder (a link placed in the outputs folder is never followed). The workspace confines the
- * read to its root.
+ * Reads a saved output back by its file name: undefined when it is not a saved output's name, nothing is there, the
+ * path is a link or a folder, or what was read is not the text the name was saved with (its digest differs). The last
+ * check is made on the very text returned, so a file swapped for a link (or for anything else) between the look and
+ * the read, a link in a folder on the way, or a file planted under a saved output's name is never handed out, with
+ * any `Workspace`. The workspace confines the read to its root.
  */
 export async function readSavedOutput(workspace: OutputWorkspace, reference: string): Promise<string | undefined> {
   const id = savedOutputId(reference);
@@ -55,7 +81,8 @@ export async function readSavedOutput(workspace: OutputWorkspace, reference: str
   const path = `${OUTPUT_FOLDER}/${id}`;
   const entry = await workspace.stat(path).catch(() => null);
   if (entry === null || entry.isSymlink || entry.isDirectory) return undefined;
-  return workspace.readFile(path);
+  const text = await workspace.readFile(path);
+  return digestOf(text) === SAVED_NAME.exec(id)![1] ? text : undefined;
 }
 
 /** The MCP resource link to a saved output. */

@@ -54,7 +54,7 @@ describe('docs/output-budgets.md snippets', () => {
     const { tools } = (await run(snippets[0]!, log)) as { tools: Tools };
     expect(log).toEqual(['20000']);
     const [file] = readdirSync(join(dir, OUTPUT_FOLDER));
-    expect(file).toMatch(/^server_log-\d+-[0-9a-f-]{36}\.txt$/);
+    expect(file).toMatch(/^server_log-\d+-[0-9a-f-]{36}-[0-9a-f]{32}\.txt$/);
     const full = readFileSync(join(dir, OUTPUT_FOLDER, file!), 'utf8');
     expect(full.split('\n')).toHaveLength(100_000);
     const page = await tools.execute('read_output', { path: `${OUTPUT_FOLDER}/${file!}`, offset: full.length - 22 });

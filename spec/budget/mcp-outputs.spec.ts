@@ -58,7 +58,7 @@ describe('output budgets over MCP (served registry, SDK Client)', () => {
     expect(text.type).toBe('text');
     expect(text.text).toHaveLength(2000);
     expect(text.text.startsWith('log line 0\n')).toBe(true);
-    expect(link).toMatchObject({ type: 'resource_link', mimeType: 'text/plain', title: 'Full output of logs', uri: expect.stringMatching(/^tool-output:\/\/logs-\d+-[0-9a-f-]{36}\.txt$/) });
+    expect(link).toMatchObject({ type: 'resource_link', mimeType: 'text/plain', title: 'Full output of logs', uri: expect.stringMatching(/^tool-output:\/\/logs-\d+-[0-9a-f-]{36}-[0-9a-f]{32}\.txt$/) });
     expect(link.name).toBe(link.uri.slice('tool-output://'.length));
     const read = await client.readResource({ uri: link.uri });
     expect(read.contents).toEqual([{ uri: link.uri, mimeType: 'text/plain', text: full }]);

@@ -142,6 +142,6 @@ describe('read_output: the paging tool of output budgets', () => {
   it('turns a workspace error into a failed result', async () => {
     const failing = { writeFile: () => Promise.resolve(), stat: () => Promise.resolve({ isSymlink: false, isDirectory: false }), readFile: () => Promise.reject(new Error('device gone')) };
     const tools = new Tools({ logger: quiet() }).register(readToolOutput({ workspace: failing }));
-    expect((await tools.execute('read_output', { path: 'dump-1-a.txt' })).error).toBe('Could not read the saved output: device gone');
+    expect((await tools.execute('read_output', { path: `dump-1-${'0'.repeat(8)}-0000-0000-0000-${'0'.repeat(12)}-${'0'.repeat(32)}.txt` })).error).toBe('Could not read the saved output: device gone');
   });
 });

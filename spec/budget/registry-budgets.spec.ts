@@ -95,7 +95,7 @@ describe('output budgets on a registry', () => {
     const files = saved();
     expect(files).toHaveLength(2);
     for (const file of files) {
-      expect(file).toMatch(/^dump-\d+-[0-9a-f-]{36}\.txt$/);
+      expect(file).toMatch(/^dump-\d+-[0-9a-f-]{36}-[0-9a-f]{32}\.txt$/);
       expect(readFileSync(join(dir, OUTPUT_FOLDER, file), 'utf8')).toBe(big(3000));
     }
     const value = first.result as LinkedContent;

@@ -46,9 +46,10 @@ const DESCRIPTION =
 
 /**
  * The paging tool of output budgets: reads a saved output (see docs/output-budgets.md) back by character offset.
- * It reads only files of the outputs folder whose names a budget gives (`<tool>-<time>-<uuid>.txt`), never through
- * a link, and nothing else of the workspace: another path, `..`, an absolute path or a link placed in the folder
- * fails the call. Read-only and concurrency-safe; its own results are not budgeted (its `limit` bounds them).
+ * It reads only files of the outputs folder whose names a budget gives (`<tool>-<time>-<uuid>-<digest>.txt`), never
+ * through a link, and only when the text read is the one the name was saved with (its SHA-256 digest), so nothing
+ * else of the workspace: another path, `..`, an absolute path, a link placed in the folder or swapped in while it is
+ * read, or a file planted under such a name fails the call. Read-only and concurrency-safe; its own results are not budgeted (its `limit` bounds them).
  * Offsets count UTF-16 code units (JavaScript string length), as the budget's marker does; a page never starts or
  * ends inside a surrogate pair.
  *

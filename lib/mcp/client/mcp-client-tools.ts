@@ -6,6 +6,7 @@ import type { ToolLogger } from '../../pipeline/logger';
 import { linkedController } from '../../pipeline/await-call';
 import type { ActionResult } from '../../result';
 import { cutText } from '../../text/cut-text';
+import { oneLine } from '../../text/one-line';
 import type { Invocation } from '../../tool/tool';
 import type { Tools } from '../../tools';
 import { toolOutput, type McpCallResult } from './mcp-call-result';
@@ -19,8 +20,10 @@ import { createTransport, isSessionGone } from './mcp-transport';
 const DEFAULT_CLIENT_INFO = { name: 'agenttoolkit', version: '1.0.0' };
 /** A reason or server message quoted to the model or in a log line is cut to this many characters. */
 const MAX_MESSAGE = 500;
-/** A server's log message is cut to this many characters in the log line (its data is in the details whole). */
+/** A server's log message is cut to this many characters in the log line. */
 const MAX_LOG = 2000;
+/** A server's log data is in the details whole up to this many characters of JSON, else as its JSON cut to this. */
+const MAX_LOG_DATA = 16_384;
 
 interface Reconnect {
   readonly maxAttempts: number;
@@ -408,13 +411,17 @@ export class McpClientTools {
   /**
    * A log message of the server (`notifications/message`) to the logger: `debug`, `info` and `notice` to `debug` (left
    * out when the logger has none), `warning` to `warn`, `error` and above to `error`. The details carry the server's
-   * level, its logger name and the data.
+   * level, its logger name and the data. What the server sent is its text, so it is made one line (line breaks,
+   * terminal escapes and bidirectional controls escaped: see `oneLine`) and bounded: the message to
+   * `MAX_LOG` characters, the logger name to 100, the data kept whole up to `MAX_LOG_DATA` characters of
+   * JSON, else replaced by that JSON cut.
    */
   private serverLog(params: LoggingMessageNotification['params']): void {
     const { level, logger, data } = params;
     const text = typeof data === 'string' ? data : (jsonOrString(data));
-    const message = `MCP server '${this.serverName}'${typeof logger === 'string' ? ` (${cutText(logger, 100)})` : ''} [${level}]: ${cutText(text, MAX_LOG)}`;
-    const details = { mcpServer: this.serverName, level, ...(logger === undefined ? {} : { logger }), data };
+    const name = typeof logger === 'string' ? cutText(oneLine(logger), 100) : undefined;
+    const message = `MCP server '${this.serverName}'${name === undefined ? '' : ` (${name})`} [${level}]: ${cutText(oneLine(text), MAX_LOG)}`;
+    const details = { mcpServer: this.serverName, level, ...(name === undefined ? {} : { logger: name }), data: text.length > MAX_LOG_DATA ? cutText(text, MAX_LOG_DATA) : data };
     try {
       if (level === 'warning') this.logger.warn(message, details);
       else if (level === 'debug' || level === 'info' || level === 'notice') this.logger.debug?.(message, details);
@@ -456,7 +463,8 @@ export class McpClientTools {
 
   private warn(message: string): void {
     try {
-      this.logger.warn(`MCP server '${this.serverName}': ${message}`);
+      // The message may quote the server (a tool name, an error text): kept to one line.
+      this.logger.warn(`MCP server '${this.serverName}': ${oneLine(message)}`);
     } catch {
       // Logging is best effort.
     }

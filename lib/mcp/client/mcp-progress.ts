@@ -1,5 +1,6 @@
 import type { Progress } from '@modelcontextprotocol/sdk/types.js';
 import { ToolChunk } from '../../streaming/tool-chunk';
+import { cutText } from '../../text/cut-text';
 import { valueToChunk } from '../../streaming/to-chunks';
 
 /**
@@ -22,11 +23,14 @@ export function progressOf(chunk: ToolChunk): McpProgress | undefined {
   return typeof value === 'object' && value !== null && typeof value.progress === 'number' ? (value as McpProgress) : undefined;
 }
 
-/** A content-less running chunk for one progress notification. */
+/** The longest progress message passed on, in UTF-16 code units: a server's longer message is cut. */
+const MAX_PROGRESS_MESSAGE = 1000;
+
+/** A content-less running chunk for one progress notification (its message cut to 1,000 characters). */
 export function progressChunk(progress: Progress): ToolChunk {
   const entry: { progress: number; total?: number; message?: string } = { progress: progress.progress };
   if (typeof progress.total === 'number') entry.total = progress.total;
-  if (typeof progress.message === 'string') entry.message = progress.message;
+  if (typeof progress.message === 'string') entry.message = cutText(progress.message, MAX_PROGRESS_MESSAGE);
   return new ToolChunk({ metadata: { [MCP_PROGRESS]: Object.freeze(entry) } });
 }
 
