@@ -118,6 +118,13 @@ module.exports = {
       to: { path: '(^|/)node_modules/@openai/agents[-/]' },
     },
     {
+      name: 'minisearch-in-lib-search',
+      severity: 'error',
+      comment: 'MiniSearch backs the tool search only: it is imported under lib/search alone (lazily, on the first search), loaded by the agenttoolkit/search entry point.',
+      from: { path: '^lib/', pathNot: '^lib/search/' },
+      to: { path: '(^|/)node_modules/minisearch/' },
+    },
+    {
       name: 'framework-adapters-layer',
       severity: 'error',
       comment: 'The framework adapters (lib/ai-sdk, lib/openai-agents) depend on the core, the provider formats and the low layer; never on each other, the ports, skills, built-in tools or MCP.',

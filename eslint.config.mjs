@@ -12,6 +12,7 @@ const heavy = [
   { name: 'ai', message: 'The Vercel AI SDK is imported only by lib/ai-sdk/ (optional peer dependency, loaded by agenttoolkit/ai-sdk).' },
   { name: '@openai/agents', message: 'The OpenAI Agents SDK is imported only by lib/openai-agents/ (optional peer dependency, loaded by agenttoolkit/openai-agents).' },
   { name: '@openai/agents-core', message: 'The OpenAI Agents SDK is imported only by lib/openai-agents/ (optional peer dependency, loaded by agenttoolkit/openai-agents).' },
+  { name: 'minisearch', message: 'MiniSearch is imported only by lib/search/ (and there lazily, on the first search).' },
   { name: 'web-tree-sitter', message: 'The bash parser is imported only by lib/builtins/shell/ (and there lazily, on first analysis).' },
   { name: '@nestjs/common', message: 'NestJS is imported only by lib/nestjs/ (optional peer dependency, loaded by agenttoolkit/nestjs).' },
   { name: '@nestjs/core', message: 'NestJS is imported only by lib/nestjs/ (optional peer dependency, loaded by agenttoolkit/nestjs).' },
@@ -46,12 +47,16 @@ export default tseslint.config(
   // Here: the heavy or optional third-party modules, each allowed in its own adapter only.
   {
     files: ['lib/**/*.ts'],
-    ignores: ['lib/sandbox/docker/**', 'lib/skills/**', 'lib/builtins/shell/**', 'lib/mcp/**', 'lib/ai-sdk/**', 'lib/openai-agents/**', 'lib/nestjs/**'],
+    ignores: ['lib/sandbox/docker/**', 'lib/skills/**', 'lib/builtins/shell/**', 'lib/search/**', 'lib/mcp/**', 'lib/ai-sdk/**', 'lib/openai-agents/**', 'lib/nestjs/**'],
     rules: { 'no-restricted-imports': ['error', { paths: heavy, patterns: [...heavyPatterns, ...nestPatterns] }] },
   },
   {
     files: ['lib/builtins/shell/**'],
     rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => h.name !== 'web-tree-sitter'), patterns: [...heavyPatterns, ...nestPatterns] }] },
+  },
+  {
+    files: ['lib/search/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => h.name !== 'minisearch'), patterns: [...heavyPatterns, ...nestPatterns] }] },
   },
   {
     files: ['lib/sandbox/docker/**'],

@@ -1,3 +1,5 @@
+import type MiniSearch from 'minisearch';
+import type { SearchOptions } from 'minisearch';
 import type { JsonSchema } from '../schema/json-schema';
 import type { Tool } from '../tool/tool';
 
@@ -13,16 +15,6 @@ const FIELDS = ['name', 'description', 'parameters', 'tags'] as const;
 
 /** Field weights: a word of the tool's name says more about what it does than a word of a parameter's description. */
 const FIELD_BOOST: Readonly<Record<(typeof FIELDS)[number], number>> = { name: 3, description: 1, parameters: 0.5, tags: 1.5 };
-
-/** BM25 term-frequency saturation and length normalisation (the usual values). */
-const K1 = 1.2;
-const B = 0.75;
-/** A query word matches longer indexed words that start with it (`deploy` finds `deployment`) at this weight. */
-const PREFIX_WEIGHT = 0.6;
-/** At most this many longer words per query word, so a short prefix cannot make a search slow. */
-const MAX_PREFIX_TERMS = 40;
-/** A query word the index does not hold matches indexed words one edit away (`kubernets`) at this weight. */
-const FUZZY_WEIGHT = 0.4;
 
 /** Words too common in tool definitions and queries to tell tools apart. */
 const STOP_WORDS: ReadonlySet<string> = new Set(
@@ -82,10 +74,6 @@ export function normalizeTerm(term: string): string | null {
   return word;
 }
 
-function terms(text: string): string[] {
-  return tokenize(text).flatMap((word) => normalizeTerm(word) ?? []);
-}
-
 /** The names and descriptions of a schema's properties, nested objects and array items included (to `depth` levels). */
 function parameterText(schema: JsonSchema | undefined, depth: number, out: string[]): void {
   if (schema === null || typeof schema !== 'object' || depth < 0) return;
@@ -116,150 +104,85 @@ export function toolDocument(tool: Tool, description: string): ToolDocument {
   return { name: tool.name, description, parameters: cutParameters(parameters), tags: [...tool.tags, tool.group].join(' ') };
 }
 
-/** A document's indexed words, one list per field (name, description, parameters, tags). */
-export type DocumentTerms = ReadonlyArray<readonly string[]>;
-
-/** The indexed words of a document, per field: computed once per tool and kept, so a rebuild reads only new tools. */
-export function documentTerms(document: ToolDocument): DocumentTerms {
-  return FIELDS.map((field) => terms(document[field]));
-}
-
-/** One ranked hit: the position of the document in the indexed list and its score (higher is better). */
+/** One ranked hit: a tool and its score (higher is better). */
 export interface IndexHit {
-  readonly id: number;
+  readonly tool: Tool;
   readonly score: number;
 }
 
-interface Postings {
-  readonly docs: Int32Array;
-  readonly weights: Float32Array;
+/** A tool's searchable text as MiniSearch indexes it, under the index's own id of the tool. */
+interface IndexedDocument extends ToolDocument {
+  readonly id: number;
 }
 
 /**
- * A BM25F full-text index over tool documents (Robertson and Zaragoza, "The Probabilistic Relevance Framework: BM25
- * and Beyond", 2009): per-field weights and length normalisation, scores computed once at build time so a search only
- * adds precomputed weights. A query word also matches longer indexed words that start with it, and, when the index
- * does not hold it, words one edit away (a typo), each at a lower weight.
+ * How a query is matched (MiniSearch search options): any query word may match (`OR`), each field at its weight; the
+ * last word also matches longer indexed words that start with it (`pul` finds `pull`), and a word of five letters or
+ * more also matches indexed words one edit away (`kubernets`), each at MiniSearch's lower weight for such matches.
+ */
+const SEARCH_OPTIONS: SearchOptions = {
+  boost: FIELD_BOOST,
+  combineWith: 'OR',
+  prefix: (_term, i, terms) => i === terms.length - 1,
+  fuzzy: (term) => (term.length >= 5 ? 1 : false),
+  maxFuzzy: 1,
+};
+
+let engine: typeof MiniSearch | undefined;
+
+/** MiniSearch, required on the first index build: importing agenttoolkit/search does not load it. */
+function miniSearch(): typeof MiniSearch {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports
+  return (engine ??= require('minisearch') as typeof MiniSearch);
+}
+
+/**
+ * A full-text index over tools, backed by MiniSearch (https://lucaong.github.io/minisearch/): BM25 ranking
+ * (Robertson and Zaragoza, "The Probabilistic Relevance Framework: BM25 and Beyond", 2009) with per-field weights,
+ * over the words {@link tokenize} and {@link normalizeTerm} make of each tool's {@link ToolDocument}. It follows a
+ * registry by {@link sync}: only tools added since the last sync are read, and removed ones are discarded.
  */
 export class SearchIndex {
-  private readonly postings = new Map<string, Postings>();
-  /** Every indexed word, sorted, for prefix and typo look-ups. */
-  private readonly vocabulary: string[];
-  private readonly scores: Float64Array;
-  private readonly touched: Int32Array;
+  private readonly engine: MiniSearch<IndexedDocument>;
+  private readonly ids = new Map<Tool, number>();
+  private readonly tools = new Map<number, Tool>();
+  private nextId = 0;
 
-  /** @param documents - each document's words per field, in {@link documentTerms} order (see there). */
-  constructor(documents: ReadonlyArray<DocumentTerms>) {
-    const count = documents.length;
-    const perField = FIELDS.map((_, f) => documents.map((doc) => doc[f]!));
-    const averages = perField.map((lists) => Math.max(1, lists.reduce((sum, list) => sum + list.length, 0) / Math.max(1, count)));
-    // BM25F: each field's term frequency weighted and length-normalised, then summed into one pseudo frequency.
-    const building = new Map<string, { docs: number[]; tfs: number[] }>();
-    const local = new Map<string, number>();
-    for (let doc = 0; doc < count; doc++) {
-      local.clear();
-      for (let f = 0; f < FIELDS.length; f++) {
-        const list = perField[f]![doc]!;
-        const weight = FIELD_BOOST[FIELDS[f]!] / (1 - B + (B * list.length) / averages[f]!);
-        for (const term of list) local.set(term, (local.get(term) ?? 0) + weight);
-      }
-      for (const [term, tf] of local) {
-        let entry = building.get(term);
-        if (entry === undefined) building.set(term, (entry = { docs: [], tfs: [] }));
-        entry.docs.push(doc);
-        entry.tfs.push(tf);
-      }
-    }
-    for (const [term, { docs, tfs }] of building) {
-      const idf = Math.log(1 + (count - docs.length + 0.5) / (docs.length + 0.5));
-      this.postings.set(term, { docs: Int32Array.from(docs), weights: Float32Array.from(tfs, (tf) => (idf * tf * (K1 + 1)) / (tf + K1)) });
-    }
-    this.vocabulary = [...this.postings.keys()].sort();
-    this.scores = new Float64Array(count);
-    this.touched = new Int32Array(count);
-  }
-
-  /** The documents matching any word of `query`, best first (ties in document order), that `accept` keeps; at most `limit`. */
-  search(query: string, limit: number, accept: (id: number) => boolean): IndexHit[] {
-    const scores = this.scores;
-    let touchedCount = 0;
-    const add = (postings: Postings, factor: number) => {
-      const { docs, weights } = postings;
-      for (let i = 0; i < docs.length; i++) {
-        const doc = docs[i]!;
-        if (scores[doc] === 0) this.touched[touchedCount++] = doc;
-        scores[doc] = scores[doc]! + weights[i]! * factor;
-      }
-    };
-    for (const term of new Set(terms(query))) {
-      const exact = this.postings.get(term);
-      if (exact !== undefined) add(exact, 1);
-      const longer = term.length >= 3 ? this.withPrefix(term) : [];
-      for (const word of longer) add(this.postings.get(word)!, PREFIX_WEIGHT);
-      if (exact === undefined && longer.length === 0 && term.length >= 5) for (const word of this.oneEditAway(term)) add(this.postings.get(word)!, FUZZY_WEIGHT);
-    }
-    const hits = this.best(touchedCount, limit, accept);
-    for (let i = 0; i < touchedCount; i++) scores[this.touched[i]!] = 0;
-    return hits;
+  constructor() {
+    const MiniSearchEngine = miniSearch();
+    const analysis = { tokenize, processTerm: (term: string) => normalizeTerm(term) };
+    this.engine = new MiniSearchEngine<IndexedDocument>({ fields: [...FIELDS], storeFields: [], ...analysis, searchOptions: { ...analysis, ...SEARCH_OPTIONS } });
   }
 
   /**
-   * The `limit` best accepted documents among the first `touchedCount` of `touched`: a bounded selection of the best
-   * few (a full sort only when `accept` refuses too many of them).
+   * Makes the index hold exactly `tools`: indexes the ones it does not hold yet (`document` gives their text) and
+   * discards the ones no longer there.
    */
-  private best(touchedCount: number, limit: number, accept: (id: number) => boolean): IndexHit[] {
-    const scores = this.scores;
-    const before = (a: number, b: number) => scores[a]! > scores[b]! || (scores[a] === scores[b] && a < b);
-    let window = Math.min(touchedCount, limit * 4 + 16);
-    for (;;) {
-      const top: number[] = [];
-      for (let i = 0; i < touchedCount; i++) {
-        const id = this.touched[i]!;
-        if (top.length === window && !before(id, top[window - 1]!)) continue;
-        let at = top.length;
-        while (at > 0 && before(id, top[at - 1]!)) at--;
-        top.splice(at, 0, id);
-        if (top.length > window) top.pop();
-      }
-      const hits: IndexHit[] = [];
-      for (const id of top) {
-        if (hits.length >= limit) break;
-        if (accept(id)) hits.push({ id, score: scores[id]! });
-      }
-      if (hits.length >= limit || window >= touchedCount) return hits;
-      window = Math.min(touchedCount, window * 8);
+  sync(tools: readonly Tool[], document: (tool: Tool) => ToolDocument): void {
+    const current = new Set(tools);
+    for (const [tool, id] of this.ids) {
+      if (current.has(tool)) continue;
+      this.engine.discard(id);
+      this.ids.delete(tool);
+      this.tools.delete(id);
+    }
+    for (const tool of tools) {
+      if (this.ids.has(tool)) continue;
+      const id = this.nextId++;
+      this.engine.add({ id, ...document(tool) });
+      this.ids.set(tool, id);
+      this.tools.set(id, tool);
     }
   }
 
-  /** Indexed words that start with `prefix` and are longer, at most {@link MAX_PREFIX_TERMS}. */
-  private withPrefix(prefix: string): string[] {
-    const vocabulary = this.vocabulary;
-    let low = 0;
-    let high = vocabulary.length;
-    while (low < high) {
-      const middle = (low + high) >>> 1;
-      if (vocabulary[middle]! <= prefix) low = middle + 1;
-      else high = middle;
+  /** The tools matching `query` that `accept` keeps, best first; at most `limit`. */
+  search(query: string, limit: number, accept: (tool: Tool) => boolean): IndexHit[] {
+    const hits: IndexHit[] = [];
+    for (const result of this.engine.search(query)) {
+      const tool = this.tools.get(result.id as number)!;
+      if (accept(tool)) hits.push({ tool, score: result.score });
+      if (hits.length >= limit) break;
     }
-    const found: string[] = [];
-    for (let i = low; i < vocabulary.length && found.length < MAX_PREFIX_TERMS && vocabulary[i]!.startsWith(prefix); i++) found.push(vocabulary[i]!);
-    return found;
+    return hits;
   }
-
-  /** Indexed words one insertion, deletion, substitution or swap of neighbours away from `word`. */
-  private oneEditAway(word: string): string[] {
-    return this.vocabulary.filter((candidate) => Math.abs(candidate.length - word.length) <= 1 && withinOneEdit(word, candidate));
-  }
-}
-
-/** Whether `a` and `b` differ by at most one insertion, deletion, substitution or transposition of neighbours. */
-function withinOneEdit(a: string, b: string): boolean {
-  if (a.length > b.length) [a, b] = [b, a];
-  let i = 0;
-  while (i < a.length && a[i] === b[i]) i++;
-  if (a.length === b.length) {
-    if (a.slice(i + 1) === b.slice(i + 1)) return true;
-    return a[i] === b[i + 1] && a[i + 1] === b[i] && a.slice(i + 2) === b.slice(i + 2);
-  }
-  return a.slice(i) === b.slice(i + 1);
 }

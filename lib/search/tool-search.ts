@@ -7,7 +7,7 @@ import { RESET_TOOLS } from '../tool/tool-groups';
 import type { Tool } from '../tool/tool';
 import type { Tools } from '../tools';
 import { ToolSearchError } from './errors';
-import { documentTerms, SearchIndex, toolDocument, type DocumentTerms } from './search-index';
+import { SearchIndex, toolDocument } from './search-index';
 import type { ToolSearchHit, ToolSearchHost, ToolSearchQueryOptions } from './tool-search-host';
 import { ToolSearchSession } from './tool-search-session';
 
@@ -41,14 +41,15 @@ export interface ToolSearchOptions {
  * Tool search with deferred loading over a registry: most tools stay out of the listing, and the model finds the ones
  * it needs with a `search_tools` meta tool whose hits become callable from its next call on.
  *
- * The search is local and client-executed, so it works with every provider format: a BM25F full-text index, built on
- * the first search, over each tool's name, description, parameter names and descriptions, tags and group. Which tools a conversation discovered is the conversation's state, not the registry's:
+ * The search is local and client-executed, so it works with every provider format: a full-text index, built on
+ * the first search, over each tool's name, description, parameter names and descriptions, tags and group (BM25 with
+ * per-field weights, backed by the MiniSearch library, loaded on the first search). Which tools a conversation discovered is the conversation's state, not the registry's:
  * create one {@link ToolSearchSession} per conversation with {@link session} and pass it to listings
  * (`tools.getSchema(format, context, session)`) and calls (`tools.execute(name, args, { session })`).
  *
  * Only tools the model may use are found: tools unavailable in the call's context, tools of an inactive group and
  * tools that a tool-wide deny rule of `permissions` names are never hits. The index follows registrations (it is
- * rebuilt on the first search after the registry changed).
+ * updated on the first search after the registry changed).
  *
  * @example
  * ```ts
@@ -68,10 +69,7 @@ export class ToolSearch implements ToolSearchHost {
   private readonly alwaysListed: (tool: Tool) => boolean;
   private readonly permissions: { readonly context: PermissionContext } | undefined;
   private index: SearchIndex | undefined;
-  private indexed: readonly Tool[] = [];
   private changed = true;
-  /** Each tool's indexed words, kept across rebuilds (a tool object never changes its definition). */
-  private readonly termsOf = new WeakMap<Tool, DocumentTerms>();
 
   /**
    * @param tools - the registry whose tools are searched.
@@ -133,30 +131,21 @@ export class ToolSearch implements ToolSearchHost {
     const context = options.context ?? this.tools.context;
     const index = this.currentIndex();
     const inactive = new Set(this.tools.listGroups().flatMap((group) => (group.active ? [] : [group.name])));
-    const indexed = this.indexed;
-    const accept = (id: number): boolean => {
-      const tool = indexed[id]!;
-      return this.tools.get(tool.name) === tool && !inactive.has(tool.group) && !this.alwaysListed(tool) && isAvailable(tool, context) && !this.isDenied(tool);
-    };
-    return index.search(query, limit, accept).map((hit) => ({ tool: indexed[hit.id]!, score: hit.score }));
+    const accept = (tool: Tool): boolean => this.tools.get(tool.name) === tool && !inactive.has(tool.group) && !this.alwaysListed(tool) && isAvailable(tool, context) && !this.isDenied(tool);
+    return index.search(query, limit, accept);
   }
 
-  private terms(tool: Tool): DocumentTerms {
-    let terms = this.termsOf.get(tool);
-    if (terms === undefined) this.termsOf.set(tool, (terms = documentTerms(toolDocument(tool, describe(tool, this.tools.context)))));
-    return terms;
-  }
-
-  /** The index over the registry's tools, rebuilt when a registration changed the list since it was built. */
+  /**
+   * The index over the registry's tools, brought up to date when a registration changed the list since the last
+   * search: only tools registered since then are read.
+   */
   private currentIndex(): SearchIndex {
-    if (this.index !== undefined && !this.changed) return this.index;
-    const tools = this.tools.list();
-    const same = this.index !== undefined && tools.length === this.indexed.length && tools.every((tool, i) => tool === this.indexed[i]);
-    this.changed = false;
-    if (same) return this.index!;
-    this.index = new SearchIndex(tools.map((tool) => this.terms(tool)));
-    this.indexed = tools;
-    return this.index;
+    const index = (this.index ??= new SearchIndex());
+    if (this.changed) {
+      this.changed = false;
+      index.sync(this.tools.list(), (tool) => toolDocument(tool, describe(tool, this.tools.context)));
+    }
+    return index;
   }
 }
 

@@ -158,7 +158,7 @@ catch (error) { console.log(JSON.stringify({ code: error.code, message: error.me
 const loaded = Object.keys(require.cache);
 console.log(JSON.stringify({
   childProcess: process.moduleLoadList.some((m) => m === 'NativeModule child_process'),
-  heavy: loaded.filter((f) => /node_modules\\/(dockerode|chokidar|@modelcontextprotocol|@sinclair|typebox|gray-matter|tinyglobby|web-tree-sitter|tree-sitter-bash)\\//.test(f)),
+  heavy: loaded.filter((f) => /node_modules\\/(dockerode|chokidar|@modelcontextprotocol|@sinclair|typebox|gray-matter|tinyglobby|web-tree-sitter|tree-sitter-bash|minisearch)\\//.test(f)),
 }));`;
     writeFileSync(join(dir, 'probe.js'), probe);
     expect(JSON.parse(run(process.execPath, ['probe.js'], dir))).toEqual({ childProcess: false, heavy: [] });

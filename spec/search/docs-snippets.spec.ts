@@ -9,7 +9,7 @@ import ts from 'typescript';
 const ROOT = join(__dirname, '../..');
 const doc = readFileSync(join(ROOT, 'docs/tool-search.md'), 'utf8');
 const snippets = [...doc.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);
-const ALIASES: Record<string, string> = { agenttoolkit: join(ROOT, 'lib'), 'agenttoolkit/search': join(ROOT, 'lib/search') };
+const ALIASES: Record<string, string> = { agenttoolkit: join(ROOT, 'lib'), 'agenttoolkit/search': join(ROOT, 'lib/search'), 'agenttoolkit/permissions': join(ROOT, 'lib/permissions') };
 const COMPILER: ts.CompilerOptions = {
   module: ts.ModuleKind.CommonJS,
   target: ts.ScriptTarget.ES2022,
@@ -20,7 +20,7 @@ const COMPILER: ts.CompilerOptions = {
   esModuleInterop: true,
   types: ['node'],
   baseUrl: ROOT,
-  paths: { agenttoolkit: ['lib/index.ts'], 'agenttoolkit/search': ['lib/search/index.ts'] },
+  paths: { agenttoolkit: ['lib/index.ts'], 'agenttoolkit/search': ['lib/search/index.ts'], 'agenttoolkit/permissions': ['lib/permissions/index.ts'] },
 };
 
 /** Type errors of `source` compiled as a module inside an async function (top-level await allowed). */

@@ -226,6 +226,37 @@ describe('ToolSearch: the index follows the registry', () => {
     expect(names(search.search('pod logs'))[0]).toBe('kubectl_logs');
   });
 
+  it('a name registered again is searched by its new definition only', () => {
+    const tools = registry();
+    const search = new ToolSearch(tools);
+    tools.action({ name: 'refund_invoice', description: 'Refund a paid invoice.', params: object() }, () => 'ok');
+    expect(names(search.search('invoice refund'))).toEqual(['refund_invoice']);
+    tools.unregister('refund_invoice');
+    tools.action({ name: 'refund_invoice', description: 'Reverse a card payment.', params: object() }, () => 'ok');
+    expect(search.search('paid')).toEqual([]);
+    expect(names(search.search('reverse card payment'))).toEqual(['refund_invoice']);
+  });
+
+  it('loads the search library on the first search, not when agenttoolkit/search is imported or a session lists', () => {
+    let loads = 0;
+    jest.doMock('minisearch', () => {
+      loads++;
+      return jest.requireActual('minisearch');
+    });
+    jest.isolateModules(() => {
+      // eslint-disable-next-line @typescript-eslint/no-require-imports -- a fresh module instance inside the isolated registry
+      const fresh = require('../../lib/search') as typeof import('../../lib/search');
+      const tools = registry();
+      const search = new fresh.ToolSearch(tools);
+      tools.getSchema(ToolSchemaFormat.OPENAI, undefined, search.session());
+      expect(loads).toBe(0);
+      expect(names(search.search('pod logs'))[0]).toBe('kubectl_logs');
+      expect(names(search.search('slack channel'))[0]).toBe('slack_post_message');
+      expect(loads).toBe(1);
+    });
+    jest.dontMock('minisearch');
+  });
+
   it('indexes a tool whose description renderer throws by its other fields', () => {
     const tools = registry();
     tools.action({ name: 'weather_forecast', description: { render: () => { throw new Error('no'); } } as never, params: object() }, () => 'sunny');
