@@ -241,8 +241,13 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
    *
    * With a `session` (one per conversation, for example a `ToolSearchSession`), the session picks and orders the
    * listed tools and may add its own; its own tools are rendered on each listing, not cached.
+   *
+   * @throws CoreError `INVALID_OPTION` when `format` is not a tool format (for example a format's name as a string).
    */
   getSchema<F extends ToolFormat<unknown>>(format: F, context: ToolContext = this.activeContext, session?: ToolSession): Array<FormatEntry<F>> {
+    if (typeof (format as Partial<ToolFormat<unknown>> | null)?.render !== 'function' || typeof format.id !== 'string') {
+      throw new CoreError('INVALID_OPTION', `getSchema takes a tool format (a ToolSchemaFormat value such as ToolSchemaFormat.OPENAI, or an object with an id and a render method), not ${JSON.stringify(format) ?? String(format)}.`);
+    }
     const entries: Array<FormatEntry<F>> = [];
     const refused = (tool: Tool, error: Error) => this.log.warn(`Tool '${tool.name}' is left out of the ${format.id} listing: ${error.message}`);
     const listed = session === undefined ? this.byName.values() : session.listing(this.offered(context), context);
