@@ -6,8 +6,11 @@ import { CoreError } from '../errors';
  * atomically (readers see the whole file or nothing) and honour `overwrite: false`; every `Workspace` does.
  */
 export interface OutputWorkspace {
+  /** Writes `content` (UTF-8) at the workspace-relative `path`, creating folders; with `overwrite: false`, refuses an existing file. */
   writeFile(path: string, content: string, options?: { readonly overwrite?: boolean }): Promise<void>;
+  /** The UTF-8 text of the file at the workspace-relative `path`; rejects when it cannot be read. */
   readFile(path: string): Promise<string>;
+  /** What is at the workspace-relative `path` (without following a final link), or `null` when nothing is there. */
   stat(path: string): Promise<{ readonly isSymlink: boolean; readonly isDirectory: boolean } | null>;
 }
 

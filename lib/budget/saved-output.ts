@@ -57,7 +57,7 @@ export async function saveOutput(workspace: OutputWorkspace, toolName: string, t
 /**
  * The file name a reference to a saved output names, or undefined when it names anything else. Accepted: the file
  * name, its path (`.agenttoolkit/outputs/<id>`, an optional leading `./`) and its URI (`tool-output://<id>`). Nothing
- * with another folder, `..`, a backslash, an absolute path or a name outside {@link SAVED_NAME} is accepted.
+ * with another folder, `..`, a backslash, an absolute path or a name other than the budget gives is accepted.
  */
 export function savedOutputId(reference: string): string | undefined {
   if (typeof reference !== 'string') return undefined;

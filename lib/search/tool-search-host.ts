@@ -24,7 +24,10 @@ export interface ToolSearchHost {
   readonly toolName: string;
   /** The names of the always-listed tools, in listing order, when given as names (`undefined` for a predicate). */
   readonly alwaysListedNames: readonly string[] | undefined;
+  /** Whether `tool` is listed in every conversation, found or not. */
   isAlwaysListed(tool: Tool): boolean;
+  /** Whether a tool-wide deny rule of the permission engine refuses `tool` (then it is never found). */
   isDenied(tool: Tool): boolean;
+  /** The best matching tools for `query`, best first (at most `options.limit`, default `maxResults`). */
   search(query: string, options?: ToolSearchQueryOptions): ToolSearchHit[];
 }

@@ -60,7 +60,7 @@ export class ToolSearchSession implements ToolSession {
     return this.search.isAlwaysListed(tool) || (this.found.has(tool.name) && this.search.tools.get(tool.name) === tool && !this.search.isDenied(tool));
   }
 
-  /** {@inheritDoc ToolSession.listing} */
+  /** {@inheritDoc index!ToolSession.listing} */
   listing(offered: OfferedTools, _context: ToolContext): Tool[] {
     const names = this.search.alwaysListedNames;
     const always = names === undefined ? offered.all().filter((tool) => this.search.isAlwaysListed(tool)) : names.flatMap((name) => offered.get(name) ?? []);
@@ -71,12 +71,12 @@ export class ToolSearchSession implements ToolSession {
     return [...always, this.searchTool, ...discovered];
   }
 
-  /** {@inheritDoc ToolSession.ownTool} */
+  /** {@inheritDoc index!ToolSession.ownTool} */
   ownTool(name: string): Tool | undefined {
     return name === this.searchTool.name ? this.searchTool : undefined;
   }
 
-  /** {@inheritDoc ToolSession.refusal} */
+  /** {@inheritDoc index!ToolSession.refusal} */
   refusal(tool: Tool, _context: ToolContext): string | undefined {
     if (tool === this.searchTool || this.isLoaded(tool)) return undefined;
     return `Tool '${tool.name}' is not loaded in this conversation. Call ${this.searchTool.name} with a few words about what you need first; the tools it finds can be called from then on.`;

@@ -8,8 +8,9 @@ import { ToolEffect } from '../../tool/tool-effect';
 import { BuiltinToolError } from '../files/errors';
 import { failed, failedFrom } from '../files/failure';
 
-/** Default and largest `limit` of the paging tool, in characters. */
+/** Default `limit` of the paging tool, in characters. */
 export const READ_OUTPUT_DEFAULT_LIMIT = 10_000;
+/** Largest `limit` of the paging tool, in characters. */
 export const READ_OUTPUT_MAX_LIMIT = 100_000;
 
 /** The params schema of the paging tool: `path`, `offset` and `limit` (see {@link ReadToolOutput}). */
