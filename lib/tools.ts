@@ -426,7 +426,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
       const parsed = tool.parseArgs(args);
       if (!parsed.ok) return Promise.resolve(this.resultType.fail(parsed.error));
       const signal = options?.signal ?? NEVER_ABORTED;
-      if (signal.aborted) return Promise.resolve(this.outcomes.cancelledBeforeStart(name));
+      if (signal !== NEVER_ABORTED && signal.aborted) return Promise.resolve(this.outcomes.cancelledBeforeStart(name));
       const running =
         this.chain === undefined && onChunk === undefined && !tool.hasChunkPipeline
           ? this.invoker.run(tool, parsed.params, context, signal, name)
