@@ -248,7 +248,8 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
     const listed = session === undefined ? this.byName.values() : session.listing(this.offered(context), context);
     for (const tool of listed) {
       if (session === undefined && !this.isListed(tool, context)) continue;
-      const cache = this.byName.get(tool.name) === tool ? this.schemaCache : new SchemaCache();
+      // Without a session every tool comes from the registry itself; a session's own tools are rendered each time.
+      const cache = session === undefined || this.byName.get(tool.name) === tool ? this.schemaCache : new SchemaCache();
       const entry = cache.entry(format as ToolFormat<FormatEntry<F>>, tool, context, refused);
       if (entry !== undefined) entries.push(entry);
     }

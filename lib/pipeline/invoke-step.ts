@@ -19,6 +19,8 @@ import type { ToolCall } from './tool-call';
  * `tools.stream` consumers.
  */
 export class InvokeStep<R extends ActionResult<unknown>> {
+  private readonly handlers = new WeakMap<Tool, Handlers<R>>();
+
   /** @param budgets - the registry's output budgets, applied to streamed output as it streams. */
   constructor(
     private readonly outcomes: Outcomes<R>,
@@ -44,10 +46,28 @@ export class InvokeStep<R extends ActionResult<unknown>> {
     } catch (error) {
       return Promise.resolve(this.outcomes.toolFailure(name, error));
     }
+    if (signal === NEVER_ABORTED && name === tool.name) {
+      const handlers = this.handlersOf(tool);
+      return Promise.resolve(value).then(handlers.settled, handlers.failed);
+    }
     return Promise.resolve(signal === NEVER_ABORTED ? value : raceAbort(value, signal)).then(
       (settled) => this.settleAwaited(tool, name, signal, settled),
       (error: unknown) => this.outcomes.toolFailure(name, error),
     );
+  }
+
+  /** The reactions to a promise `tool` returned on a call without a signal, made once per tool (none per call). */
+  private handlersOf(tool: Tool): Handlers<R> {
+    let handlers = this.handlers.get(tool);
+    if (handlers === undefined) {
+      const name = tool.name;
+      handlers = {
+        settled: (value) => this.settleAwaited(tool, name, NEVER_ABORTED, value),
+        failed: (error) => this.outcomes.toolFailure(name, error),
+      };
+      this.handlers.set(tool, handlers);
+    }
+    return handlers;
   }
 
   /** What a promise the tool returned settled to: a stream is accumulated, anything else wrapped. */
@@ -124,4 +144,10 @@ export class InvokeStep<R extends ActionResult<unknown>> {
       return this.outcomes.toolFailure(name, error);
     }
   }
+}
+
+/** The two reactions of {@link InvokeStep.run} to a promise a tool returned. */
+interface Handlers<R> {
+  readonly settled: (value: unknown) => R | Promise<R>;
+  readonly failed: (error: unknown) => R;
 }
