@@ -36,9 +36,9 @@ export interface ObjectParameters {
  * @throws ToolDefinitionError naming the tool and the path for a union (`anyOf`/`oneOf`) at the root, or a root
  *   `allOf` whose parts are not plain objects.
  */
-export function objectParameters(tool: Tool, provider: string, options: { keepDialect?: boolean } = {}): ObjectParameters {
+export function objectParameters(tool: Tool, provider: string, options?: { keepDialect?: boolean }): ObjectParameters {
   const declared = tool.parameters.$schema;
-  const keep = options.keepDialect === true && typeof declared === 'string';
+  const keep = options?.keepDialect === true && typeof declared === 'string';
   let root: SchemaNode = withDefs(normalizeRefs(tool.parameters, tool.source));
   if (!keep && dialectOf(tool.parameters) !== '2020-12') root = toPrefixItems(root);
   const refuse = (path: string, reason: string, fix: string): never => {
