@@ -33,7 +33,14 @@ const INVISIBLE = /^[\s\p{Z}\p{Cc}\p{Cf}]*$/u;
  * control characters, zero-width and other format characters such as U+200B or a byte order mark).
  */
 export function isBlankError(error: unknown): boolean {
-  return typeof error !== 'string' || INVISIBLE.test(error);
+  if (typeof error !== 'string') return true;
+  // A printable ASCII character first or last (the usual message) is visible: no scan of the whole text.
+  return !(isPrintableAscii(error.charCodeAt(0)) || isPrintableAscii(error.charCodeAt(error.length - 1))) && INVISIBLE.test(error);
+}
+
+/** `!` to `~`: none of them is whitespace, a separator, a control or a format character. */
+function isPrintableAscii(code: number): boolean {
+  return code > 0x20 && code < 0x7f;
 }
 
 /**

@@ -253,7 +253,8 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
     const listed = session === undefined ? this.byName.values() : session.listing(this.offered(context), context);
     for (const tool of listed) {
       if (session === undefined && !this.isListed(tool, context)) continue;
-      const cache = this.byName.get(tool.name) === tool ? this.schemaCache : new SchemaCache();
+      // Without a session every tool comes from the registry itself; a session's own tools are rendered each time.
+      const cache = session === undefined || this.byName.get(tool.name) === tool ? this.schemaCache : new SchemaCache();
       const entry = cache.entry(format as ToolFormat<FormatEntry<F>>, tool, context, refused);
       if (entry !== undefined) entries.push(entry);
     }
@@ -431,7 +432,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
       const parsed = tool.parseArgs(args);
       if (!parsed.ok) return Promise.resolve(this.resultType.fail(parsed.error));
       const signal = options?.signal ?? NEVER_ABORTED;
-      if (signal.aborted) return Promise.resolve(this.outcomes.cancelledBeforeStart(name));
+      if (signal !== NEVER_ABORTED && signal.aborted) return Promise.resolve(this.outcomes.cancelledBeforeStart(name));
       const running =
         this.chain === undefined && onChunk === undefined && !tool.hasChunkPipeline
           ? this.invoker.run(tool, parsed.params, context, signal, name)

@@ -44,6 +44,8 @@ export class OutputBudgets {
    * result is the execution request handed to the host, and the host's outcome comes back through `completeExternal`.
    */
   budgetOf(tool: Tool): ResolvedBudget | undefined {
+    // No registry budget and none of the tool's own: nothing applies (the common case, answered without a lookup).
+    if (this.registry === undefined && !tool.extras.outputBudget) return undefined;
     let budget = this.resolved.get(tool);
     if (budget === undefined) {
       budget = (tool.isExternalTool ? undefined : resolveBudget(this.registry, ownBudget(tool))) ?? null;

@@ -19,6 +19,8 @@ import type { ToolCall } from './tool-call';
  * `tools.stream` consumers.
  */
 export class InvokeStep<R extends ActionResult<unknown>> {
+  private readonly handlers = new WeakMap<Tool, Handlers<R>>();
+
   /** @param budgets - the registry's output budgets, applied to streamed output as it streams. */
   constructor(
     private readonly outcomes: Outcomes<R>,
@@ -31,24 +33,70 @@ export class InvokeStep<R extends ActionResult<unknown>> {
     return this.run(call.tool, call.params, call.context, call.signal, call.name);
   }
 
-  /** Runs the tool and wraps what it returns; a streamed return value is accumulated into one result. */
-  async run(tool: Tool, params: Record<string, unknown>, context: ToolContext, signal: AbortSignal, name: string): Promise<R> {
+  /**
+   * Runs the tool and wraps what it returns; a streamed return value is accumulated into one result. A body that
+   * returns a plain value is answered without an asynchronous step of its own; a promise is settled with one reaction
+   * (the same number of turns as awaiting it).
+   */
+  run(tool: Tool, params: Record<string, unknown>, context: ToolContext, signal: AbortSignal, name: string): Promise<R> {
     let value: unknown;
     try {
       value = tool.invoke(params, { context, signal });
-      if (isThenable(value)) value = await (signal === NEVER_ABORTED ? value : raceAbort(value, signal));
-      if (isStreamed(value)) {
-        const limit = this.budgets?.limitStream(tool);
-        const result = this.streamed(name, await collectChunks(OutputBudgets.limited(limit, toChunks(value)), signal));
-        return limit === undefined ? result : limit.finish(result);
-      }
+      if (!isThenable(value)) return isStreamed(value) ? this.collect(tool, name, signal, value) : Promise.resolve(this.settle(name, value));
+    } catch (error) {
+      return Promise.resolve(this.outcomes.toolFailure(name, error));
+    }
+    if (signal === NEVER_ABORTED && name === tool.name) {
+      const handlers = this.handlersOf(tool);
+      return Promise.resolve(value).then(handlers.settled, handlers.failed);
+    }
+    return Promise.resolve(signal === NEVER_ABORTED ? value : raceAbort(value, signal)).then(
+      (settled) => this.settleAwaited(tool, name, signal, settled),
+      (error: unknown) => this.outcomes.toolFailure(name, error),
+    );
+  }
+
+  /** The reactions to a promise `tool` returned on a call without a signal, made once per tool (none per call). */
+  private handlersOf(tool: Tool): Handlers<R> {
+    let handlers = this.handlers.get(tool);
+    if (handlers === undefined) {
+      const name = tool.name;
+      handlers = {
+        settled: (value) => this.settleAwaited(tool, name, NEVER_ABORTED, value),
+        failed: (error) => this.outcomes.toolFailure(name, error),
+      };
+      this.handlers.set(tool, handlers);
+    }
+    return handlers;
+  }
+
+  /** What a promise the tool returned settled to: a stream is accumulated, anything else wrapped. */
+  private settleAwaited(tool: Tool, name: string, signal: AbortSignal, value: unknown): R | Promise<R> {
+    try {
+      if (isStreamed(value)) return this.collect(tool, name, signal, value);
     } catch (error) {
       return this.outcomes.toolFailure(name, error);
     }
+    return this.settle(name, value);
+  }
+
+  /** What the tool returned, wrapped (see {@link returned}); a bug in wrapping it is an internal error. */
+  private settle(name: string, value: unknown): R {
     try {
       return this.returned(name, value);
     } catch (error) {
       return this.outcomes.internalError(name, error);
+    }
+  }
+
+  /** A streamed return value accumulated into one result, within the tool's output budget as it streams. */
+  private async collect(tool: Tool, name: string, signal: AbortSignal, value: unknown): Promise<R> {
+    try {
+      const limit = this.budgets?.limitStream(tool);
+      const result = this.streamed(name, await collectChunks(OutputBudgets.limited(limit, toChunks(value)), signal));
+      return limit === undefined ? result : limit.finish(result);
+    } catch (error) {
+      return this.outcomes.toolFailure(name, error);
     }
   }
 
@@ -96,4 +144,10 @@ export class InvokeStep<R extends ActionResult<unknown>> {
       return this.outcomes.toolFailure(name, error);
     }
   }
+}
+
+/** The two reactions of {@link InvokeStep.run} to a promise a tool returned. */
+interface Handlers<R> {
+  readonly settled: (value: unknown) => R | Promise<R>;
+  readonly failed: (error: unknown) => R;
 }

@@ -99,6 +99,8 @@ export class Outcomes<R extends ActionResult<unknown>> {
 
   /** Wraps a raw value in the result type; an `ActionResult` of another class keeps the fields this type declares. */
   conform(value: unknown): R {
+    // A primitive (the usual return value) is no result of any class.
+    if (value === null || (typeof value !== 'object' && typeof value !== 'function')) return this.resultType.success(value);
     // A tool returning an ActionResult of another class or library copy keeps the fields this type declares.
     if (value instanceof this.resultType) return value;
     if (isActionResult(value)) {

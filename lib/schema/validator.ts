@@ -200,16 +200,21 @@ export function lazyValidator(schema: JsonSchema, where: string): () => Validate
  * union's line.
  */
 export function describeValidationErrors(toolName: string, errors: readonly ErrorObject[]): string {
-  const unions = errors.some(isUnion) ? errors.filter(isUnion) : undefined;
+  let unions: ErrorObject[] | undefined;
+  for (const error of errors) if (isUnion(error)) (unions ??= []).push(error);
+  // Built as it goes: the first MAX_LINES distinct lines, and a count of the rest.
   const lines = new Set<string>();
+  let text = `Invalid arguments for tool '${toolName}':`;
   for (const error of errors) {
     if (unions !== undefined && !isUnion(error) && unions.some((u) => error.schemaPath.startsWith(`${u.schemaPath}/`))) continue;
-    lines.add(`- ${cutText(fieldPath(error), MAX_PATH)}: ${reason(error)}`);
+    const line = `\n- ${cutText(fieldPath(error), MAX_PATH)}: ${reason(error)}`;
+    if (lines.has(line)) continue;
+    lines.add(line);
+    // A model that sends 10,000 wrong array items must not get a 400 kB message back: the first lines say what to fix.
+    if (lines.size <= MAX_LINES) text += line;
   }
-  // A model that sends 10,000 wrong array items must not get a 400 kB message back: the first lines say what to fix.
-  const shown = [...lines].slice(0, MAX_LINES);
-  if (lines.size > MAX_LINES) shown.push(`- ... and ${lines.size - MAX_LINES} more problems of the same kinds`);
-  return `Invalid arguments for tool '${toolName}':\n${shown.join('\n')}\nFix these fields and call the tool again.`;
+  if (lines.size > MAX_LINES) text += `\n- ... and ${lines.size - MAX_LINES} more problems of the same kinds`;
+  return `${text}\nFix these fields and call the tool again.`;
 }
 
 /** At most this many offending fields are listed in one message. */
@@ -237,7 +242,17 @@ function fieldPath(error: ErrorObject): string {
 
 /** A path segment as the message writes it: `[3]` for an array index, `name` first, `.name` after. */
 function segmentText(segment: string, index: number): string {
-  return /^\d+$/.test(segment) ? `[${segment}]` : index === 0 ? segment : `.${segment}`;
+  return isIndex(segment) ? `[${segment}]` : index === 0 ? segment : `.${segment}`;
+}
+
+/** Whether a path segment is an array index: one or more ASCII digits. */
+function isIndex(segment: string): boolean {
+  if (segment.length === 0) return false;
+  for (let i = 0; i < segment.length; i++) {
+    const code = segment.charCodeAt(i);
+    if (code < 0x30 || code > 0x39) return false;
+  }
+  return true;
 }
 
 function reason(error: ErrorObject): string {

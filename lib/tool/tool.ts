@@ -247,6 +247,8 @@ export class Tool implements ToolInfo {
 
   private parseData(args: unknown): ParsedArgs {
     let data: unknown;
+    // Whether `data` may hold a null for the null stripper to look at: JSON text without the word `null` cannot.
+    let mayHoldNull = true;
     if (typeof args === 'string') {
       try {
         data = JSON.parse(args);
@@ -255,18 +257,23 @@ export class Tool implements ToolInfo {
         else return { ok: false, error: `Arguments for tool '${this.name}' are not valid JSON (${cutText((error as Error).message, MAX_PARSE_ERROR)}). Send the arguments as one complete JSON object.` };
       }
       if (!isPlainObject(data)) return notAnObject(this.name, data);
+      mayHoldNull = args.includes('null');
     } else {
       if (!isPlainObject(args)) return notAnObject(this.name, args);
-      data = this.hasDefaults || hasNestedValue(args) ? plainCopy(args) : { ...args };
+      const shape = topLevelShape(args);
+      data = this.hasDefaults || shape === NESTED ? plainCopy(args) : { ...args };
+      mayHoldNull = shape !== FLAT;
     }
-    const stripped = this.stripNulls(data);
+    const stripped = mayHoldNull ? this.stripNulls(data) : data;
     const validate = this.validator();
     if (validate(stripped)) data = stripped;
     else {
-      const errors = [...(validate.errors ?? [])];
+      const errors = validate.errors ?? [];
       // A removed null may have been a value the schema takes (through another union branch than the one the stripper
       // followed): the arguments as sent are used when they are valid as they are.
-      if (stripped === data || !validate(data)) return { ok: false, error: describeValidationErrors(this.name, errors) };
+      if (stripped === data) return { ok: false, error: describeValidationErrors(this.name, errors) };
+      const first = [...errors];
+      if (!validate(data)) return { ok: false, error: describeValidationErrors(this.name, first) };
     }
     this.stripUndeclared(data);
     return { ok: true, params: data as Record<string, unknown> };
@@ -310,13 +317,23 @@ export class Tool implements ToolInfo {
   }
 }
 
-/** Whether a top-level value is an object or array: the tool could then change what the caller still holds. */
-function hasNestedValue(args: Record<string, unknown>): boolean {
+/** Top-level values that are all neither null nor an object or array. */
+const FLAT = 0;
+/** Some top-level value is null (an own field), none is an object or array. */
+const FLAT_WITH_NULL = 1;
+/** Some top-level value is an object or array: the tool could then change what the caller still holds (deep copy). */
+const NESTED = 2;
+
+/** What the top-level values of `args` are (see {@link FLAT}, {@link FLAT_WITH_NULL}, {@link NESTED}), in one pass. */
+function topLevelShape(args: Record<string, unknown>): number {
+  let shape = FLAT;
   for (const key in args) {
     const value = args[key];
-    if (typeof value === 'object' && value !== null) return true;
+    if (value === null) {
+      if (Object.hasOwn(args, key)) shape = FLAT_WITH_NULL;
+    } else if (typeof value === 'object') return NESTED;
   }
-  return false;
+  return shape;
 }
 
 function notAnObject(name: string, value: unknown): ParsedArgs {
