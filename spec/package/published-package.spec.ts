@@ -284,8 +284,9 @@ import { Skills } from 'agenttoolkit/skills';
   }, 120_000);
 
   // Every entry point, with skipLibCheck false, in a project of its own that installs the optional peers whose types
-  // the declarations name. Only diagnostics in this package's declarations (and the consumer's file) count: `ai`'s
-  // own @ai-sdk/provider declarations import 'json-schema' without depending on @types/json-schema (TS7016).
+  // the declarations name. Every diagnostic counts (those in the declarations of a dependency the package's reach,
+  // such as web-tree-sitter's) but the ones in `ai`'s own @ai-sdk/provider declarations, which import 'json-schema'
+  // without depending on @types/json-schema (TS7016): a peer's own defect, not ours.
   it('compiles every entry point with skipLibCheck false, in CommonJS and ES module projects', () => {
     const libcheck = join(dir, 'libcheck');
     mkdirSync(libcheck);
@@ -297,7 +298,7 @@ import { Skills } from 'agenttoolkit/skills';
     const entries = Object.keys(exports).filter((key) => key !== './package.json').map((key) => `agenttoolkit${key.slice(1)}`);
     expect(entries).toEqual(expect.arrayContaining(['agenttoolkit', 'agenttoolkit/builtins', 'agenttoolkit/mcp']));
     const source = `${entries.map((entry, i) => `import * as entry${i} from '${entry}';`).join('\n')}\nexport const entries = [${entries.map((_, i) => `entry${i}`).join(', ')}];\n`;
-    const ours = (line: string) => !line.includes('node_modules/') || line.includes('node_modules/agenttoolkit/');
+    const ours = (line: string) => !line.includes('node_modules/@ai-sdk/provider/');
     for (const [name, type, modules, file] of [
       ['cjs', 'commonjs', { module: 'node20', moduleResolution: 'node16' }, 'main.ts'],
       ['esm', 'module', { module: 'nodenext', moduleResolution: 'nodenext' }, 'main.mts'],

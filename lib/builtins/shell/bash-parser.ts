@@ -11,7 +11,12 @@ export interface BashParser {
    * Parses `source` into a syntax tree (its root's `type` is `program`; `text` is the source it spans); the tree must
    * be freed with `delete()`. Null when parsing was cancelled.
    */
-  parse(source: string): { readonly rootNode: { readonly type: string; readonly text: string }; delete(): void } | null;
+  parse(source: string): {
+    /** The root node: its grammar `type` and the source `text` it spans. */
+    readonly rootNode: { readonly type: string; readonly text: string };
+    /** Frees the tree's WebAssembly memory. */
+    delete(): void;
+  } | null;
 }
 
 let loading: Promise<BashParser> | undefined;

@@ -13,12 +13,19 @@ import type { LoggingLevel, ServerCapabilities, Tool as McpToolDefinition } from
  * implement it.
  */
 export interface McpClientLike {
+  /** Connects over `transport` and runs the initialization (called only on clients the adapter creates). */
   connect(transport: Transport, options?: RequestOptions): Promise<void>;
+  /** Closes the connection (called only on clients the adapter creates). */
   close(): Promise<void>;
+  /** The capabilities the server declared at initialization. */
   getServerCapabilities(): ServerCapabilities | undefined;
+  /** Installs a notification handler (`tools/list_changed`, `notifications/message`). */
   setNotificationHandler(...args: never[]): void;
+  /** Sends `logging/setLevel`. */
   setLoggingLevel(level: LoggingLevel, options?: RequestOptions): Promise<unknown>;
+  /** Sends `tools/list` (one page). */
   listTools(params?: { cursor?: string }, options?: RequestOptions): Promise<{ tools: McpToolDefinition[]; nextCursor?: string | undefined }>;
+  /** Sends `tools/call`. */
   callTool(params: { name: string; arguments?: Record<string, unknown> }, resultSchema?: never, options?: RequestOptions): Promise<unknown>;
 }
 import type { ToolLogger } from '../../pipeline/logger';

@@ -17,11 +17,17 @@ import type {
  * parameters: they are called only with the SDK's own values.
  */
 export interface McpLowLevelServerLike {
+  /** Adds capabilities to declare at initialization (before `connect`). */
   registerCapabilities(capabilities: ServerCapabilities): void;
+  /** The capabilities the client declared at initialization. */
   getClientCapabilities(): ClientCapabilities | undefined;
+  /** Installs a request handler (`logging/setLevel`). */
   setRequestHandler(...args: never[]): void;
+  /** Sends `notifications/message` (replaced on the instance by `McpToolServer` to honour per-session levels). */
   sendLoggingMessage(params: LoggingMessageNotification['params'], sessionId?: string): Promise<void>;
+  /** Sends `elicitation/create` to the client. */
   elicitInput(params: ElicitRequestFormParams | ElicitRequestURLParams, options?: RequestOptions): Promise<ElicitResult>;
+  /** Sends `sampling/createMessage` to the client. */
   createMessage(params: CreateMessageRequest['params'], options?: RequestOptions): Promise<unknown>;
 }
 
@@ -35,12 +41,19 @@ export interface McpLowLevelServerLike {
 export interface McpServerLike {
   /** The low-level `Server` the `McpServer` wraps. */
   readonly server: McpLowLevelServerLike;
+  /** Connects the server to `transport` (one connection per `McpServer`). */
   connect(transport: Transport): Promise<void>;
+  /** Closes the connection. */
   close(): Promise<void>;
+  /** Whether the server is connected to a transport. */
   isConnected(): boolean;
+  /** Sends `notifications/tools/list_changed`. */
   sendToolListChanged(): void;
+  /** Registers a tool (the SDK's `registerTool`). */
   registerTool(name: string, ...rest: never[]): unknown;
+  /** Registers a prompt (the SDK's `registerPrompt`). */
   registerPrompt(name: string, ...rest: never[]): unknown;
+  /** Registers a resource or resource template (the SDK's `registerResource`). */
   registerResource(name: string, ...rest: never[]): unknown;
 }
 
