@@ -10,9 +10,10 @@ export { serveToolOutputs, TOOL_OUTPUTS_RESOURCE } from './server/serve-tool-out
 export { serveStdio, serveHttp, DEFAULT_SESSION_IDLE_MS, type ServeHttpOptions, type McpHttpEndpoint } from './server/serve';
 export { McpMemoryEventStore } from './server/memory-event-store';
 export { McpServerError, type McpServerErrorCode } from './server/errors';
+export type { McpServerLike, McpLowLevelServerLike } from './server/mcp-server-like';
 // MCP client: another MCP server's tools as tools of a registry.
 export { McpClientTools, connectMcpServer } from './client/mcp-client-tools';
-export type { McpClientOptions, McpToolDrift, McpToolsChange } from './client/mcp-client-options';
+export type { McpClientLike, McpClientOptions, McpToolDrift, McpToolsChange } from './client/mcp-client-options';
 export { McpRemoteTool, type RemoteCall, type RemoteToolInit } from './client/mcp-remote-tool';
 export { McpClientError, type McpClientErrorCode } from './client/mcp-client-error';
 export { MCP_PROGRESS, progressOf, type McpProgress } from './client/mcp-progress';

@@ -10,6 +10,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
 const root = join(__dirname, '..', '..');
+const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
+const versionOf = (name: string) => (JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
 /** The most files of the package `require('agenttoolkit')` may load (102 today). */
 const ROOT_MODULE_BUDGET = 110;
 const run = (command: string, args: string[], cwd: string) => execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
@@ -24,10 +26,10 @@ describe('the packed package', () => {
     const tarball = readdirSync(dir).find((f) => f.endsWith('.tgz'))!;
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
     // Both TypeBox lines are optional peers: a consumer installs the one it uses.
-    const versionOf = (name: string) => (JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
     const typebox = versionOf('typebox');
     const sinclair = versionOf('@sinclair/typebox');
-    run('npm', ['install', `./${tarball}`, `typebox@${typebox}`, `@sinclair/typebox@${sinclair}`, '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], dir);
+    // The MCP SDK (an optional peer) and Node's types, for the consumers that type-check agenttoolkit/mcp.
+    run('npm', ['install', `./${tarball}`, `typebox@${typebox}`, `@sinclair/typebox@${sinclair}`, ...['@modelcontextprotocol/sdk', '@types/node'].map((name) => `${name}@${versionOf(name)}`), '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], dir);
   }, 240_000);
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -85,7 +87,7 @@ Promise.all([tools.execute('add', { a: 2, b: 3 }), tools.execute('greet', { name
       join(dir, 'cjs', 'tsconfig.json'),
       JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'node16', moduleResolution: 'node16', strict: true, experimentalDecorators: true, emitDecoratorMetadata: true, skipLibCheck: false, types: [] } }),
     );
-    run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], join(dir, 'cjs'));
+    run(process.execPath, [tsc, '-p', '.'], join(dir, 'cjs'));
     expect(JSON.parse(run(process.execPath, ['main.js'], join(dir, 'cjs')))).toEqual({
       sum: 5,
       greeting: 'hello ada',
@@ -117,7 +119,7 @@ console.log(JSON.stringify({ search: search.result, sum: sum.result, echo: echo.
       join(dir, 'tsesm', 'tsconfig.json'),
       JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, experimentalDecorators: true, emitDecoratorMetadata: true, skipLibCheck: false, types: [] } }),
     );
-    run(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', '.'], join(dir, 'tsesm'));
+    run(process.execPath, [tsc, '-p', '.'], join(dir, 'tsesm'));
     expect(JSON.parse(run(process.execPath, ['main.mjs'], join(dir, 'tsesm')))).toEqual({ search: ['q', 'q'], sum: 5, echo: 'hi' });
   }, 180_000);
 
@@ -229,4 +231,85 @@ const before = parserLoaded();
 console.log(JSON.stringify(await commandMatchesRule('rm:*', 'echo hi; r""m -rf /', 'deny')));`);
     expect(JSON.parse(run(process.execPath, ['builtins.mjs'], join(dir, 'esm')))).toBe(true);
   });
+
+  // The SDK ships an ES module build and a CommonJS build of each class; TypeScript holds the two declarations of a
+  // class with private members apart, so the shipped .d.ts (CommonJS) must not name the SDK's classes in parameters.
+  const mcpConsumer = (kind: 'esm' | 'cjs') => {
+    const body = `const tools = new Tools();
+  tools.action({ name: 'add', description: 'Add.', params: { type: 'object', properties: { a: { type: 'integer' } }, required: ['a'] } }, ({ a }) => Number(a) + 1);
+  const server = new McpServer({ name: 'demo', version: '1.0.0' });
+  const served: McpToolServer = serveTools(server, tools);
+  const again = new McpToolServer(new McpServer({ name: 'again', version: '1.0.0' }), tools, { progress: false });
+  const prompts = serveSkills(server, await Skills.fromLocalDir('.'));
+  serveToolOutputs(server, tools);
+  const shape: McpServerLike = server;
+  if (process.env.NEVER_SET_BY_ANYONE !== undefined) {
+    await serveStdio(server);
+    await serveHttp(() => new McpServer({ name: 'http', version: '1.0.0' }), { port: 0 });
+    await McpClientTools.connect(tools, { name: 'remote', client: new Client({ name: 'client', version: '1.0.0' }) });
+  }
+  const [serverSide, clientSide] = InMemoryTransport.createLinkedPair();
+  await server.connect(serverSide);
+  const client = new Client({ name: 'client', version: '1.0.0' });
+  await client.connect(clientSide);
+  const listed = (await client.listTools()).tools.map((tool) => tool.name);
+  const called = await client.callTool({ name: 'add', arguments: { a: 2 } });
+  prompts.close();
+  again.close();
+  served.close();
+  await client.close();
+  console.log(JSON.stringify({ listed, called: called.structuredContent ?? called.content, same: shape === server }));`;
+    const imports = `import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { Tools } from 'agenttoolkit';
+import { McpClientTools, McpToolServer, serveHttp, serveSkills, serveStdio, serveToolOutputs, serveTools, type McpServerLike } from 'agenttoolkit/mcp';
+import { Skills } from 'agenttoolkit/skills';
+`;
+    return kind === 'esm' ? `${imports}${body.replace(/^ {2}/gm, '')}\n` : `${imports}async function main(): Promise<void> {\n  ${body}\n}\nvoid main();\n`;
+  };
+
+  it.each([
+    ['an ES module project (nodenext)', 'mcpesm', 'module', { module: 'nodenext', moduleResolution: 'nodenext' }, 'main.mts', 'main.mjs'],
+    ['a CommonJS project (node20)', 'mcpcjs', 'commonjs', { module: 'node20', moduleResolution: 'node16' }, 'main.ts', 'main.js'],
+  ] as const)('type-checks serveTools and serveStdio on the SDK McpServer from %s, and serves the tools', (_, name, type, modules, source, output) => {
+    mkdirSync(join(dir, name));
+    writeFileSync(join(dir, name, 'package.json'), JSON.stringify({ type }));
+    writeFileSync(join(dir, name, source), mcpConsumer(type === 'module' ? 'esm' : 'cjs'));
+    writeFileSync(join(dir, name, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', ...modules, strict: true, skipLibCheck: false, types: ['node'] } }));
+    const compiled = spawnSync(process.execPath, [tsc, '-p', '.'], { cwd: join(dir, name), encoding: 'utf8' });
+    expect(compiled.stdout).toBe('');
+    expect(compiled.status).toBe(0);
+    expect(JSON.parse(run(process.execPath, [output], join(dir, name)))).toEqual({ listed: ['add'], called: [{ type: 'text', text: '3' }], same: true });
+  }, 120_000);
+
+  // Every entry point, with skipLibCheck false, in a project of its own that installs the optional peers whose types
+  // the declarations name. Every diagnostic counts (those in the declarations of a dependency the package's reach,
+  // such as web-tree-sitter's) but the ones in `ai`'s own @ai-sdk/provider declarations, which import 'json-schema'
+  // without depending on @types/json-schema (TS7016): a peer's own defect, not ours.
+  it('compiles every entry point with skipLibCheck false, in CommonJS and ES module projects', () => {
+    const libcheck = join(dir, 'libcheck');
+    mkdirSync(libcheck);
+    const tarball = readdirSync(dir).find((f) => f.endsWith('.tgz'))!;
+    writeFileSync(join(libcheck, 'package.json'), JSON.stringify({ name: 'libcheck', private: true }));
+    const peers = ['@modelcontextprotocol/sdk', '@types/node', 'dockerode', '@types/dockerode', '@nestjs/common', '@nestjs/core', 'rxjs', 'ai', '@openai/agents-core', 'chokidar', 'typebox', '@sinclair/typebox'];
+    run('npm', ['install', join('..', tarball), ...peers.map((peer) => `${peer}@${versionOf(peer)}`), '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], libcheck);
+    const exports = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown> }).exports;
+    const entries = Object.keys(exports).filter((key) => key !== './package.json').map((key) => `agenttoolkit${key.slice(1)}`);
+    expect(entries).toEqual(expect.arrayContaining(['agenttoolkit', 'agenttoolkit/builtins', 'agenttoolkit/mcp']));
+    const source = `${entries.map((entry, i) => `import * as entry${i} from '${entry}';`).join('\n')}\nexport const entries = [${entries.map((_, i) => `entry${i}`).join(', ')}];\n`;
+    const ours = (line: string) => !line.includes('node_modules/@ai-sdk/provider/');
+    for (const [name, type, modules, file] of [
+      ['cjs', 'commonjs', { module: 'node20', moduleResolution: 'node16' }, 'main.ts'],
+      ['esm', 'module', { module: 'nodenext', moduleResolution: 'nodenext' }, 'main.mts'],
+    ] as const) {
+      mkdirSync(join(libcheck, name));
+      writeFileSync(join(libcheck, name, 'package.json'), JSON.stringify({ type }));
+      writeFileSync(join(libcheck, name, file), source);
+      writeFileSync(join(libcheck, name, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', ...modules, strict: true, skipLibCheck: false, noEmit: true, types: ['node'] } }));
+      const compiled = spawnSync(process.execPath, [tsc, '-p', '.', '--pretty', 'false'], { cwd: join(libcheck, name), encoding: 'utf8' });
+      const errors = compiled.stdout.split('\n').filter((line) => /error TS\d+/.test(line));
+      expect({ project: name, errors: errors.filter(ours) }).toEqual({ project: name, errors: [] });
+    }
+  }, 240_000);
 });

@@ -1,6 +1,7 @@
-import type { Parser } from 'web-tree-sitter';
-import { loadBashParser, loadedBashParser, parseBash, type SyntaxNode } from './bash-parser';
-import { dynamicWord, literalWord, wordOf, type ShellWord } from './shell-word';
+import { loadBashParser, loadedBashParser, type BashParser } from './bash-parser';
+import { parseBash, type SyntaxNode } from './syntax-tree';
+import { dynamicWord, literalWord, type ShellWord } from './shell-word';
+import { wordOf } from './word-of';
 import { gitSubcommandView, isAssignment, isSafeVariable, isWrapper, SHELLS, unwrap } from './wrappers';
 
 /**
@@ -93,7 +94,7 @@ export function analyzeCommandSync(command: string): ShellAnalysis | undefined {
   return parser === undefined ? undefined : analyzeWith(parser, command);
 }
 
-function analyzeWith(parser: Parser, command: string): ShellAnalysis {
+function analyzeWith(parser: BashParser, command: string): ShellAnalysis {
   const cached = cache.get(command);
   if (cached !== undefined) return cached;
   const walker = new Walker(parser);
@@ -140,7 +141,7 @@ class Walker {
   failure: string | undefined;
   private inline = 0;
 
-  constructor(private readonly parser: Parser) {}
+  constructor(private readonly parser: BashParser) {}
 
   /** Parses and walks shell source (the command, or inline code found in it). */
   source(text: string, nested: boolean, depth: number): void {

@@ -1,11 +1,26 @@
 import { readFile } from 'node:fs/promises';
-import type { Node, Parser } from 'web-tree-sitter';
 import { ShellAnalysisError } from './shell-error';
 
-export type { Node as SyntaxNode } from 'web-tree-sitter';
+/**
+ * The loaded bash parser: web-tree-sitter's `Parser` (https://github.com/tree-sitter/tree-sitter/tree/master/lib/binding_web)
+ * with tree-sitter's bash grammar set. Declared by the one member the built-ins call, so this package's type
+ * declarations do not need web-tree-sitter's; cast it to web-tree-sitter's `Parser` to use the rest.
+ */
+export interface BashParser {
+  /**
+   * Parses `source` into a syntax tree (its root's `type` is `program`; `text` is the source it spans); the tree must
+   * be freed with `delete()`. Null when parsing was cancelled.
+   */
+  parse(source: string): {
+    /** The root node: its grammar `type` and the source `text` it spans. */
+    readonly rootNode: { readonly type: string; readonly text: string };
+    /** Frees the tree's WebAssembly memory. */
+    delete(): void;
+  } | null;
+}
 
-let loading: Promise<Parser> | undefined;
-let ready: Parser | undefined;
+let loading: Promise<BashParser> | undefined;
+let ready: BashParser | undefined;
 
 /**
  * The bash parser (tree-sitter's bash grammar on `web-tree-sitter`), loaded on first use and shared. Loading
@@ -13,7 +28,7 @@ let ready: Parser | undefined;
  *
  * @throws ShellAnalysisError `SHELL_PARSER_UNAVAILABLE` when the grammar cannot be loaded.
  */
-export function loadBashParser(): Promise<Parser> {
+export function loadBashParser(): Promise<BashParser> {
   if (ready !== undefined) return Promise.resolve(ready);
   loading ??= load().then(
     (parser) => (ready = parser),
@@ -26,11 +41,11 @@ export function loadBashParser(): Promise<Parser> {
 }
 
 /** The parser when it is already loaded, else undefined (lets a caller stay synchronous after the first load). */
-export function loadedBashParser(): Parser | undefined {
+export function loadedBashParser(): BashParser | undefined {
   return ready;
 }
 
-async function load(): Promise<Parser> {
+async function load(): Promise<BashParser> {
   // Required here, not at the top: importing the built-ins must not load the parser's modules until a command is analysed.
   // eslint-disable-next-line @typescript-eslint/no-require-imports
   const treeSitter = require('web-tree-sitter') as typeof import('web-tree-sitter');
@@ -40,11 +55,4 @@ async function load(): Promise<Parser> {
   const parser = new treeSitter.Parser();
   parser.setLanguage(language);
   return parser;
-}
-
-/** Parses `source` with the loaded parser; the caller must `delete()` the tree. */
-export function parseBash(parser: Parser, source: string): { readonly root: Node; readonly dispose: () => void } {
-  const tree = parser.parse(source);
-  if (tree === null) throw new ShellAnalysisError('SHELL_UNANALYSABLE', 'The bash parser returned no tree.');
-  return { root: tree.rootNode, dispose: () => tree.delete() };
 }

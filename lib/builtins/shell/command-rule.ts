@@ -1,12 +1,13 @@
-import type { Parser } from 'web-tree-sitter';
 import { PermissionBehavior } from '../../permissions/permission-behavior';
 import type { PermissionContext } from '../../permissions/permission-context';
 import { permissionRule, type PermissionRule, type RuleBehavior } from '../../permissions/permission-rule';
 import type { RuleHooks } from '../../permissions/rule-matchers';
 import { analyzeCommand, analyzeCommandSync, basename, type ShellAnalysis, type ShellFeature, type SimpleCommand } from './analyze-command';
-import { loadBashParser, loadedBashParser, parseBash, type SyntaxNode } from './bash-parser';
+import { loadBashParser, loadedBashParser, type BashParser } from './bash-parser';
+import { parseBash, type SyntaxNode } from './syntax-tree';
 import { ShellAnalysisError } from './shell-error';
-import { literalWord, wordOf, type ShellWord } from './shell-word';
+import { literalWord, type ShellWord } from './shell-word';
+import { wordOf } from './word-of';
 
 /** One word of a rule: `any` (a lone `*`, or the tail of `prefix:*`), or literal text with `*` wildcards between `parts`. */
 type RuleToken = { readonly any: true } | { readonly any: false; readonly parts: readonly string[] };
@@ -47,7 +48,7 @@ export async function compileCommandRule(content: string): Promise<CompiledComma
   return compileWith(loadedBashParser() ?? (await loadBashParser()), content);
 }
 
-function compileWith(parser: Parser, content: string): CompiledCommandRule {
+function compileWith(parser: BashParser, content: string): CompiledCommandRule {
   const known = compiled.get(content);
   if (known instanceof ShellAnalysisError) throw known;
   if (known !== undefined) return known;
@@ -64,7 +65,7 @@ function compileWith(parser: Parser, content: string): CompiledCommandRule {
   return result;
 }
 
-function compileFresh(parser: Parser, content: string): CompiledCommandRule {
+function compileFresh(parser: BashParser, content: string): CompiledCommandRule {
   const invalid = (why: string): ShellAnalysisError =>
     new ShellAnalysisError('INVALID_COMMAND_RULE', `The command rule '${content}' ${why}: write one simple command of literal words, with '*' for any words ('npm run *') or ':*' after a prefix ('git commit:*').`);
   const prefix = content.endsWith(':*');

@@ -1,6 +1,33 @@
 import type { Client, ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
 import type { StreamableHTTPClientTransportOptions } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import type { LoggingLevel, Tool as McpToolDefinition } from '@modelcontextprotocol/sdk/types.js';
+import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { LoggingLevel, ServerCapabilities, Tool as McpToolDefinition } from '@modelcontextprotocol/sdk/types.js';
+
+/**
+ * An MCP client as {@link McpClientOptions.client} takes it: the SDK's `Client`
+ * (`@modelcontextprotocol/sdk/client/index.js`), declared by the members the adapter uses rather than by the class,
+ * so the `Client` of the SDK's ES module build and of its CommonJS build both fit (TypeScript holds two declarations
+ * of a class with private members apart). Members whose SDK signatures take zod schemas are declared with `never`
+ * parameters: they are called only with the SDK's own values. Pass your `Client`; nothing else is expected to
+ * implement it.
+ */
+export interface McpClientLike {
+  /** Connects over `transport` and runs the initialization (called only on clients the adapter creates). */
+  connect(transport: Transport, options?: RequestOptions): Promise<void>;
+  /** Closes the connection (called only on clients the adapter creates). */
+  close(): Promise<void>;
+  /** The capabilities the server declared at initialization. */
+  getServerCapabilities(): ServerCapabilities | undefined;
+  /** Installs a notification handler (`tools/list_changed`, `notifications/message`). */
+  setNotificationHandler(...args: never[]): void;
+  /** Sends `logging/setLevel`. */
+  setLoggingLevel(level: LoggingLevel, options?: RequestOptions): Promise<unknown>;
+  /** Sends `tools/list` (one page). */
+  listTools(params?: { cursor?: string }, options?: RequestOptions): Promise<{ tools: McpToolDefinition[]; nextCursor?: string | undefined }>;
+  /** Sends `tools/call`. */
+  callTool(params: { name: string; arguments?: Record<string, unknown> }, resultSchema?: never, options?: RequestOptions): Promise<unknown>;
+}
 import type { ToolLogger } from '../../pipeline/logger';
 
 /**
@@ -34,7 +61,7 @@ export interface McpClientOptions {
    * An SDK `Client` you connected yourself (any transport). The adapter lists and calls tools through it and
    * installs its `tools/list_changed` handler on it; it never closes or reconnects it.
    */
-  readonly client?: Client | undefined;
+  readonly client?: McpClientLike | undefined;
   /** The prefix of registered tool names (default `mcp__<name>__`). */
   readonly prefix?: string | undefined;
   /** The group of the registered tools (default `"basic"`, always active; see `tools.createGroup`). */

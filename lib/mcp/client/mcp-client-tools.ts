@@ -205,7 +205,7 @@ export class McpClientTools {
 
   private async open(): Promise<void> {
     const own = this.options.client === undefined;
-    const client = this.options.client ?? new Client(this.options.clientInfo ?? DEFAULT_CLIENT_INFO, { capabilities: {}, ...this.options.clientOptions });
+    const client = (this.options.client as Client | undefined) ?? new Client(this.options.clientInfo ?? DEFAULT_CLIENT_INFO, { capabilities: {}, ...this.options.clientOptions });
     if (own) {
       this.options.setupClient?.(client);
       const transport: Transport = createTransport(this.options);

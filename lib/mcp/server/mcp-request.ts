@@ -1,4 +1,3 @@
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type {
   ClientCapabilities,
@@ -12,6 +11,7 @@ import type {
   ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
+import type { McpServerLike } from './mcp-server-like';
 
 /** The SDK's per-request handler argument (`RequestHandlerExtra`) as the MCP server adapter receives it. */
 export type McpRequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -43,7 +43,7 @@ export class McpRequest {
 
   /** @internal Built by the server adapter for each `tools/call`. */
   constructor(
-    private readonly server: McpServer,
+    private readonly server: McpServerLike,
     private readonly extra: McpRequestExtra,
     private readonly levels: McpLogLevels,
   ) {}

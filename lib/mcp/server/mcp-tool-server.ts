@@ -15,6 +15,7 @@ import { McpServerError } from './errors';
 import { jsonSchemaCarrier } from './json-schema-carrier';
 import { isBelowLevel, McpRequest, type McpLogLevels, type McpRequestExtra } from './mcp-request';
 import { serveToolOutputs } from './serve-tool-outputs';
+import { sdkServer, type McpServerLike } from './mcp-server-like';
 
 /** Options of {@link serveTools} / {@link McpToolServer}. */
 export interface ServeToolsOptions {
@@ -68,7 +69,7 @@ export class McpToolServer {
    *   natively on `server`; `MCP_SDK_MISSING` when zod cannot be loaded next to the SDK.
    */
   constructor(
-    readonly server: McpServer,
+    readonly server: McpServerLike,
     readonly tools: Tools<ActionResult<unknown>>,
     private readonly options: ServeToolsOptions = {},
   ) {
@@ -110,7 +111,7 @@ export class McpToolServer {
         if (this.registered.has(name)) continue;
         let tool: RegisteredTool;
         try {
-          tool = this.server.registerTool(name, this.toolFields(entry), ((args: Record<string, unknown>, extra: McpRequestExtra) => this.call(name, args, extra)) as never);
+          tool = sdkServer(this.server).registerTool(name, this.toolFields(entry), ((args: Record<string, unknown>, extra: McpRequestExtra) => this.call(name, args, extra)) as never);
         } catch (error) {
           const taken = new McpServerError('MCP_TOOL_NAME_TAKEN', `Tool '${name}' is already registered on this McpServer natively; register the registry's tool under another name (tools.register({ instance, prefix })) or rename the native one.`, { cause: error });
           if (initial) throw taken;
@@ -128,7 +129,7 @@ export class McpToolServer {
    * adds), restoring it afterwards. @returns whether anything asked to send it.
    */
   private withoutListChanged(register: () => void): boolean {
-    const server = this.server as McpServer & { sendToolListChanged: () => void };
+    const server = sdkServer(this.server) as McpServer & { sendToolListChanged: () => void };
     const own = Object.getOwnPropertyDescriptor(server, 'sendToolListChanged');
     let asked = false;
     server.sendToolListChanged = () => void (asked = true);
@@ -170,7 +171,7 @@ export class McpToolServer {
    * `sendLoggingMessage` honour that level (see the class docs).
    */
   private installLogging(): void {
-    const low = this.server.server;
+    const low = sdkServer(this.server).server;
     if (!this.server.isConnected()) low.registerCapabilities({ logging: {} });
     try {
       low.setRequestHandler(SetLevelRequestSchema, (request, extra) => {
@@ -298,6 +299,6 @@ function needsApproval(tool: Tool, args: unknown, context: ToolContext): boolean
  * @returns the {@link McpToolServer}, whose `close()` takes the registry's tools off the server.
  * @throws McpServerError `MCP_TOOL_NAME_TAKEN` when a name is taken by a native tool.
  */
-export function serveTools(server: McpServer, tools: Tools<ActionResult<unknown>>, options?: ServeToolsOptions): McpToolServer {
+export function serveTools(server: McpServerLike, tools: Tools<ActionResult<unknown>>, options?: ServeToolsOptions): McpToolServer {
   return new McpToolServer(server, tools, options);
 }

@@ -1,7 +1,8 @@
-import type { McpServer, RegisteredPrompt } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { RegisteredPrompt } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Skills } from '../../skills/skills';
 import { McpServerError } from './errors';
+import { sdkServer, type McpServerLike } from './mcp-server-like';
 
 /** The skills served as MCP prompts by {@link serveSkills}. */
 export interface McpSkillPrompts {
@@ -24,11 +25,11 @@ export interface McpSkillPrompts {
  *
  * @throws McpServerError `MCP_TOOL_NAME_TAKEN` when a prompt of that name is registered already.
  */
-export function serveSkills(server: McpServer, skills: Skills): McpSkillPrompts {
+export function serveSkills(server: McpServerLike, skills: Skills): McpSkillPrompts {
   const served = new Map<string, RegisteredPrompt>();
   const add = (name: string, description: string) => {
     try {
-      served.set(name, server.registerPrompt(name, { description }, () => skillPrompt(skills, name)));
+      served.set(name, sdkServer(server).registerPrompt(name, { description }, () => skillPrompt(skills, name)));
     } catch (error) {
       throw new McpServerError('MCP_TOOL_NAME_TAKEN', `Prompt '${name}' is already registered on this McpServer; a skill of that name cannot be served as a prompt.`, { cause: error });
     }

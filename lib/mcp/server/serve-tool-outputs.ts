@@ -1,8 +1,9 @@
-import { ResourceTemplate, type McpServer, type RegisteredResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { ResourceTemplate, type RegisteredResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { ErrorCode, McpError, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { OUTPUT_URI_PREFIX } from '../../budget/output-budget';
 import type { ActionResult } from '../../result';
 import type { Tools } from '../../tools';
+import { sdkServer, type McpServerLike } from './mcp-server-like';
 
 /** The name of the resource template that serves saved outputs. */
 export const TOOL_OUTPUTS_RESOURCE = 'tool-outputs';
@@ -16,11 +17,11 @@ export const TOOL_OUTPUTS_RESOURCE = 'tool-outputs';
  * has a workspace.
  * @returns the registered template (`remove()` takes it off), or undefined when nothing was registered.
  */
-export function serveToolOutputs(server: McpServer, tools: Tools<ActionResult<unknown>>): RegisteredResourceTemplate | undefined {
+export function serveToolOutputs(server: McpServerLike, tools: Tools<ActionResult<unknown>>): RegisteredResourceTemplate | undefined {
   if (!tools.outputBudgets.savesOutputs) return undefined;
   const template = new ResourceTemplate(`${OUTPUT_URI_PREFIX}{id}`, { list: undefined });
   const metadata = { title: 'Saved tool outputs', description: 'The full text of tool outputs that were cut to fit the output budget.', mimeType: 'text/plain' };
-  return server.registerResource(TOOL_OUTPUTS_RESOURCE, template, metadata, async (uri): Promise<ReadResourceResult> => {
+  return sdkServer(server).registerResource(TOOL_OUTPUTS_RESOURCE, template, metadata, async (uri): Promise<ReadResourceResult> => {
     const text = await tools.outputBudgets.read(uri.href);
     if (text === undefined) throw new McpError(ErrorCode.InvalidParams, `Resource ${uri.href} not found`);
     return { contents: [{ uri: uri.href, mimeType: 'text/plain', text }] };

@@ -1,8 +1,8 @@
 import { randomUUID } from 'node:crypto';
 import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
-import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { McpServerError } from './errors';
+import type { McpServerLike } from './mcp-server-like';
 
 type Transport = import('@modelcontextprotocol/sdk/server/streamableHttp.js').StreamableHTTPServerTransport;
 type EventStore = import('@modelcontextprotocol/sdk/server/streamableHttp.js').EventStore;
@@ -12,7 +12,7 @@ type EventStore = import('@modelcontextprotocol/sdk/server/streamableHttp.js').E
  * nothing else to stdout while it runs.
  * @returns once connected; the promise of `server.close()` ends it.
  */
-export async function serveStdio(server: McpServer): Promise<void> {
+export async function serveStdio(server: McpServerLike): Promise<void> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional peer dependency, loaded on first use
   const { StdioServerTransport } = require('@modelcontextprotocol/sdk/server/stdio.js') as typeof import('@modelcontextprotocol/sdk/server/stdio.js');
   await server.connect(new StdioServerTransport());
@@ -56,7 +56,7 @@ export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
 /** One Streamable HTTP session: its transport and server, its open exchanges and its idle timer. */
 interface Session {
   readonly transport: Transport;
-  readonly server: McpServer;
+  readonly server: McpServerLike;
   open: number;
   timer: ReturnType<typeof setTimeout> | undefined;
 }
@@ -91,7 +91,7 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
  * @throws McpServerError `MCP_HOST_VALIDATION` for a non-loopback `host` without `allowedHosts`, `MCP_HTTP_OPTIONS` for
  *   an `idleTimeoutMs` that is not a number of milliseconds of at least 0.
  */
-export async function serveHttp(createServer: () => McpServer | Promise<McpServer>, options: ServeHttpOptions = {}): Promise<McpHttpEndpoint> {
+export async function serveHttp(createServer: () => McpServerLike | Promise<McpServerLike>, options: ServeHttpOptions = {}): Promise<McpHttpEndpoint> {
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
   if (!LOOPBACK.has(host) && options.allowedHosts === undefined) {
