@@ -7,45 +7,11 @@ import 'reflect-metadata';
 import { Type } from '@sinclair/typebox';
 import { generateText, stepCountIs, streamText, type ModelMessage } from 'ai';
 import { MockLanguageModelV4 } from 'ai/test';
-import type { LanguageModelV4CallOptions, LanguageModelV4Content, LanguageModelV4GenerateResult, LanguageModelV4StreamPart } from '@ai-sdk/provider';
-import { ActionResult, BinaryContent, CoreError, TimeoutMiddleware, ToolChunk, ToolError, Tools, type ToolLogger } from '../../lib';
+import type { LanguageModelV4StreamPart } from '@ai-sdk/provider';
+import { ActionResult, BinaryContent, CoreError, TimeoutMiddleware, ToolChunk, ToolError, Tools } from '../../lib';
 import { aiSdkTools, type AiSdkToolOutput } from '../../lib/ai-sdk';
 
-const quiet: ToolLogger = { warn: () => undefined, error: () => undefined };
-
-const USAGE = { inputTokens: { total: 1, noCache: 1, cacheRead: 0, cacheWrite: 0 }, outputTokens: { total: 1, text: 1, reasoning: 0 } };
-
-function call(id: string, name: string, input: unknown): LanguageModelV4Content {
-  return { type: 'tool-call', toolCallId: id, toolName: name, input: typeof input === 'string' ? input : JSON.stringify(input) };
-}
-
-function turn(content: LanguageModelV4Content[]): LanguageModelV4GenerateResult {
-  const calls = content.some((part) => part.type === 'tool-call');
-  return { content, finishReason: { unified: calls ? 'tool-calls' : 'stop', raw: undefined }, usage: USAGE, warnings: [] };
-}
-
-/** A mock model that answers each step with the next scripted turn and records the prompts it was sent. */
-function scripted(...turns: LanguageModelV4Content[][]) {
-  const prompts: LanguageModelV4CallOptions['prompt'][] = [];
-  const model = new MockLanguageModelV4({
-    doGenerate: async (options) => {
-      prompts.push(options.prompt);
-      const next = turns[prompts.length - 1] ?? [{ type: 'text', text: 'done' }];
-      return turn(next);
-    },
-  });
-  return { model, prompts };
-}
-
-/** The tool-result parts the model was sent in a prompt, by call id. */
-function toolOutputs(prompt: LanguageModelV4CallOptions['prompt']): Record<string, unknown> {
-  const out: Record<string, unknown> = {};
-  for (const message of prompt) {
-    if (message.role !== 'tool') continue;
-    for (const part of message.content) if (part.type === 'tool-result') out[part.toolCallId] = part.output;
-  }
-  return out;
-}
+import { call, quiet, scripted, toolOutputs, USAGE } from './support/scripted-model';
 
 function registry(): { tools: Tools; ran: string[] } {
   const ran: string[] = [];
