@@ -5,7 +5,7 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import ts from 'typescript';
+import { runSnippet } from '../support/doc-snippets';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
@@ -21,18 +21,8 @@ const ALIASES: Record<string, string> = {
   'agenttoolkit/builtins': '../../lib/builtins',
   'agenttoolkit/workspace': '../../lib/workspace',
 };
-const COMPILER = { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, experimentalDecorators: true, emitDecoratorMetadata: true, esModuleInterop: true };
-
 /** Runs a snippet in-process (top-level await allowed); resolves to its exports. `log` receives its console lines. */
-async function run(source: string, log: string[] = []): Promise<Record<string, unknown>> {
-  const js = ts.transpileModule(source, { compilerOptions: COMPILER }).outputText;
-  const exports: Record<string, unknown> = {};
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the snippet's own imports, resolved at run time
-  const load = (name: string): unknown => require(ALIASES[name] ?? name);
-  const quiet = { log: (...args: unknown[]) => log.push(args.join(' ')) };
-  await (new Function('require', 'exports', 'console', `return (async () => {\n${js}\n})();`) as (r: typeof load, e: object, c: object) => Promise<void>)(load, exports, quiet);
-  return exports;
-}
+const run = (source: string, log: string[] = []): Promise<Record<string, unknown>> => runSnippet(source, require, ALIASES, log);
 
 let dir: string;
 beforeEach(() => {

@@ -41,12 +41,14 @@ export function snippetTypeErrors(snippets: readonly string[], aliases: Record<s
 
 /**
  * Runs a snippet in-process (top-level await allowed) and resolves to its exports. `load` is the calling spec's
- * `require` (so jest's transforms apply), `aliases` maps import names to what it loads.
+ * `require` (so jest's transforms apply), `aliases` maps import names to what it loads; with `log`, the snippet's
+ * `console.log` lines go there instead of the console.
  */
-export async function runSnippet(source: string, load: (name: string) => unknown, aliases: Record<string, string> = {}): Promise<Record<string, unknown>> {
+export async function runSnippet(source: string, load: (name: string) => unknown, aliases: Record<string, string> = {}, log?: string[]): Promise<Record<string, unknown>> {
   const js = ts.transpileModule(source, { compilerOptions: { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, experimentalDecorators: true, emitDecoratorMetadata: true, esModuleInterop: true } }).outputText;
   const exports: Record<string, unknown> = {};
   const resolve = (name: string): unknown => load(aliases[name] ?? name);
-  await (new Function('require', 'exports', `return (async () => {\n${js}\n})();`) as (r: typeof resolve, e: object) => Promise<void>)(resolve, exports);
+  const output = log === undefined ? console : { log: (...args: unknown[]) => log.push(args.join(' ')) };
+  await (new Function('require', 'exports', 'console', `return (async () => {\n${js}\n})();`) as (r: typeof resolve, e: object, c: object) => Promise<void>)(resolve, exports, output);
   return exports;
 }

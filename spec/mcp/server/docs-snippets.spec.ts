@@ -5,7 +5,7 @@
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import ts from 'typescript';
+import { runSnippet } from '../../support/doc-snippets';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -20,18 +20,8 @@ const doc = readFileSync(join(ROOT, 'docs/providers/mcp.md'), 'utf8');
 const serverPart = doc.slice(doc.indexOf('## Server'), doc.indexOf('## Client'));
 const snippets = [...serverPart.matchAll(/```ts\n([\s\S]*?)```/g)].map((match) => match[1]!);
 const ALIASES: Record<string, string> = { agenttoolkit: '../../../lib', 'agenttoolkit/mcp': '../../../lib/mcp', 'agenttoolkit/permissions': '../../../lib/permissions', 'agenttoolkit/skills': '../../../lib/skills' };
-const COMPILER = { module: ts.ModuleKind.CommonJS, target: ts.ScriptTarget.ES2022, experimentalDecorators: true, emitDecoratorMetadata: true, esModuleInterop: true };
-
 /** Runs a snippet in-process (top-level await allowed); resolves to its exports. `log` receives its console lines. */
-async function run(source: string, log: string[] = []): Promise<Record<string, unknown>> {
-  const js = ts.transpileModule(source, { compilerOptions: COMPILER }).outputText;
-  const exports: Record<string, unknown> = {};
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- the snippet's own imports, resolved at run time
-  const load = (name: string): unknown => require(ALIASES[name] ?? name);
-  const quiet = { log: (...args: unknown[]) => log.push(args.join(' ')) };
-  await (new Function('require', 'exports', 'console', `return (async () => {\n${js}\n})();`) as (r: typeof load, e: object, c: object) => Promise<void>)(load, exports, quiet);
-  return exports;
-}
+const run = (source: string, log: string[] = []): Promise<Record<string, unknown>> => runSnippet(source, require, ALIASES, log);
 
 async function connect(server: McpServer, capabilities: Record<string, unknown> = {}): Promise<Client> {
   const client = new Client({ name: 'docs', version: '1' }, { capabilities });
