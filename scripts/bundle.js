@@ -1,12 +1,19 @@
 #!/usr/bin/env node
-// Run by `npm run build` after tsc: replaces the compiled JavaScript of a few modules in dist/ with a single-file
-// esbuild bundle of the same TypeScript source, its third-party packages included. Node pays per module file
-// (resolve, read, compile), and these packages ship as hundreds of small CommonJS files: TypeBox's type builder
-// (the agenttoolkit/typebox entry) and Ajv with ajv-formats (loaded by the validator on the first compile). Inside a
-// bundle each module stays a function that runs on its first require, so what loads lazily today still does.
-// The .d.ts files are tsc's. Each bundle starts with the licence of every package it holds. See docs/benchmarks.md.
-const { readdirSync, readFileSync, writeFileSync } = require('node:fs');
-const { basename, join, relative } = require('node:path');
+// Run by `npm run build` after tsc. Node pays per module file (resolve, read, compile), so dist/ ships few files:
+//
+// 1. Third-party bundles: the compiled JavaScript of a few modules is replaced by a single-file esbuild bundle of the
+//    same TypeScript source, its packages included: TypeBox's type builder (the agenttoolkit/typebox entry) and Ajv
+//    with ajv-formats (loaded by the validator on the first compile). Each starts with the licences of what it holds.
+// 2. The library bundle: every module tsc compiled (the entries' and those they import) goes into one file,
+//    dist/library.bundle.js, and each entry file becomes a few lines that take its exports from it. One file means one
+//    copy of each class, whichever entries a program loads (`instanceof` holds across entries). Every package stays
+//    external (required where the library requires it), and so do the third-party bundles of step 1.
+//
+// Inside a bundle each module stays a function that runs on its first require, and each entry of the library bundle
+// is a getter: what loads lazily (an entry, a dialect of Ajv, an optional peer) still does. The .d.ts files are tsc's.
+// See docs/benchmarks.md.
+const { readdirSync, readFileSync, rmSync, statSync, writeFileSync } = require('node:fs');
+const { basename, dirname, join, relative } = require('node:path');
 const esbuild = require('esbuild');
 
 const root = join(__dirname, '..');
@@ -74,9 +81,57 @@ async function bundle({ source, out, entry }) {
   return { out: bundleFile, inputs: inputs.length, bytes: file.contents.length };
 }
 
+const dist = join(root, 'dist');
+const BUNDLE = 'library.bundle.js';
+/** Files of dist/ that stay files of their own: the third-party bundles (required lazily, or an entry alone). */
+const SEPARATE = [/^schema\/ajv-modules\.js$/, /^typebox\//];
+
+async function bundleLibrary() {
+  const { exports: exportMap } = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
+  const entries = Object.entries(exportMap)
+    .filter(([, target]) => typeof target === 'object' && typeof target.default === 'string')
+    .map(([subpath, target]) => ({ subpath, file: target.default.replace(/^\.\/dist\//, '') }))
+    .filter(({ file }) => !SEPARATE.some((re) => re.test(file)));
+  // The names each entry exports at run time (type-only names have no value), read from tsc's output before it goes.
+  const names = Object.fromEntries(entries.map(({ subpath, file }) => [subpath, Object.keys(require(join(dist, file)))]));
+  const contents = `// Each entry point of the package, initialised on first use.\nmodule.exports = {\n${entries.map(({ subpath, file }) => `  get ${JSON.stringify(subpath)}() { return require(${JSON.stringify(`./${file}`)}); },`).join('\n')}\n};\n`;
+  // A relative import of a file that stays separate is kept as a require of that file, relative to the bundle.
+  const separate = {
+    name: 'separate',
+    setup(build) {
+      build.onResolve({ filter: /^\./ }, ({ path, resolveDir }) => {
+        const target = relative(dist, join(resolveDir, path)).replace(/(\.js)?$/, '.js');
+        if (SEPARATE.some((re) => re.test(target))) return { path: `./${target}`, external: true };
+        return undefined;
+      });
+    },
+  };
+  const result = await esbuild.build({
+    stdin: { contents, resolveDir: dist, sourcefile: 'library-entries.js', loader: 'js' },
+    outfile: join(dist, BUNDLE),
+    bundle: true,
+    platform: 'node',
+    format: 'cjs',
+    target: 'node20',
+    packages: 'external',
+    plugins: [separate],
+    metafile: true,
+    logLevel: 'error',
+  });
+  const bundled = Object.keys(result.metafile.inputs).filter((input) => input.startsWith('dist/') && input !== 'dist/library-entries.js').map((input) => relative(dist, join(root, input)));
+  // The modules now in the bundle go: a second copy of them beside it could only be loaded by mistake.
+  for (const file of bundled) rmSync(join(dist, file));
+  for (const { subpath, file } of entries) {
+    const from = relative(dirname(join(dist, file)), join(dist, BUNDLE));
+    const lines = names[subpath].map((name) => `exports.${name} = entry.${name};`);
+    writeFileSync(join(dist, file), `"use strict";\nObject.defineProperty(exports, "__esModule", { value: true });\nconst entry = require(${JSON.stringify(from.startsWith('.') ? from : `./${from}`)})[${JSON.stringify(subpath)}];\n${lines.join('\n')}\n`);
+  }
+  return { out: `dist/${BUNDLE}`, inputs: bundled.length, bytes: statSync(join(dist, BUNDLE)).size };
+}
+
 async function main() {
-  for (const spec of BUNDLES) {
-    const { out, inputs, bytes } = await bundle(spec);
+  for (const step of [...BUNDLES.map((spec) => () => bundle(spec)), bundleLibrary]) {
+    const { out, inputs, bytes } = await step();
     if (process.argv.includes('--verbose')) process.stdout.write(`${out}: ${inputs} modules, ${bytes} bytes\n`);
   }
 }
