@@ -125,6 +125,20 @@ module.exports = {
       to: { path: '(^|/)node_modules/minisearch/' },
     },
     {
+      name: 'typebox-in-lib-typebox',
+      severity: 'error',
+      comment: 'TypeBox (an optional peer dependency) is imported only under lib/typebox, the agenttoolkit/typebox entry, whose build bundles it: the rest of the library reads schemas by their markers.',
+      from: { path: '^lib/', pathNot: '^lib/typebox/' },
+      to: { path: '(^|/)node_modules/(@sinclair/typebox|typebox)/' },
+    },
+    {
+      name: 'typebox-entry-alone',
+      severity: 'error',
+      comment: 'lib/typebox imports TypeBox and nothing of the library: its build is a bundle, and a library module inside it would be a second copy.',
+      from: { path: '^lib/typebox/' },
+      to: { path: '^lib/' },
+    },
+    {
       name: 'framework-adapters-layer',
       severity: 'error',
       comment: 'The framework adapters (lib/ai-sdk, lib/openai-agents) depend on the core, the provider formats and the low layer; never on each other, the ports, skills, built-in tools or MCP.',

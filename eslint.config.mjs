@@ -16,6 +16,8 @@ const heavy = [
   { name: 'web-tree-sitter', message: 'The bash parser is imported only by lib/builtins/shell/ (and there lazily, on first analysis).' },
   { name: '@nestjs/common', message: 'NestJS is imported only by lib/nestjs/ (optional peer dependency, loaded by agenttoolkit/nestjs).' },
   { name: '@nestjs/core', message: 'NestJS is imported only by lib/nestjs/ (optional peer dependency, loaded by agenttoolkit/nestjs).' },
+  { name: '@sinclair/typebox', message: 'TypeBox is imported only by lib/typebox/ (the agenttoolkit/typebox entry, whose build bundles it): the library reads schemas by their markers and builds plain JSON Schema itself.' },
+  { name: 'typebox', message: 'TypeBox is imported only by lib/typebox/ (the agenttoolkit/typebox entry, whose build bundles it): the library reads schemas by their markers and builds plain JSON Schema itself.' },
 ];
 
 // The MCP SDK is imported through subpaths (`@modelcontextprotocol/sdk/server/mcp.js`), which `paths` does not match.
@@ -23,6 +25,9 @@ const heavyPatterns = [
   { group: ['@modelcontextprotocol/sdk/*'], message: 'The MCP SDK is imported only by lib/mcp/ (optional peer dependency, loaded by agenttoolkit/mcp).' },
   { group: ['ai/*', '@ai-sdk/*'], message: 'The Vercel AI SDK is imported only by lib/ai-sdk/ (optional peer dependency, loaded by agenttoolkit/ai-sdk).' },
   { group: ['@openai/agents/*', '@openai/agents-*'], message: 'The OpenAI Agents SDK is imported only by lib/openai-agents/ (optional peer dependency, loaded by agenttoolkit/openai-agents).' },
+];
+const typeboxPatterns = [
+  { group: ['@sinclair/typebox/*', 'typebox/*'], message: 'TypeBox is imported only by lib/typebox/ (the agenttoolkit/typebox entry, whose build bundles it).' },
 ];
 const nestPatterns = [
   { group: ['@nestjs/*'], message: 'NestJS is imported only by lib/nestjs/ (optional peer dependency, loaded by agenttoolkit/nestjs).' },
@@ -47,40 +52,44 @@ export default tseslint.config(
   // Here: the heavy or optional third-party modules, each allowed in its own adapter only.
   {
     files: ['lib/**/*.ts'],
-    ignores: ['lib/sandbox/docker/**', 'lib/skills/**', 'lib/builtins/shell/**', 'lib/search/**', 'lib/mcp/**', 'lib/ai-sdk/**', 'lib/openai-agents/**', 'lib/nestjs/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: heavy, patterns: [...heavyPatterns, ...nestPatterns] }] },
+    ignores: ['lib/sandbox/docker/**', 'lib/skills/**', 'lib/builtins/shell/**', 'lib/search/**', 'lib/mcp/**', 'lib/ai-sdk/**', 'lib/openai-agents/**', 'lib/nestjs/**', 'lib/typebox/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: heavy, patterns: [...heavyPatterns, ...nestPatterns, ...typeboxPatterns] }] },
   },
   {
     files: ['lib/builtins/shell/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => h.name !== 'web-tree-sitter'), patterns: [...heavyPatterns, ...nestPatterns] }] },
+    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => h.name !== 'web-tree-sitter'), patterns: [...heavyPatterns, ...nestPatterns, ...typeboxPatterns] }] },
   },
   {
     files: ['lib/search/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => h.name !== 'minisearch'), patterns: [...heavyPatterns, ...nestPatterns] }] },
+    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => h.name !== 'minisearch'), patterns: [...heavyPatterns, ...nestPatterns, ...typeboxPatterns] }] },
   },
   {
     files: ['lib/sandbox/docker/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => h.name !== 'dockerode'), patterns: [...heavyPatterns, ...nestPatterns] }] },
+    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => h.name !== 'dockerode'), patterns: [...heavyPatterns, ...nestPatterns, ...typeboxPatterns] }] },
   },
   {
     files: ['lib/skills/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => h.name !== 'chokidar'), patterns: [...heavyPatterns, ...nestPatterns] }] },
+    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => h.name !== 'chokidar'), patterns: [...heavyPatterns, ...nestPatterns, ...typeboxPatterns] }] },
   },
   {
     files: ['lib/mcp/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => h.name !== '@modelcontextprotocol/sdk'), patterns: nestPatterns }] },
+    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => h.name !== '@modelcontextprotocol/sdk'), patterns: [...nestPatterns, ...typeboxPatterns] }] },
   },
   {
     files: ['lib/nestjs/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => !h.name.startsWith('@nestjs/')), patterns: heavyPatterns }] },
+    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => !h.name.startsWith('@nestjs/')), patterns: [...heavyPatterns, ...typeboxPatterns] }] },
+  },
+  {
+    files: ['lib/typebox/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => h.name !== '@sinclair/typebox'), patterns: [...heavyPatterns, ...nestPatterns] }] },
   },
   {
     files: ['lib/ai-sdk/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => h.name !== 'ai'), patterns: [...heavyPatterns.filter((p) => !p.group.includes('ai/*')), ...nestPatterns] }] },
+    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => h.name !== 'ai'), patterns: [...heavyPatterns.filter((p) => !p.group.includes('ai/*')), ...nestPatterns, ...typeboxPatterns] }] },
   },
   {
     files: ['lib/openai-agents/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => !h.name.startsWith('@openai/agents')), patterns: [...heavyPatterns.filter((p) => !p.group.includes('@openai/agents/*')), ...nestPatterns] }] },
+    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => !h.name.startsWith('@openai/agents')), patterns: [...heavyPatterns.filter((p) => !p.group.includes('@openai/agents/*')), ...nestPatterns, ...typeboxPatterns] }] },
   },
   // The library throws its own coded errors (AgentToolkitError subclasses, docs/errors.md), never a bare built-in
   // error class: callers match on `error.code`.

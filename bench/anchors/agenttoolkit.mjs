@@ -1,20 +1,20 @@
 // agenttoolkit adapter for ../shared/bench-anchors (copied there by scripts/bench-anchors.sh).
+// TypeBox's `Type` from the package's own agenttoolkit/typebox entry (one bundled file; no @sinclair/typebox loaded);
+// agenttoolkit-user-typebox.mjs is the same tool with the user's own @sinclair/typebox.
 // tools.action({ params: TypeBox object }) then tools.execute(name, args): resolution, validation (Ajv, all errors,
 // model-facing message on failure; the validator is compiled on the first call), invoke, ActionResult. Invalid input does NOT throw: it returns a failed
 // ActionResult whose `error` lists every offending field.
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { TOOL_NAME, TOOL_DESCRIPTION, validArgs, invalidArgs, validJson, INVALID_JSON, expectSum } from '../workload.mjs';
 
 const dir = process.env.AGENTTOOLKIT_DIR;
 if (!dir) throw new Error('Set AGENTTOOLKIT_DIR to the agenttoolkit checkout (with npm run build done).');
-const require = createRequire(join(dir, 'package.json'));
 
 export const meta = {
   id: 'agenttoolkit',
   label: 'agenttoolkit',
   group: 'library',
-  packages: ['agenttoolkit', '@sinclair/typebox'],
+  packages: ['agenttoolkit'],
 };
 
 function define({ Tools, Type }) {
@@ -26,9 +26,7 @@ function define({ Tools, Type }) {
   return tools;
 }
 
-// TypeBox through the checkout's node_modules (this folder has none of its own). Its CommonJS build loaded this way
-// measured cheaper in cold start than its ES module build in side-by-side runs on a loaded machine.
-const load = async () => ({ ...(await import(join(dir, 'dist', 'index.js'))), Type: (await import(require.resolve('@sinclair/typebox'))).Type });
+const load = async () => ({ ...(await import(join(dir, 'dist', 'index.js'))), Type: (await import(join(dir, 'dist', 'typebox', 'index.js'))).Type });
 
 export async function setup() {
   const tools = define(await load());

@@ -1,14 +1,14 @@
 import type { default as Ajv07, ErrorObject, Options, ValidateFunction } from 'ajv';
 import type { default as Ajv2019 } from 'ajv/dist/2019';
 import type { default as Ajv2020 } from 'ajv/dist/2020';
+import type * as AjvModules from './ajv-modules';
+import type { AjvInstance } from './ajv-modules';
 import { dialectOf, type SchemaDialect } from './dialect';
 import { isDeferrable } from './deferrable';
 import { isNode, mapSubschemas, pointer } from './schema-walk';
 import { ToolDefinitionError } from '../tool/tool-definition-error';
 import type { JsonSchema } from './json-schema';
 import { cutText } from '../text/cut-text';
-
-type AjvInstance = Ajv07 | Ajv2019 | Ajv2020;
 
 const instances = new Map<string, AjvInstance>();
 const compiled = new Map<string, ValidateFunction>();
@@ -54,23 +54,28 @@ const NEEDS_META = /"\$(?:ref|dynamicRef|recursiveRef)":"(?!#)/;
  */
 const DYNAMIC_KEYWORDS = /"(?:\$dynamicRef|\$dynamicAnchor|\$recursiveRef|\$recursiveAnchor|unevaluatedProperties|unevaluatedItems)"/;
 
+/** The Ajv modules, loaded with the first compile (see `ajv-modules.ts`). */
+let modules: typeof AjvModules | undefined;
+
+function ajvModules(): typeof AjvModules {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on first use, off the import path
+  return (modules ??= require('./ajv-modules') as typeof AjvModules);
+}
+
 /**
  * The Ajv class of a dialect, loaded on the first compile of a schema in that dialect: importing the library loads no
  * validator code, and a process whose schemas are all 2020-12 never loads the other dialects' classes.
  */
 function ajvClass(dialect: SchemaDialect): typeof Ajv07 | typeof Ajv2019 | typeof Ajv2020 {
-  /* eslint-disable @typescript-eslint/no-require-imports -- loaded on first use, off the import path */
-  if (dialect === 'draft-07') return (require('ajv') as { default: typeof Ajv07 }).default;
-  if (dialect === '2019-09') return (require('ajv/dist/2019') as { default: typeof Ajv2019 }).default;
-  return (require('ajv/dist/2020') as { default: typeof Ajv2020 }).default;
-  /* eslint-enable @typescript-eslint/no-require-imports */
+  if (dialect === 'draft-07') return ajvModules().ajvDraft07();
+  if (dialect === '2019-09') return ajvModules().ajv2019();
+  return ajvModules().ajv2020();
 }
 
 /** Adds ajv-formats' string formats to `instance` the first time one of its schemas names a `format`. */
 function ensureFormats(instance: AjvInstance): void {
   if (withFormats.has(instance)) return;
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- loaded on the first schema with a format
-  (require('ajv-formats') as { default: (ajv: AjvInstance) => AjvInstance }).default(instance);
+  ajvModules().ajvFormats()(instance);
   withFormats.add(instance);
 }
 

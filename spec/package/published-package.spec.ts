@@ -9,11 +9,17 @@ import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSyn
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 
+// eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS script of the repository
+const { entryMap } = require('../../scripts/entry-map.js') as { entryMap(): Array<{ entry: string; names: string[]; typeOnly: string[] }> };
+
 const root = join(__dirname, '..', '..');
 const tsc = join(root, 'node_modules', 'typescript', 'bin', 'tsc');
 const versionOf = (name: string) => (JSON.parse(readFileSync(join(root, 'node_modules', name, 'package.json'), 'utf8')) as { version: string }).version;
-/** The most files of the package `require('agenttoolkit')` may load (102 today). */
-const ROOT_MODULE_BUDGET = 110;
+/**
+ * The most files of the package `require('agenttoolkit')` may load: the entry and the library bundle that holds every
+ * compiled module (scripts/bundle.js; about a hundred files before it).
+ */
+const ROOT_MODULE_BUDGET = 2;
 const run = (command: string, args: string[], cwd: string) => execFileSync(command, args, { cwd, encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] });
 
 describe('the packed package', () => {
@@ -167,8 +173,9 @@ console.log(JSON.stringify({
   });
 
   // Cold start is paid in modules: every file the root entry loads costs a resolution, a read and a compile. The root
-  // loads the core's own modules and reflect-metadata, nothing of the validator until a call needs it (then the one
-  // dialect in use), and the string formats only for a schema that names one.
+  // loads the library bundle and reflect-metadata, and runs nothing of the validator until a call needs it. Ajv and
+  // ajv-formats ship inside the package as one bundled file (no file of the ajv packages loads), whose modules still run
+  // on first use only: the one dialect in use, and the string formats only for a schema that names one.
   it('keeps the root entry within its module budget, and loads the validator on the first call only', () => {
     const probe = `const ours = (f) => f.includes('/node_modules/agenttoolkit/');
 const own = () => Object.keys(require.cache).filter(ours);
@@ -178,22 +185,74 @@ const atImport = { own: own().length, others: [...new Set(others())] };
 const tools = new Tools();
 tools.action({ name: 'add', description: 'Add.', params: { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' } }, required: ['a', 'b'] } }, ({ a, b }) => a + b);
 tools.action({ name: 'mail', description: 'Mail.', params: { type: 'object', properties: { to: { type: 'string', format: 'email' } }, required: ['to'] } }, ({ to }) => to);
-const atDefine = [...new Set(others())];
+const atDefine = { own: own().length, others: [...new Set(others())] };
+const ajvModules = () => require(require('node:path').join(require('node:path').dirname(require.resolve('agenttoolkit')), 'schema', 'ajv-modules.js')).loadedAjvModules();
 tools.execute('add', { a: 1, b: 2 }).then(async (sum) => {
-  const atCall = [...new Set(others())];
-  const dialects = Object.keys(require.cache).filter((f) => ['/ajv/dist/ajv.js', '/ajv/dist/2019.js', '/ajv/dist/2020.js'].some((end) => f.endsWith(end))).map((f) => f.split('/').pop());
+  const atCall = { own: own().length, others: [...new Set(others())], ajv: ajvModules() };
   const mail = await tools.execute('mail', { to: 'nobody' });
-  console.log(JSON.stringify({ atImport, atDefine, atCall, dialects, sum: sum.result, mail: mail.ok, formats: [...new Set(others())].includes('ajv-formats') }));
+  console.log(JSON.stringify({ atImport, atDefine, atCall, sum: sum.result, mail: mail.ok, afterFormat: ajvModules(), others: [...new Set(others())] }));
 });`;
     writeFileSync(join(dir, 'budget-probe.js'), probe);
-    const out = JSON.parse(run(process.execPath, ['budget-probe.js'], dir)) as { atImport: { own: number; others: string[] }; atDefine: string[]; atCall: string[]; dialects: string[]; sum: number; mail: boolean; formats: boolean };
+    type Loaded = { own: number; others: string[] };
+    const out = JSON.parse(run(process.execPath, ['budget-probe.js'], dir)) as { atImport: Loaded; atDefine: Loaded; atCall: Loaded & { ajv: string[] }; sum: number; mail: boolean; afterFormat: string[]; others: string[] };
     expect(out.atImport.own).toBeLessThanOrEqual(ROOT_MODULE_BUDGET);
     expect(out.atImport.others).toEqual(['reflect-metadata']);
-    expect(out.atDefine).toEqual(['reflect-metadata']);
-    expect(out.atCall).toEqual(expect.arrayContaining(['ajv']));
-    expect(out.atCall).not.toContain('ajv-formats');
-    expect(out.dialects).toEqual(['2020.js']);
-    expect([out.sum, out.mail, out.formats]).toEqual([3, false, true]);
+    expect(out.atDefine).toEqual(out.atImport);
+    // The first call loads one more file of the package, the Ajv bundle, and runs one dialect of it.
+    expect(out.atCall).toEqual({ own: out.atImport.own + 1, others: ['reflect-metadata'], ajv: ['ajv/2020'] });
+    expect([out.sum, out.mail, out.afterFormat, out.others]).toEqual([3, false, ['ajv/2020', 'ajv-formats'], ['reflect-metadata']]);
+  });
+
+  // agenttoolkit/typebox is two files (the entry, and the bundle of TypeBox's type builder it requires): it loads with
+  // neither TypeBox line installed (resolving either fails in this probe), and its schemas carry TypeBox's
+  // registered-symbol markers, so the consumer's own @sinclair/typebox checks them and this library takes schemas
+  // from either copy.
+  it('serves TypeBox from agenttoolkit/typebox in two files, without @sinclair/typebox, interchangeable with the consumer\'s own copy', () => {
+    const probe = `const Module = require('node:module');
+const resolve = Module._resolveFilename;
+let blocked = true;
+Module._resolveFilename = function (request, ...rest) {
+  if (blocked && /^(@sinclair\\/typebox|typebox)(\\/|$)/.test(request)) throw Object.assign(new Error('Cannot find module ' + request), { code: 'MODULE_NOT_FOUND' });
+  return resolve.call(this, request, ...rest);
+};
+const before = new Set(Object.keys(require.cache));
+const { Type } = require('agenttoolkit/typebox');
+const loaded = Object.keys(require.cache).filter((f) => !before.has(f));
+const { Tools } = require('agenttoolkit');
+const ours = Type.Object({ a: Type.Integer(), note: Type.Optional(Type.String({ maxLength: 3 })) });
+const tools = new Tools();
+tools.action({ name: 'ours', description: 'Ours.', params: ours }, ({ a }) => a);
+blocked = false;
+const { Type: TheirType } = require('@sinclair/typebox');
+const { Value } = require('@sinclair/typebox/value');
+const { TypeCompiler } = require('@sinclair/typebox/compiler');
+const theirs = TheirType.Object({ b: TheirType.Integer(), tag: TheirType.Optional(TheirType.String()) });
+tools.action({ name: 'theirs', description: 'Theirs.', params: theirs }, ({ b }) => b);
+Promise.all([tools.execute('ours', { a: 1 }), tools.execute('ours', { note: 'long' }), tools.execute('theirs', { b: 2 })]).then(([one, bad, two]) => {
+  console.log(JSON.stringify({
+    loaded: loaded.map((f) => f.split('/node_modules/').pop()),
+    results: [one.result, bad.ok, two.result],
+    required: [tools.get('ours').parameters.required, tools.get('theirs').parameters.required],
+    check: [Value.Check(ours, { a: 1 }), Value.Check(ours, { a: 'x' }), TypeCompiler.Compile(ours).Check({ a: 1, note: 'abcd' })],
+    sameSchema: JSON.stringify(ours) === JSON.stringify(TheirType.Object({ a: TheirType.Integer(), note: TheirType.Optional(TheirType.String({ maxLength: 3 })) })),
+    composed: Value.Check(TheirType.Composite([ours, theirs]), { a: 1, b: 2 }),
+  }));
+});`;
+    writeFileSync(join(dir, 'typebox-probe.js'), probe);
+    expect(JSON.parse(run(process.execPath, ['typebox-probe.js'], dir))).toEqual({
+      loaded: ['agenttoolkit/dist/typebox/index.js', 'agenttoolkit/dist/typebox/index.bundle.js'],
+      results: [1, false, 2],
+      required: [['a'], ['b']],
+      check: [true, false, false],
+      sameSchema: true,
+      composed: true,
+    });
+    writeFileSync(join(dir, 'esm', 'typebox.mjs'), `import { Type } from 'agenttoolkit/typebox';
+import { Tools } from 'agenttoolkit';
+const tools = new Tools();
+tools.action({ name: 'add', description: 'Add.', params: Type.Object({ a: Type.Integer(), b: Type.Integer() }) }, ({ a, b }) => a + b);
+console.log(JSON.stringify((await tools.execute('add', '{"a":2,"b":3}')).result));`);
+    expect(JSON.parse(run(process.execPath, ['typebox.mjs'], join(dir, 'esm')))).toBe(5);
   });
 
   it('runs the skill viewer without loading either TypeBox line', () => {
@@ -312,4 +371,29 @@ import { Skills } from 'agenttoolkit/skills';
       expect({ project: name, errors: errors.filter(ours) }).toEqual({ project: name, errors: [] });
     }
   }, 240_000);
+  // One library bundle serves every entry (scripts/bundle.js): each entry exports at run time the value names its
+  // declarations name, from CommonJS and from an ES module (Node reads the names of a CommonJS file's exports from its
+  // source), and the classes are one copy, so an error class of any entry extends the root's AgentToolkitError.
+  it('loads every entry point at run time, from CommonJS and ES modules, with one copy of the shared classes', () => {
+    const libcheck = join(dir, 'libcheck');
+    const expected = Object.fromEntries(entryMap().map(({ entry, names, typeOnly }) => [entry, names.filter((name) => !typeOnly.includes(name))]));
+    writeFileSync(
+      join(libcheck, 'entries-probe.mjs'),
+      `import { createRequire } from 'node:module';
+const require = createRequire(import.meta.url);
+const entries = ${JSON.stringify(Object.keys(expected))};
+const { AgentToolkitError } = require('agenttoolkit');
+const out = {};
+for (const entry of entries) {
+  const cjs = require(entry);
+  const esm = await import(entry);
+  const errors = Object.values(cjs).filter((value) => typeof value === 'function' && /Error$/.test(value.name));
+  out[entry] = { cjs: Object.keys(cjs).sort(), esm: Object.keys(esm).filter((name) => name !== 'default' && name !== '__esModule').sort(), foreignErrors: errors.filter((error) => !(error.prototype instanceof AgentToolkitError) && error !== AgentToolkitError && !/^TypeBox/.test(error.name)).map((error) => error.name) };
+}
+console.log(JSON.stringify(out));`,
+    );
+    const out = JSON.parse(run(process.execPath, ['entries-probe.mjs'], libcheck)) as Record<string, { cjs: string[]; esm: string[]; foreignErrors: string[] }>;
+    const sorted = (names: string[]) => [...names].sort();
+    expect(out).toEqual(Object.fromEntries(Object.entries(expected).map(([entry, names]) => [entry, { cjs: sorted(names), esm: sorted(names), foreignErrors: [] }])));
+  }, 60_000);
 });
