@@ -1,5 +1,5 @@
 import type MiniSearch from 'minisearch';
-import type { SearchOptions } from 'minisearch';
+import type { QueryCombination, SearchOptions } from 'minisearch';
 import type { JsonSchema } from '../schema/json-schema';
 import type { Tool } from '../tool/tool';
 
@@ -115,18 +115,23 @@ interface IndexedDocument extends ToolDocument {
   readonly id: number;
 }
 
+/** How the query words are combined and fields weighted (MiniSearch search options); each word's own options are set by {@link SearchIndex.search}. */
+const SEARCH_OPTIONS: SearchOptions = { boost: FIELD_BOOST, combineWith: 'OR', maxFuzzy: 1 };
+
 /**
- * How a query is matched (MiniSearch search options): any query word may match (`OR`), each field at its weight; the
- * last word also matches longer indexed words that start with it (`pul` finds `pull`), and a word of five letters or
- * more also matches indexed words one edit away (`kubernets`), each at MiniSearch's lower weight for such matches.
+ * A query word is not searched in a long field where more than this share of the tools have it (by field, in
+ * {@link FIELDS} order; 1: always searched), once more than {@link COMMON_MIN_TOOLS} tools have it there. Such a word
+ * tells few tools apart there (BM25 gives it a low weight) while its matches are most of a search's work: over 10,000
+ * tools, `project` is in 29 % of the descriptions and `id` in 56 % of the parameter texts. It is still searched in the
+ * name and tags, and in the other long field when it is not common there.
  */
-const SEARCH_OPTIONS: SearchOptions = {
-  boost: FIELD_BOOST,
-  combineWith: 'OR',
-  prefix: (_term, i, terms) => i === terms.length - 1,
-  fuzzy: (term) => (term.length >= 5 ? 1 : false),
-  maxFuzzy: 1,
-};
+const COMMON_SHARE: readonly number[] = [1, 0.25, 0.05, 1];
+
+/** Below this many tools having a word in a field, the word is always searched there (small registries are fast anyway). */
+const COMMON_MIN_TOOLS = 20;
+
+/** Words of five letters or more may match indexed words one edit away. */
+const FUZZY_MIN_LENGTH = 5;
 
 let engine: typeof MiniSearch | undefined;
 
@@ -146,6 +151,8 @@ export class SearchIndex {
   private readonly engine: MiniSearch<IndexedDocument>;
   private readonly ids = new Map<Tool, number>();
   private readonly tools = new Map<number, Tool>();
+  /** For each indexed word, how many tools have it in each field ({@link FIELDS} order). */
+  private readonly frequency = new Map<string, number[]>();
   private nextId = 0;
 
   constructor() {
@@ -162,6 +169,7 @@ export class SearchIndex {
     const current = new Set(tools);
     for (const [tool, id] of this.ids) {
       if (current.has(tool)) continue;
+      this.count(document(tool), -1);
       this.engine.discard(id);
       this.ids.delete(tool);
       this.tools.delete(id);
@@ -169,20 +177,72 @@ export class SearchIndex {
     for (const tool of tools) {
       if (this.ids.has(tool)) continue;
       const id = this.nextId++;
-      this.engine.add({ id, ...document(tool) });
+      const text = document(tool);
+      this.count(text, 1);
+      this.engine.add({ id, ...text });
       this.ids.set(tool, id);
       this.tools.set(id, tool);
     }
   }
 
-  /** The tools matching `query` that `accept` keeps, best first; at most `limit`. */
+  /**
+   * The tools matching `query` that `accept` keeps, best first; at most `limit`.
+   *
+   * Each query word is searched as a whole word, in every field where it is not common (see {@link COMMON_SHARE}).
+   * A word no tool has is searched differently: as the last word, also as the start of longer words (`pul` finds
+   * `pull`); with five letters or more, also one edit away (`kubernets`). When fewer than `limit` tools are found,
+   * the search is run again with every word of five letters or more also matching words one edit away.
+   */
   search(query: string, limit: number, accept: (tool: Tool) => boolean): IndexHit[] {
+    const words: Array<{ word: string; term: string; known: boolean }> = [];
+    for (const word of tokenize(query)) {
+      const term = normalizeTerm(word);
+      if (term !== null) words.push({ word, term, known: this.frequency.has(term) });
+    }
+    if (words.length === 0) return [];
+    const hits = this.run(words, false, limit, accept);
+    if (hits.length >= limit || !words.some(({ term, known }) => known && term.length >= FUZZY_MIN_LENGTH)) return hits;
+    return this.run(words, true, limit, accept);
+  }
+
+  private run(words: ReadonlyArray<{ word: string; term: string; known: boolean }>, fuzzyAll: boolean, limit: number, accept: (tool: Tool) => boolean): IndexHit[] {
+    const queries = words.map(({ word, term, known }, i): QueryCombination => ({
+      queries: [word],
+      fields: this.fieldsFor(term),
+      prefix: !known && i === words.length - 1,
+      fuzzy: term.length >= FUZZY_MIN_LENGTH && (fuzzyAll || !known) ? 1 : false,
+    }));
     const hits: IndexHit[] = [];
-    for (const result of this.engine.search(query)) {
+    for (const result of this.engine.search({ combineWith: 'OR', queries })) {
       const tool = this.tools.get(result.id as number)!;
       if (accept(tool)) hits.push({ tool, score: result.score });
       if (hits.length >= limit) break;
     }
     return hits;
+  }
+
+  /** The fields where `term` is searched: those where it is not common. */
+  private fieldsFor(term: string): string[] {
+    const counts = this.frequency.get(term);
+    if (counts === undefined) return [...FIELDS];
+    const tools = this.ids.size;
+    return FIELDS.filter((_, f) => counts[f]! <= COMMON_MIN_TOOLS || counts[f]! <= COMMON_SHARE[f]! * tools);
+  }
+
+  /** Adds `delta` to the tool counts of the words of `document`, each word once per field. */
+  private count(document: ToolDocument, delta: number): void {
+    FIELDS.forEach((field, f) => {
+      const terms = new Set<string>();
+      for (const word of tokenize(document[field])) {
+        const term = normalizeTerm(word);
+        if (term !== null) terms.add(term);
+      }
+      for (const term of terms) {
+        let counts = this.frequency.get(term);
+        if (counts === undefined) this.frequency.set(term, (counts = [0, 0, 0, 0]));
+        counts[f] = Math.max(0, counts[f]! + delta);
+        if (delta < 0 && counts.every((n) => n === 0)) this.frequency.delete(term);
+      }
+    });
   }
 }
