@@ -115,8 +115,11 @@ interface IndexedDocument extends ToolDocument {
   readonly id: number;
 }
 
+/** BM25 parameters (MiniSearch's defaults, set here because {@link maxTermScore} relies on them): term saturation `k`, length normalisation `b`, and `d`, a floor added to every match (BM25+). */
+const BM25 = { k: 1.2, b: 0.7, d: 0.5 } as const;
+
 /** How the query words are combined and fields weighted (MiniSearch search options); each word's own options are set by {@link SearchIndex.search}. */
-const SEARCH_OPTIONS: SearchOptions = { boost: FIELD_BOOST, combineWith: 'OR', maxFuzzy: 1 };
+const SEARCH_OPTIONS: SearchOptions = { boost: FIELD_BOOST, combineWith: 'OR', maxFuzzy: 1, bm25: BM25 };
 
 /**
  * A query word is not searched in a long field where more than this share of the tools have it (by field, in
@@ -129,6 +132,21 @@ const COMMON_SHARE: readonly number[] = [1, 0.25, 0.05, 1];
 
 /** Below this many tools having a word in a field, the word is always searched there (small registries are fast anyway). */
 const COMMON_MIN_TOOLS = 20;
+
+/**
+ * A query word is rare in a field when at most this share of the tools have it there: the tools matching a rare word
+ * are the candidates of a search's first pass (see {@link SearchIndex.search}).
+ */
+const RARE_SHARE = 0.03;
+
+/**
+ * The most a word can add to one field's score (before the field's weight and the number of matched words, which
+ * MiniSearch multiplies the score by) when `matching` of `total` tools have it there: its BM25 IDF times the limit of
+ * the rest of the formula (a word repeated without end in a field of length 0: `d + k + 1`).
+ */
+function maxTermScore(matching: number, total: number): number {
+  return Math.log(1 + (total - matching + 0.5) / (matching + 0.5)) * (BM25.d + BM25.k + 1);
+}
 
 /** Words of five letters or more may match indexed words one edit away. */
 const FUZZY_MIN_LENGTH = 5;
@@ -155,7 +173,11 @@ export class SearchIndex {
   private readonly frequency = new Map<string, number[]>();
   private nextId = 0;
 
-  constructor() {
+  /**
+   * @param rareShare - the share of tools below which a word is rare in a field (default {@link RARE_SHARE}); 0 turns
+   *   the candidate pass off, so every search scores every match (the reference the fast path is checked against).
+   */
+  constructor(private readonly rareShare = RARE_SHARE) {
     const MiniSearchEngine = miniSearch();
     const analysis = { tokenize, processTerm: (term: string) => normalizeTerm(term) };
     this.engine = new MiniSearchEngine<IndexedDocument>({ fields: [...FIELDS], storeFields: [], ...analysis, searchOptions: { ...analysis, ...SEARCH_OPTIONS } });
@@ -192,6 +214,14 @@ export class SearchIndex {
    * A word no tool has is searched differently: as the last word, also as the start of longer words (`pul` finds
    * `pull`); with five letters or more, also one edit away (`kubernets`). When fewer than `limit` tools are found,
    * the search is run again with every word of five letters or more also matching words one edit away.
+   *
+   * Over many tools most matches come from words many tools have, and MiniSearch scores and sorts every match. So a
+   * search first collects the candidates: the tools that have a rare query word (see {@link RARE_SHARE}) in a field,
+   * or match a word searched as a prefix or with a typo. It then scores the query over the candidates only
+   * (MiniSearch's `boostDocument` gives the others weight 0, which skips them). Any other tool matches common words
+   * only, so its score is at most the sum of those words' largest possible scores ({@link maxTermScore}), times their
+   * number: when the last of the `limit` best candidates scores above that, they are the best of all tools. Otherwise
+   * (or with fewer than `limit` candidates) every match is scored. The hits are the same either way.
    */
   search(query: string, limit: number, accept: (tool: Tool) => boolean): IndexHit[] {
     const words: Array<{ word: string; term: string; known: boolean }> = [];
@@ -206,14 +236,41 @@ export class SearchIndex {
   }
 
   private run(words: ReadonlyArray<{ word: string; term: string; known: boolean }>, fuzzyAll: boolean, limit: number, accept: (tool: Tool) => boolean): IndexHit[] {
-    const queries = words.map(({ word, term, known }, i): QueryCombination => ({
-      queries: [word],
-      fields: this.fieldsFor(term),
-      prefix: !known && i === words.length - 1,
-      fuzzy: term.length >= FUZZY_MIN_LENGTH && (fuzzyAll || !known) ? 1 : false,
-    }));
+    const queries: QueryCombination[] = [];
+    const rare: QueryCombination[] = [];
+    let bound = 0;
+    let commonWords = 0;
+    const tools = this.ids.size;
+    words.forEach(({ word, term, known }, i) => {
+      const leaf = { queries: [word], fields: this.fieldsFor(term), prefix: !known && i === words.length - 1, fuzzy: term.length >= FUZZY_MIN_LENGTH && (fuzzyAll || !known) ? 1 : (false as const) };
+      queries.push(leaf);
+      const counts = this.frequency.get(term);
+      if (counts === undefined || leaf.prefix || leaf.fuzzy !== false) {
+        rare.push(leaf);
+        return;
+      }
+      const count = (field: (typeof FIELDS)[number]): number => counts[FIELDS.indexOf(field)]!;
+      const rareFields = leaf.fields.filter((field) => count(field) > 0 && count(field) <= this.rareShare * tools);
+      if (rareFields.length > 0) rare.push({ ...leaf, fields: rareFields });
+      const commonFields = leaf.fields.filter((field) => count(field) > this.rareShare * tools);
+      if (commonFields.length === 0) return;
+      commonWords++;
+      for (const field of commonFields) bound += FIELD_BOOST[field] * maxTermScore(count(field), tools);
+    });
+    if (commonWords > 0 && rare.length > 0 && this.rareShare > 0) {
+      const candidates = new Set<unknown>();
+      for (const result of this.engine.search({ combineWith: 'OR', queries: rare })) candidates.add(result.id);
+      if (candidates.size >= limit) {
+        const hits = this.collect(this.engine.search({ combineWith: 'OR', queries, boostDocument: (id) => (candidates.has(id) ? 1 : 0) }), limit, accept);
+        if (hits.length === limit && hits[limit - 1]!.score > bound * commonWords) return hits;
+      }
+    }
+    return this.collect(this.engine.search({ combineWith: 'OR', queries }), limit, accept);
+  }
+
+  private collect(results: ReadonlyArray<{ id: unknown; score: number }>, limit: number, accept: (tool: Tool) => boolean): IndexHit[] {
     const hits: IndexHit[] = [];
-    for (const result of this.engine.search({ combineWith: 'OR', queries })) {
+    for (const result of results) {
       const tool = this.tools.get(result.id as number)!;
       if (accept(tool)) hits.push({ tool, score: result.score });
       if (hits.length >= limit) break;
@@ -222,7 +279,7 @@ export class SearchIndex {
   }
 
   /** The fields where `term` is searched: those where it is not common. */
-  private fieldsFor(term: string): string[] {
+  private fieldsFor(term: string): Array<(typeof FIELDS)[number]> {
     const counts = this.frequency.get(term);
     if (counts === undefined) return [...FIELDS];
     const tools = this.ids.size;
