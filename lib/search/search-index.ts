@@ -148,6 +148,26 @@ function maxTermScore(matching: number, total: number): number {
   return Math.log(1 + (total - matching + 0.5) / (matching + 0.5)) * (BM25.d + BM25.k + 1);
 }
 
+/** A query word (its index) searched in a field where it is not rare, and the most it can add to a tool's score there. */
+interface CommonField {
+  readonly word: number;
+  readonly field: (typeof FIELDS)[number];
+  readonly bound: number;
+}
+
+/**
+ * The common fields whose tools must join the candidates so that a tool matching only the other common fields cannot
+ * score `score` or more (none when no such tool can already): the fields of largest bound first. A tool's score is
+ * at most the sum of the bounds of the fields it matches, times the number of query words it matches.
+ */
+function fieldsToWiden(common: readonly CommonField[], score: number): CommonField[] {
+  const rest = [...common].sort((a, b) => b.bound - a.bound);
+  const widen: CommonField[] = [];
+  const most = () => rest.reduce((sum, entry) => sum + entry.bound, 0) * new Set(rest.map((entry) => entry.word)).size;
+  while (rest.length > 0 && most() >= score) widen.push(rest.shift()!);
+  return widen;
+}
+
 /** Words of five letters or more may match indexed words one edit away. */
 const FUZZY_MIN_LENGTH = 5;
 
@@ -238,8 +258,7 @@ export class SearchIndex {
   private run(words: ReadonlyArray<{ word: string; term: string; known: boolean }>, fuzzyAll: boolean, limit: number, accept: (tool: Tool) => boolean): IndexHit[] {
     const queries: QueryCombination[] = [];
     const rare: QueryCombination[] = [];
-    let bound = 0;
-    let commonWords = 0;
+    const common: CommonField[] = [];
     const tools = this.ids.size;
     words.forEach(({ word, term, known }, i) => {
       const leaf = { queries: [word], fields: this.fieldsFor(term), prefix: !known && i === words.length - 1, fuzzy: term.length >= FUZZY_MIN_LENGTH && (fuzzyAll || !known) ? 1 : (false as const) };
@@ -252,17 +271,25 @@ export class SearchIndex {
       const count = (field: (typeof FIELDS)[number]): number => counts[FIELDS.indexOf(field)]!;
       const rareFields = leaf.fields.filter((field) => count(field) > 0 && count(field) <= this.rareShare * tools);
       if (rareFields.length > 0) rare.push({ ...leaf, fields: rareFields });
-      const commonFields = leaf.fields.filter((field) => count(field) > this.rareShare * tools);
-      if (commonFields.length === 0) return;
-      commonWords++;
-      for (const field of commonFields) bound += FIELD_BOOST[field] * maxTermScore(count(field), tools);
+      for (const field of leaf.fields) if (count(field) > this.rareShare * tools) common.push({ word: i, field, bound: FIELD_BOOST[field] * maxTermScore(count(field), tools) });
     });
-    if (commonWords > 0 && rare.length > 0 && this.rareShare > 0) {
+    if (common.length > 0 && rare.length > 0 && this.rareShare > 0) {
       const candidates = new Set<unknown>();
-      for (const result of this.engine.search({ combineWith: 'OR', queries: rare })) candidates.add(result.id);
+      const addCandidates = (leaves: QueryCombination[]) => {
+        for (const result of this.engine.search({ combineWith: 'OR', queries: leaves })) candidates.add(result.id);
+      };
+      const restricted = () => this.collect(this.engine.search({ combineWith: 'OR', queries, boostDocument: (id) => (candidates.has(id) ? 1 : 0) }), limit, accept);
+      addCandidates(rare);
       if (candidates.size >= limit) {
-        const hits = this.collect(this.engine.search({ combineWith: 'OR', queries, boostDocument: (id) => (candidates.has(id) ? 1 : 0) }), limit, accept);
-        if (hits.length === limit && hits[limit - 1]!.score > bound * commonWords) return hits;
+        const hits = restricted();
+        if (hits.length === limit) {
+          const widen = fieldsToWiden(common, hits[limit - 1]!.score);
+          if (widen.length === 0) return hits;
+          if (widen.length < common.length) {
+            addCandidates(widen.map(({ word, field }) => ({ ...queries[word]!, fields: [field] })));
+            return restricted();
+          }
+        }
       }
     }
     return this.collect(this.engine.search({ combineWith: 'OR', queries }), limit, accept);
