@@ -137,7 +137,7 @@ const COMMON_MIN_TOOLS = 20;
  * A query word is rare in a field when at most this share of the tools have it there: the tools matching a rare word
  * are the candidates of a search's first pass (see {@link SearchIndex.search}).
  */
-const RARE_SHARE = 0.03;
+const RARE_SHARE = 0.02;
 
 /**
  * The most a word can add to one field's score (before the field's weight and the number of matched words, which
@@ -153,18 +153,28 @@ interface CommonField {
   readonly word: number;
   readonly field: (typeof FIELDS)[number];
   readonly bound: number;
+  /** How many tools have the word in the field. */
+  readonly tools: number;
 }
 
 /**
  * The common fields whose tools must join the candidates so that a tool matching only the other common fields cannot
  * score `score` or more (none when no such tool can already): the fields of largest bound first. A tool's score is
- * at most the sum of the bounds of the fields it matches, times the number of query words it matches.
+ * at most the sum of the bounds of the fields it matches, times the number of query words it matches. `undefined`
+ * when those fields hold more than half of the common fields' matches: scoring every match is then cheaper.
  */
-function fieldsToWiden(common: readonly CommonField[], score: number): CommonField[] {
+function fieldsToWiden(common: readonly CommonField[], score: number): CommonField[] | undefined {
   const rest = [...common].sort((a, b) => b.bound - a.bound);
+  const budget = common.reduce((sum, entry) => sum + entry.tools, 0) / 2;
   const widen: CommonField[] = [];
+  let matches = 0;
   const most = () => rest.reduce((sum, entry) => sum + entry.bound, 0) * new Set(rest.map((entry) => entry.word)).size;
-  while (rest.length > 0 && most() >= score) widen.push(rest.shift()!);
+  while (most() >= score) {
+    const next = rest.shift()!;
+    matches += next.tools;
+    if (matches > budget) return undefined;
+    widen.push(next);
+  }
   return widen;
 }
 
@@ -271,7 +281,7 @@ export class SearchIndex {
       const count = (field: (typeof FIELDS)[number]): number => counts[FIELDS.indexOf(field)]!;
       const rareFields = leaf.fields.filter((field) => count(field) > 0 && count(field) <= this.rareShare * tools);
       if (rareFields.length > 0) rare.push({ ...leaf, fields: rareFields });
-      for (const field of leaf.fields) if (count(field) > this.rareShare * tools) common.push({ word: i, field, bound: FIELD_BOOST[field] * maxTermScore(count(field), tools) });
+      for (const field of leaf.fields) if (count(field) > this.rareShare * tools) common.push({ word: i, field, bound: FIELD_BOOST[field] * maxTermScore(count(field), tools), tools: count(field) });
     });
     if (common.length > 0 && rare.length > 0 && this.rareShare > 0) {
       const candidates = new Set<unknown>();
@@ -284,8 +294,8 @@ export class SearchIndex {
         const hits = restricted();
         if (hits.length === limit) {
           const widen = fieldsToWiden(common, hits[limit - 1]!.score);
-          if (widen.length === 0) return hits;
-          if (widen.length < common.length) {
+          if (widen?.length === 0) return hits;
+          if (widen !== undefined) {
             addCandidates(widen.map(({ word, field }) => ({ ...queries[word]!, fields: [field] })));
             return restricted();
           }
