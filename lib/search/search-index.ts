@@ -201,6 +201,8 @@ export class SearchIndex {
   private readonly tools = new Map<number, Tool>();
   /** For each indexed word, how many tools have it in each field ({@link FIELDS} order). */
   private readonly frequency = new Map<string, number[]>();
+  /** Each tool's description as indexed (a rendered description may differ later), by id, to count its words out on removal. */
+  private readonly descriptions = new Map<number, string>();
   private nextId = 0;
 
   /**
@@ -221,10 +223,11 @@ export class SearchIndex {
     const current = new Set(tools);
     for (const [tool, id] of this.ids) {
       if (current.has(tool)) continue;
-      this.count(document(tool), -1);
+      this.count({ ...document(tool), description: this.descriptions.get(id)! }, -1);
       this.engine.discard(id);
       this.ids.delete(tool);
       this.tools.delete(id);
+      this.descriptions.delete(id);
     }
     for (const tool of tools) {
       if (this.ids.has(tool)) continue;
@@ -234,6 +237,7 @@ export class SearchIndex {
       this.engine.add({ id, ...text });
       this.ids.set(tool, id);
       this.tools.set(id, tool);
+      this.descriptions.set(id, text.description);
     }
   }
 

@@ -1,5 +1,5 @@
 import { PermissionBehavior, PermissionEngine } from '../../lib/permissions';
-import { ActionResult, executeToolCalls, InjectionToken, provided, runToolCalls, ToolContext, Tools, ToolSchemaFormat } from '../../lib';
+import { ActionResult, descriptionFromContext, executeToolCalls, InjectionToken, provided, runToolCalls, ToolContext, Tools, ToolSchemaFormat } from '../../lib';
 import { anthropicTools } from '../../lib/providers/anthropic';
 import { SEARCH_TOOLS, ToolSearch, ToolSearchError, type ToolSearchFound } from '../../lib/search';
 import { normalizeTerm, tokenize } from '../../lib/search/search-index';
@@ -117,6 +117,21 @@ describe('ToolSearch: how words match at scale', () => {
     // fewer tools: every field is searched again (the counts follow unregistrations)
     tools.unregister(...entries.slice(4, 24).map(([name]) => name));
     expect(names(search.search('ledger')).sort()).toEqual(['close_ledger', 'export_rows', 'tool_0', 'tool_1', 'tool_2', 'tool_3']);
+  });
+
+  it('counts a removed tool out with the description it was indexed with, though the context changed since', () => {
+    const Region = new InjectionToken<string>('Region');
+    const tools = new Tools({ logger: quiet });
+    tools.action({ name: 'weather_report', description: descriptionFromContext(Region, (region) => `Forecast for ${region}.`, 'Forecast.'), params: object() }, () => 'sunny');
+    tools.action({ name: 'tide_table', description: 'Tides of the harbours of laplanders.', params: object() }, () => 'high');
+    tools.setContext(new ToolContext().provide(Region, 'Lapland'));
+    const search = new ToolSearch(tools);
+    // `lapland` is a word of weather_report: matched as a whole word only
+    expect(names(search.search('lapland'))).toEqual(['weather_report']);
+    tools.setContext(new ToolContext().provide(Region, 'Norway'));
+    tools.unregister('weather_report');
+    // no tool has `lapland` any more: as the last word it is completed (`laplanders`)
+    expect(names(search.search('lapland'))).toEqual(['tide_table']);
   });
 
   it('searches every field in a small registry, however common the word', () => {
