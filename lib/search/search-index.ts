@@ -169,7 +169,7 @@ function fieldsToWiden(common: readonly CommonField[], score: number): CommonFie
   const widen: CommonField[] = [];
   let matches = 0;
   const most = () => rest.reduce((sum, entry) => sum + entry.bound, 0) * new Set(rest.map((entry) => entry.word)).size;
-  while (most() >= score) {
+  while (rest.length > 0 && most() >= score) {
     const next = rest.shift()!;
     matches += next.tools;
     if (matches > budget) return undefined;
@@ -255,7 +255,9 @@ export class SearchIndex {
    * (MiniSearch's `boostDocument` gives the others weight 0, which skips them). Any other tool matches common words
    * only, so its score is at most the sum of those words' largest possible scores ({@link maxTermScore}), times their
    * number: when the last of the `limit` best candidates scores above that, they are the best of all tools. Otherwise
-   * (or with fewer than `limit` candidates) every match is scored. The hits are the same either way.
+   * the tools of the common words' fields of largest bound join the candidates until that holds ({@link fieldsToWiden}),
+   * or, when that would take most of the matches (or with fewer than `limit` candidates), every match is scored. The
+   * hits and scores are the same as scoring every match.
    */
   search(query: string, limit: number, accept: (tool: Tool) => boolean): IndexHit[] {
     const words: Array<{ word: string; term: string; known: boolean }> = [];
