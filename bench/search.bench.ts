@@ -1,7 +1,8 @@
 /**
  * Tool search benchmarks: retrieval quality (recall@1, @5, @10 of the committed queries over the committed corpus of
  * MCP server tools, target recall@5 >= 0.9) and search latency over 10,000 tools (the corpus and generated variants
- * of it; target median < 1 ms per search). `npm run bench -- search`.
+ * of it; target median < 1 ms per search, read on the individually timed searches; the batch figure, an average
+ * over consecutive queries, is held to the same target). `npm run bench -- search`.
  */
 import { ToolSearch } from '../lib/search';
 import { datasetQueries, datasetRegistry, recallAt } from './data/tool-search/dataset';
@@ -36,7 +37,8 @@ export default async function (): Promise<void> {
   const session = big.session(large.tools.list().slice(100, 105).map((tool) => tool.name));
   const listing = await measure('session listing (getSchema, 5 discovered)', () => large.tools.getSchema({ id: 'names', render: (tool) => tool.name }, undefined, session), { batches: 10 });
   printTable(`Tool search: latency over ${SCALE} tools (3 more registered for the index-update row)`, ['operation', 'median', 'target'], [
-    [`search (the ${texts.length} queries in turn)`, formatNs(latency.medianNs), met(latency.medianNs < 1e6, 'median < 1 ms')],
+    [`search, each timed (the ${texts.length} queries in turn; p99 ${formatNs(latency.callP99Ns)})`, formatNs(latency.callP50Ns), met(latency.callP50Ns < 1e6, 'median < 1 ms')],
+    [`search, batches of ${latency.itersPerBatch} consecutive queries (time per search)`, formatNs(latency.medianNs), met(latency.medianNs < 1e6, '< 1 ms')],
     ['first search (index build)', formatNs(buildMs * 1e6), '-'],
     ['first search after one more registration (index update)', formatNs(updateMs * 1e6), '-'],
     ['listing with a session (5 discovered)', formatNs(listing.medianNs), '-'],

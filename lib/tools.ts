@@ -141,7 +141,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
 
   /**
    * Subscribes to listing changes: `listener` runs after a registration (`register`, `action`, `merge`,
-   * `createGroup`), a group switch (`setGroupsActive`, or the model calling `reset_tools`) and `setContext`. A call's
+   * `createGroup`), an `unregister` that removed a tool, a group switch (`setGroupsActive`, or the model calling `reset_tools`) and `setContext`. A call's
    * own `context` option is not a listing change. A listener that throws is logged and the others still run. An MCP
    * server uses it to send `notifications/tools/list_changed`.
    * @returns a function that unsubscribes.
@@ -224,7 +224,10 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
    */
   unregister(...names: string[]): string[] {
     const removed = names.filter((name) => this.byName.get(name) !== undefined && this.byName.get(name) !== this.metaTool && this.byName.delete(name));
-    if (removed.length > 0) this.schemaCache.clear();
+    if (removed.length > 0) {
+      this.schemaCache.clear();
+      this.listingChanged();
+    }
     return removed;
   }
 

@@ -1,5 +1,5 @@
 import { PermissionBehavior, PermissionEngine } from '../../lib/permissions';
-import { ActionResult, executeToolCalls, InjectionToken, provided, runToolCalls, ToolContext, Tools, ToolSchemaFormat } from '../../lib';
+import { ActionResult, descriptionFromContext, executeToolCalls, InjectionToken, provided, runToolCalls, ToolContext, Tools, ToolSchemaFormat } from '../../lib';
 import { anthropicTools } from '../../lib/providers/anthropic';
 import { SEARCH_TOOLS, ToolSearch, ToolSearchError, type ToolSearchFound } from '../../lib/search';
 import { normalizeTerm, tokenize } from '../../lib/search/search-index';
@@ -64,6 +64,79 @@ describe('ToolSearch: ranking', () => {
 
   it('never returns always-listed tools (they are listed already)', () => {
     expect(names(search.search('read the contents of a file'))).not.toContain('read_file');
+  });
+});
+
+describe('ToolSearch: how words match at scale', () => {
+  const build = (entries: Array<[string, string, Record<string, unknown>?]>) => {
+    const tools = new Tools({ logger: quiet });
+    for (const [name, description, properties] of entries) tools.action({ name, description, params: object(properties) }, () => name);
+    return tools;
+  };
+
+  it('retries with one typo for every long word when a known word finds fewer tools than asked for', () => {
+    const search = new ToolSearch(build([
+      ['plant_seeds', 'Plant chard seeds in the garden.'],
+      ['draw_chart', 'Draw a chart of numbers.'],
+    ]));
+    // `chard` is a word of plant_seeds: the first pass finds one tool, the typo pass adds draw_chart below it
+    expect(names(search.search('chard')).sort()).toEqual(['draw_chart', 'plant_seeds']);
+    // one tool asked for, one found: no typo pass
+    expect(names(search.search('chard', { limit: 1 }))).toEqual(['plant_seeds']);
+    // a misspelled word no tool has matches one edit away at once, whatever the limit
+    expect(names(search.search('chaart', { limit: 1 }))).toEqual(['draw_chart']);
+    // four letters are too few for a typo
+    expect(names(search.search('chad'))).toEqual([]);
+  });
+
+  it('completes a last word that no tool has as a whole word, and only the last one', () => {
+    const search = new ToolSearch(build([
+      ['port_scan', 'Scan the open ports of a host.'],
+      ['portal_login', 'Log in to the customer portal.'],
+      ['pod_logs', 'Get the logs of a Kubernetes pod.'],
+      ['list_nodes', 'List the nodes of a cluster.'],
+    ]));
+    // `port` is a whole word of port_scan: not completed to `portal`
+    expect(names(search.search('port'))).toEqual(['port_scan']);
+    expect(names(search.search('kube'))).toEqual(['pod_logs']);
+    // not the last word: not completed
+    expect(names(search.search('kube nodes'))).toEqual(['list_nodes']);
+    expect(names(search.search('nodes kube')).sort()).toEqual(['list_nodes', 'pod_logs']);
+  });
+
+  it('does not search a long field for a word most tools have there (from 21 tools on), and still searches names and other fields', () => {
+    const entries: Array<[string, string, Record<string, unknown>?]> = Array.from({ length: 24 }, (_, k) => [`tool_${k}`, `Store a ledger entry of kind ${k}.`]);
+    entries.push(['close_ledger', 'Close the books for the month.'], ['export_rows', 'Export rows as CSV.', { ledger: { type: 'string', description: 'The ledger to export.' } }]);
+    const tools = build(entries);
+    const search = new ToolSearch(tools, { maxResults: 50 });
+    // `ledger` is in 24 of 26 descriptions: found by name and by parameter text only
+    expect(names(search.search('ledger'))).toEqual(['close_ledger', 'export_rows']);
+    // the other words of a description are still searched there
+    expect(names(search.search('ledger 7'))).toEqual(expect.arrayContaining(['close_ledger', 'export_rows', 'tool_7']));
+    expect(names(search.search('ledger 7'))).toHaveLength(3);
+    // fewer tools: every field is searched again (the counts follow unregistrations)
+    tools.unregister(...entries.slice(4, 24).map(([name]) => name));
+    expect(names(search.search('ledger')).sort()).toEqual(['close_ledger', 'export_rows', 'tool_0', 'tool_1', 'tool_2', 'tool_3']);
+  });
+
+  it('counts a removed tool out with the description it was indexed with, though the context changed since', () => {
+    const Region = new InjectionToken<string>('Region');
+    const tools = new Tools({ logger: quiet });
+    tools.action({ name: 'weather_report', description: descriptionFromContext(Region, (region) => `Forecast for ${region}.`, 'Forecast.'), params: object() }, () => 'sunny');
+    tools.action({ name: 'tide_table', description: 'Tides of the harbours of laplanders.', params: object() }, () => 'high');
+    tools.setContext(new ToolContext().provide(Region, 'Lapland'));
+    const search = new ToolSearch(tools);
+    // `lapland` is a word of weather_report: matched as a whole word only
+    expect(names(search.search('lapland'))).toEqual(['weather_report']);
+    tools.setContext(new ToolContext().provide(Region, 'Norway'));
+    tools.unregister('weather_report');
+    // no tool has `lapland` any more: as the last word it is completed (`laplanders`)
+    expect(names(search.search('lapland'))).toEqual(['tide_table']);
+  });
+
+  it('searches every field in a small registry, however common the word', () => {
+    const tools = build(Array.from({ length: 12 }, (_, k): [string, string] => [`tool_${k}`, `Store a ledger entry of kind ${k}.`]));
+    expect(new ToolSearch(tools, { maxResults: 50 }).search('ledger')).toHaveLength(12);
   });
 });
 

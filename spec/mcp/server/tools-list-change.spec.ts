@@ -5,7 +5,7 @@ import { ToolContext, Tools } from '../../../lib';
 describe('Tools.onListChange', () => {
   const params = Type.Object({});
 
-  it('fires on registration, merge, group creation and switches, and setContext; not on calls or no-op switches', async () => {
+  it('fires on registration, merge, group creation and switches, setContext and unregister; not on calls, no-op switches or removals of nothing', async () => {
     const tools = new Tools({ logger: { warn: jest.fn(), error: jest.fn() } });
     const seen = jest.fn();
     tools.onListChange(seen);
@@ -28,6 +28,10 @@ describe('Tools.onListChange', () => {
     expect(seen).toHaveBeenCalledTimes(5);
     tools.setContext(new ToolContext());
     expect(seen).toHaveBeenCalledTimes(6);
+    tools.unregister('b', 'not_registered');
+    expect(seen).toHaveBeenCalledTimes(7);
+    tools.unregister('b', 'reset_tools');
+    expect(seen).toHaveBeenCalledTimes(7);
   });
 
   it('unsubscribes, and logs a listener that throws without stopping the others or the change', () => {
