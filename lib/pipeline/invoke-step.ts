@@ -20,6 +20,9 @@ import type { ToolCall } from './tool-call';
  */
 export class InvokeStep<R extends ActionResult<unknown>> {
   private readonly handlers = new WeakMap<Tool, Handlers<R>>();
+  /** The last tool {@link handlersOf} answered for, and its reactions: a registry's calls repeat tools, a map lookup costs more. */
+  private lastTool: Tool | undefined;
+  private lastHandlers: Handlers<R> | undefined;
 
   /** @param budgets - the registry's output budgets, applied to streamed output as it streams. */
   constructor(
@@ -58,6 +61,7 @@ export class InvokeStep<R extends ActionResult<unknown>> {
 
   /** The reactions to a promise `tool` returned on a call without a signal, made once per tool (none per call). */
   private handlersOf(tool: Tool): Handlers<R> {
+    if (tool === this.lastTool) return this.lastHandlers!;
     let handlers = this.handlers.get(tool);
     if (handlers === undefined) {
       const name = tool.name;
@@ -67,6 +71,8 @@ export class InvokeStep<R extends ActionResult<unknown>> {
       };
       this.handlers.set(tool, handlers);
     }
+    this.lastTool = tool;
+    this.lastHandlers = handlers;
     return handlers;
   }
 

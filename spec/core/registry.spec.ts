@@ -115,10 +115,16 @@ describe('merge', () => {
 });
 
 describe('ActionResult', () => {
-  it('is frozen and closed', () => {
+  it('is closed, read-only in its type, and changed only through a copy', () => {
     const result = ActionResult.success(3);
-    expect(Object.isFrozen(result)).toBe(true);
+    // @ts-expect-error the fields are read-only: a changed result is a copy made with `with`
+    const assign = () => (result.ok = false);
+    void assign;
     expect(result.toJSON()).toEqual({ ok: true, result: 3 });
+    const failed = ActionResult.fail('nope');
+    const changed = failed.with({ error: 'changed' });
+    expect(changed).not.toBe(failed);
+    expect(failed.error).toBe('nope');
     expect(() => new ActionResult({ ok: true, traceId: 'x' })).toThrow(AgentToolkitError);
     expect(() => new ActionResult({ ok: true, traceId: 'x' })).toThrow("ActionResult has no field 'traceId'. Declared fields: ok, result, error.");
     expect(ActionResult.fail('nope').with({ error: 'changed' }).error).toBe('changed');
