@@ -256,10 +256,10 @@ export class Tool implements ToolInfo {
         if (args.trim() === '') data = {};
         else return { ok: false, error: `Arguments for tool '${this.name}' are not valid JSON (${cutText((error as Error).message, MAX_PARSE_ERROR)}). Send the arguments as one complete JSON object.` };
       }
-      if (!isPlainObject(data)) return notAnObject(this.name, data);
+      if (!isPlainArgs(data)) return notAnObject(this.name, data);
       mayHoldNull = args.includes('null');
     } else {
-      if (!isPlainObject(args)) return notAnObject(this.name, args);
+      if (!isPlainArgs(args)) return notAnObject(this.name, args);
       const shape = topLevelShape(args);
       data = this.hasDefaults || shape === NESTED ? plainCopy(args) : { ...args };
       mayHoldNull = shape !== FLAT;
@@ -323,6 +323,16 @@ const FLAT = 0;
 const FLAT_WITH_NULL = 1;
 /** Some top-level value is an object or array: the tool could then change what the caller still holds (deep copy). */
 const NESTED = 2;
+
+/**
+ * {@link isPlainObject} for a call's arguments, answered without a call into the engine for the usual object: reading
+ * `constructor` first gives the optimising compiler the object's shape, from which it answers `Object.getPrototypeOf`
+ * (alone, that is a runtime call on Node 20, a noticeable share of a whole call). Anything else takes the full check.
+ */
+function isPlainArgs(value: unknown): value is Record<string, unknown> {
+  if (value === null || typeof value !== 'object') return false;
+  return ((value as { constructor?: unknown }).constructor === Object && Object.getPrototypeOf(value) === Object.prototype) || isPlainObject(value);
+}
 
 /** What the top-level values of `args` are (see {@link FLAT}, {@link FLAT_WITH_NULL}, {@link NESTED}), in one pass. */
 function topLevelShape(args: Record<string, unknown>): number {
