@@ -80,7 +80,8 @@ export class Tool implements ToolInfo {
   /** False when the tool opted out of strict mode (`strict: false`); strict formats then render it non-strict. */
   readonly strict: boolean;
   private readonly stripNulls: NullStripper;
-  private readonly stripUndeclared: UndeclaredStripper;
+  /** Removes undeclared fields; `undefined` when the schema leaves no object open to them. */
+  private readonly stripUndeclared: UndeclaredStripper | undefined;
   /** Safe to run in parallel with other concurrency-safe calls. */
   readonly isConcurrencySafe: boolean;
   /** Calls only read; see {@link checkReadOnly} for the per-call answer. */
@@ -275,7 +276,7 @@ export class Tool implements ToolInfo {
       const first = [...errors];
       if (!validate(data)) return { ok: false, error: describeValidationErrors(this.name, first) };
     }
-    this.stripUndeclared(data);
+    if (this.stripUndeclared !== undefined) this.stripUndeclared(data);
     return { ok: true, params: data as Record<string, unknown> };
   }
 
