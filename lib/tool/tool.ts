@@ -257,7 +257,8 @@ export class Tool implements ToolInfo {
         if (args.trim() === '') data = {};
         else return { ok: false, error: `Arguments for tool '${this.name}' are not valid JSON (${cutText((error as Error).message, MAX_PARSE_ERROR)}). Send the arguments as one complete JSON object.` };
       }
-      if (!isPlainArgs(data)) return notAnObject(this.name, data);
+      // JSON text parses to an object of `Object.prototype` (a `__proto__` key is an own field), an array or a primitive.
+      if (data === null || typeof data !== 'object' || Array.isArray(data)) return notAnObject(this.name, data);
       mayHoldNull = args.includes('null');
     } else {
       if (!isPlainArgs(args)) return notAnObject(this.name, args);
