@@ -8,7 +8,7 @@ import type { PermissionDecision } from '../permissions/permission-decision';
 import type { PermissionRule, RuleBehavior } from '../permissions/permission-rule';
 import type { ToolChunk } from '../streaming/tool-chunk';
 import { assertJsonSchema, plainJsonSchema, readSchema, type JsonSchema } from '../schema/json-schema';
-import { compileNullStripper, type NullStripper } from '../schema/null-stripping';
+import { checksFieldsOnly, compileNullStripper, type NullStripper } from '../schema/null-stripping';
 import { isStandardJsonSchema, standardToJsonSchema } from '../schema/standard-schema';
 import { compileUndeclaredStripper, type UndeclaredStripper } from '../schema/strip-undeclared';
 import { isPlainObject, plainCopy } from '../schema/plain-copy';
@@ -80,6 +80,8 @@ export class Tool implements ToolInfo {
   /** False when the tool opted out of strict mode (`strict: false`); strict formats then render it non-strict. */
   readonly strict: boolean;
   private readonly stripNulls: NullStripper;
+  /** Whether {@link stripNulls} looks at a few top-level fields only (then it runs on JSON text without a scan for `null`). */
+  private readonly nullFieldsOnly: boolean;
   /** Removes undeclared fields; `undefined` when the schema leaves no object open to them. */
   private readonly stripUndeclared: UndeclaredStripper | undefined;
   /** Safe to run in parallel with other concurrency-safe calls. */
@@ -140,6 +142,7 @@ export class Tool implements ToolInfo {
     this.validator = lazyValidator(this.parameters, where);
     this.hasDefaults = plain.text.includes('"default"');
     this.stripNulls = compileNullStripper(this.parameters, where);
+    this.nullFieldsOnly = checksFieldsOnly(this.stripNulls);
     this.stripUndeclared = compileUndeclaredStripper(this.parameters);
     this.strict = spec.options.strict !== false;
     if (this.strict) assertStrictSchema(this.parameters, where);
@@ -259,7 +262,8 @@ export class Tool implements ToolInfo {
       }
       // JSON text parses to an object of `Object.prototype` (a `__proto__` key is an own field), an array or a primitive.
       if (data === null || typeof data !== 'object' || Array.isArray(data)) return notAnObject(this.name, data);
-      mayHoldNull = args.includes('null');
+      // Text without the word `null` holds none; a stripper that looks at a few fields only is cheaper than the scan.
+      mayHoldNull = this.nullFieldsOnly || args.includes('null');
     } else {
       if (!isPlainArgs(args)) return notAnObject(this.name, args);
       const shape = topLevelShape(args);
