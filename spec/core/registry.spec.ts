@@ -98,6 +98,25 @@ describe('tool metadata for the host', () => {
   });
 });
 
+describe('the tool a call names', () => {
+  it('is the one registered now: a remembered lookup never outlives unregister, merge or a new group', async () => {
+    const tools = new Tools();
+    tools.action({ name: 'ping', description: 'Ping.' }, () => 'first');
+    expect((await tools.execute('ping', {})).result).toBe('first');
+    expect(tools.unregister('ping')).toEqual(['ping']);
+    expect((await tools.execute('ping', {})).error).toMatch(/^Unknown tool 'ping'/);
+    tools.action({ name: 'ping', description: 'Ping.' }, () => 'second');
+    expect((await tools.execute('ping', {})).result).toBe('second');
+    const other = new Tools();
+    other.action({ name: 'ping', description: 'Ping.' }, () => 'merged');
+    tools.merge(other, { replace: true });
+    expect((await tools.execute('ping', {})).result).toBe('merged');
+    expect((await tools.execute('reset_tools', {})).error).toMatch(/^Unknown tool 'reset_tools'/);
+    tools.createGroup('extra', 'Extra tools.');
+    expect((await tools.execute('reset_tools', {})).error ?? '').not.toMatch(/^Unknown tool/);
+  });
+});
+
 describe('merge', () => {
   it('throws on a collision and lets the other registry win with replace', async () => {
     const a = billing();
