@@ -463,7 +463,8 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
 
 /**
  * The registry's tools by name. {@link lookup} remembers the last name it found (a conversation calls the same few
- * tools again and again, and a name compares faster than it hashes); any change forgets it.
+ * tools again and again, and a name compares faster than it hashes); `set` and `delete`, the only changes the
+ * registry makes, forget it.
  */
 class ToolsByName extends Map<string, Tool> {
   private lastName: string | undefined;
@@ -488,11 +489,6 @@ class ToolsByName extends Map<string, Tool> {
   override delete(name: string): boolean {
     this.forget();
     return super.delete(name);
-  }
-
-  override clear(): void {
-    this.forget();
-    super.clear();
   }
 
   private forget(): void {
