@@ -61,10 +61,15 @@ export type ActionResultClass<R extends ActionResult<unknown> = ActionResult<unk
 /**
  * The outcome of a tool call, handed back to the model as-is.
  *
- * Immutable (frozen on construction) and closed: a field the class does not declare is rejected with an
- * `INVALID_RESULT` {@link CoreError}. Applications needing more fields (a trace id, citations) subclass it,
- * declare the fields with `declare readonly` and list them in a static `fields` set, then pass the subclass as
- * `new Tools({ resultType })`: every result the pipeline builds, failures included, is then an instance of it.
+ * Read-only and closed: every field is `readonly` in the type (a changed result is a copy made with {@link with}),
+ * and a field the class does not declare is rejected with an `INVALID_RESULT` {@link CoreError}. Instances are not
+ * frozen at run time (`Object.freeze` costs about as much as validating a call's arguments): the pipeline builds a
+ * result for each call and keeps none, so only a tool that returns the same instance twice shares one.
+ *
+ * Applications needing more fields (a trace id, citations) subclass it, declare the fields with `declare readonly`
+ * (a plain field declaration would reset the value the base constructor set) and list them in a static `fields`
+ * set, then pass the subclass as `new Tools({ resultType })`: every result the pipeline builds, failures included,
+ * is then an instance of it.
  *
  * @example
  * ```ts
@@ -110,7 +115,6 @@ export class ActionResult<T = unknown> {
         if (!BASE_FIELDS.has(key)) self[key] = init[key];
       }
     }
-    Object.freeze(this);
   }
 
   /** The base fields plus `names`, for a subclass's static `fields`. */

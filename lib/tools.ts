@@ -91,7 +91,7 @@ export interface ExecuteOptions {
  * @typeParam R - the result class (see {@link ActionResult} for subclassing).
  */
 export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
-  private readonly byName = new Map<string, Tool>();
+  private readonly byName = new ToolsByName();
   private activeContext: ToolContext;
   private readonly resultType: ActionResultClass<R>;
   private readonly outcomes: Outcomes<R>;
@@ -425,7 +425,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
     const context = options?.context ?? this.activeContext;
     const session = options?.session;
     try {
-      const tool = this.byName.get(name) ?? session?.ownTool(name);
+      const tool = this.byName.lookup(name) ?? session?.ownTool(name);
       if (tool === undefined || !this.isAvailable(tool, context)) {
         return Promise.resolve(this.outcomes.unknownTool(name, (session === undefined ? this.getAvailable(context) : session.listing(this.offered(context), context)).map((t) => t.name)));
       }
@@ -461,6 +461,42 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
     } catch (error) {
       return error === CANCELLED ? this.outcomes.toolFailure(call.name, error) : this.outcomes.internalError(call.name, error);
     }
+  }
+}
+
+/**
+ * The registry's tools by name. {@link lookup} remembers the last name it found (a conversation calls the same few
+ * tools again and again, and a name compares faster than it hashes); `set` and `delete`, the only changes the
+ * registry makes, forget it.
+ */
+class ToolsByName extends Map<string, Tool> {
+  private lastName: string | undefined;
+  private lastTool: Tool | undefined;
+
+  /** The tool registered as `name`, like `get`. */
+  lookup(name: string): Tool | undefined {
+    if (name === this.lastName) return this.lastTool;
+    const tool = this.get(name);
+    if (tool !== undefined) {
+      this.lastName = name;
+      this.lastTool = tool;
+    }
+    return tool;
+  }
+
+  override set(name: string, tool: Tool): this {
+    this.forget();
+    return super.set(name, tool);
+  }
+
+  override delete(name: string): boolean {
+    this.forget();
+    return super.delete(name);
+  }
+
+  private forget(): void {
+    this.lastName = undefined;
+    this.lastTool = undefined;
   }
 }
 

@@ -7,7 +7,7 @@ import { ToolResultState, type ToolChunk } from '../streaming/tool-chunk';
 import type { ToolResponse } from '../streaming/tool-response';
 import { externalRequestChunk } from '../tool/external-chunk';
 import { ExternalExecutionRequest } from '../tool/external-execution';
-import type { Tool } from '../tool/tool';
+import type { Invocation, Tool } from '../tool/tool';
 import { isThenable, NEVER_ABORTED, raceAbort } from './await-call';
 import type { Outcomes } from './outcomes';
 import type { ToolCall } from './tool-call';
@@ -20,6 +20,11 @@ import type { ToolCall } from './tool-call';
  */
 export class InvokeStep<R extends ActionResult<unknown>> {
   private readonly handlers = new WeakMap<Tool, Handlers<R>>();
+  /** The last tool {@link handlersOf} answered for, and its reactions: a registry's calls repeat tools, a map lookup costs more. */
+  private lastTool: Tool | undefined;
+  private lastHandlers: Handlers<R> | undefined;
+  /** The invocation of calls without a signal in the last context seen: shared (frozen), so such a call allocates none. */
+  private plainInvocation: Invocation = Object.freeze({ context: undefined as unknown as ToolContext, signal: NEVER_ABORTED });
 
   /** @param budgets - the registry's output budgets, applied to streamed output as it streams. */
   constructor(
@@ -41,7 +46,7 @@ export class InvokeStep<R extends ActionResult<unknown>> {
   run(tool: Tool, params: Record<string, unknown>, context: ToolContext, signal: AbortSignal, name: string): Promise<R> {
     let value: unknown;
     try {
-      value = tool.invoke(params, { context, signal });
+      value = tool.invoke(params, signal === NEVER_ABORTED ? this.invocationIn(context) : { context, signal });
       if (!isThenable(value)) return isStreamed(value) ? this.collect(tool, name, signal, value) : Promise.resolve(this.settle(name, value));
     } catch (error) {
       return Promise.resolve(this.outcomes.toolFailure(name, error));
@@ -56,17 +61,28 @@ export class InvokeStep<R extends ActionResult<unknown>> {
     );
   }
 
+  /** The shared invocation of a call without a signal in `context`. */
+  private invocationIn(context: ToolContext): Invocation {
+    if (this.plainInvocation.context !== context) this.plainInvocation = Object.freeze({ context, signal: NEVER_ABORTED });
+    return this.plainInvocation;
+  }
+
   /** The reactions to a promise `tool` returned on a call without a signal, made once per tool (none per call). */
   private handlersOf(tool: Tool): Handlers<R> {
+    if (tool === this.lastTool) return this.lastHandlers!;
     let handlers = this.handlers.get(tool);
     if (handlers === undefined) {
       const name = tool.name;
+      const type = this.outcomes.resultType;
       handlers = {
-        settled: (value) => this.settleAwaited(tool, name, NEVER_ABORTED, value),
+        // A primitive (the usual return value) is wrapped at once: it is neither a stream nor a result.
+        settled: (value) => (value === null || (typeof value !== 'object' && typeof value !== 'function') ? type.success(value) : this.settleAwaited(tool, name, NEVER_ABORTED, value)),
         failed: (error) => this.outcomes.toolFailure(name, error),
       };
       this.handlers.set(tool, handlers);
     }
+    this.lastTool = tool;
+    this.lastHandlers = handlers;
     return handlers;
   }
 

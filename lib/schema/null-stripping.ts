@@ -48,8 +48,45 @@ export function compileNullStripper(parameters: JsonSchema, where: string): Null
   };
   const root = compile(schema.root);
   if (root === NOTHING) return NOTHING;
+  const fields = topLevelNullFields(schema.root, compile, schema);
+  if (fields !== undefined) {
+    // Only top-level fields can lose a null: a look at each of them answers, without a pass over the whole value.
+    const strip: NullStripper = (value) => (isNode(value) && hasNullIn(value, fields) ? root(value) : value);
+    FIELDS_ONLY.add(strip);
+    return strip;
+  }
   // Most calls carry no null at all: one pass over the value answers them without walking the schema.
   return (value) => (containsNull(value, 0) ? root(value) : value);
+}
+
+/** The strippers that look at a few named top-level fields only (see {@link checksFieldsOnly}). */
+const FIELDS_ONLY = new WeakSet<NullStripper>();
+
+/**
+ * Whether `strip` costs a look at a few named top-level fields, not a pass over the value: its schema is a flat
+ * object (no field holds anything the stripper walks into). A caller then skips its own search for a null (such as
+ * scanning the JSON text for the word `null`) and simply calls it.
+ */
+export function checksFieldsOnly(strip: NullStripper): boolean {
+  return FIELDS_ONLY.has(strip);
+}
+
+/**
+ * The top-level fields whose null the stripper removes, when the schema is a flat object: `properties` at the root,
+ * no root `$ref`, `allOf`, `items` or union, and no field whose own stripper walks into it. Undefined otherwise.
+ */
+function topLevelNullFields(node: unknown, compile: (node: unknown) => NullStripper, schema: NormalizedSchema): readonly string[] | undefined {
+  if (!isNode(node) || !isNode(node.properties) || typeof node.$ref === 'string') return undefined;
+  if (['allOf', 'anyOf', 'oneOf', 'items'].some((key) => key in node)) return undefined;
+  const fields = objectFields(node, compile, schema);
+  if (fields.some((field) => field.strip !== NOTHING)) return undefined;
+  return fields.filter((field) => field.dropsNull).map((field) => field.key);
+}
+
+/** Whether one of `fields` of `value` is null (an inherited one too: the stripper itself then checks ownership). */
+function hasNullIn(value: SchemaNode, fields: readonly string[]): boolean {
+  for (let i = 0; i < fields.length; i++) if (value[fields[i]!] === null) return true;
+  return false;
 }
 
 /** How deep {@link containsNull} looks before it assumes a null may be there (arguments are rarely this deep). */
@@ -72,14 +109,19 @@ function containsNull(value: unknown, depth: number): boolean {
   return false;
 }
 
-function objectStripper(node: SchemaNode, compile: (node: unknown) => NullStripper, schema: NormalizedSchema): NullStripper {
-  if (!isNode(node.properties)) return NOTHING;
+/** Each declared field of an object schema: whether its null is removed, and the stripper of its value. */
+function objectFields(node: SchemaNode, compile: (node: unknown) => NullStripper, schema: NormalizedSchema): Array<{ key: string; dropsNull: boolean; strip: NullStripper }> {
   const required = new Set(Array.isArray(node.required) ? (node.required as string[]) : []);
-  const fields = Object.entries(node.properties).map(([key, sub]) => {
+  return Object.entries(node.properties as SchemaNode).map(([key, sub]) => {
     const target = resolve(sub, schema);
     const dropsNull = (!required.has(key) || (isNode(sub) && 'default' in sub)) && !acceptsNull(target, schema);
     return { key, dropsNull, strip: compile(sub) };
   });
+}
+
+function objectStripper(node: SchemaNode, compile: (node: unknown) => NullStripper, schema: NormalizedSchema): NullStripper {
+  if (!isNode(node.properties)) return NOTHING;
+  const fields = objectFields(node, compile, schema);
   return (value) => {
     if (!isNode(value)) return value;
     let out: SchemaNode | undefined;
@@ -111,6 +153,8 @@ function arrayStripper(strip: NullStripper): NullStripper {
 
 function unionStripper(branches: unknown[], compile: (node: unknown) => NullStripper, schema: NormalizedSchema): NullStripper {
   const compiled = branches.map((branch) => ({ fit: branchFit(resolve(branch, schema), schema), strip: compile(branch) }));
+  // Branches none of which strips anything (`string | null`, a union of primitives): whichever fits, nothing changes.
+  if (compiled.every((branch) => branch.strip === NOTHING)) return NOTHING;
   return (value) => {
     let match: (typeof compiled)[number] | undefined;
     let best = -1;

@@ -27,12 +27,13 @@ const MAX_REF_HOPS = 32;
  * its fields, as does an object whose schemas list no property at all (a free-form object), or one that an
  * `anyOf`/`oneOf` branch taking any object (`{type: 'object'}`, `{}`) may describe.
  *
- * @returns the stripper; a no-op when no object in the schema can hold an undeclared field.
+ * @returns the stripper, or `undefined` when no object in the schema can hold an undeclared field (nothing to call).
  */
-export function compileUndeclaredStripper(schema: JsonSchema): UndeclaredStripper {
-  if (!hasStrippableObject(schema, 0)) return () => undefined;
+export function compileUndeclaredStripper(schema: JsonSchema): UndeclaredStripper | undefined {
+  if (!hasStrippableObject(schema, 0)) return undefined;
   const plans = new Plans(schema);
-  return (data) => strip(data, [schema], plans);
+  const root: readonly unknown[] = [schema];
+  return (data) => strip(data, root, plans);
 }
 
 function hasStrippableObject(schema: unknown, depth: number): boolean {
@@ -68,17 +69,24 @@ const MAX_PLANS = 10_000;
  */
 class Plans {
   private readonly byKey = new Map<string, Plan>();
+  /** The same plans by the identity of the list (the root's, and each plan's own lists of field schemas): no key to build. */
+  private readonly byList = new WeakMap<readonly unknown[], Plan>();
   private readonly ids = new WeakMap<object, number>();
   private next = 0;
 
   constructor(readonly root: JsonSchema) {}
 
   for(schemas: readonly unknown[]): Plan {
+    const listed = this.byList.get(schemas);
+    if (listed !== undefined) return listed;
     const key = schemas.map((schema) => this.idOf(schema)).join(',');
-    const known = this.byKey.get(key);
-    if (known !== undefined) return known;
-    const plan = makePlan(schemas, this.root);
-    if (this.byKey.size < MAX_PLANS) this.byKey.set(key, plan);
+    let plan = this.byKey.get(key);
+    if (plan === undefined) {
+      plan = makePlan(schemas, this.root);
+      if (this.byKey.size >= MAX_PLANS) return plan;
+      this.byKey.set(key, plan);
+    }
+    this.byList.set(schemas, plan);
     return plan;
   }
 

@@ -65,7 +65,7 @@ describe('undeclared fields', () => {
       type: 'object',
       properties: { node: { $ref: '#/$defs/Node' }, remote: { $ref: 'https://example.com/s.json' }, bad: { $ref: '#/%E0%A4%A' } },
       $defs: { Node: { type: 'object', properties: { next: { $ref: '#/$defs/Node' }, root: { $ref: '#' } } } },
-    });
+    })!;
     const data = { node: { next: { next: {}, drop: 1 }, drop: 2, root: { node: {}, drop: 3 } }, remote: { keep: 1 }, bad: { keep: 2 }, drop: 4 };
     strip(data);
     expect(data).toEqual({ node: { next: { next: {} }, root: { node: {} } }, remote: { keep: 1 }, bad: { keep: 2 } });
@@ -82,10 +82,7 @@ describe('undeclared fields', () => {
     expect((await tools.execute('pattern', { a: '1', x_n: 2, other: 3 })).result).toEqual({ a: '1', x_n: 2, other: 3 });
     expect((await tools.execute('free', { meta: { anything: 1 } })).result).toEqual({ meta: { anything: 1 } });
     expect((await tools.execute('open', { b: 2 })).ok).toBe(false);
-    const none = compileUndeclaredStripper({ type: 'object', properties: { a: { type: 'string' } }, additionalProperties: false });
-    const data = { a: 'x', b: 1 };
-    none(data);
-    expect(data).toEqual({ a: 'x', b: 1 });
+    expect(compileUndeclaredStripper({ type: 'object', properties: { a: { type: 'string' } }, additionalProperties: false })).toBeUndefined();
   });
 });
 

@@ -51,10 +51,14 @@ describe('execute: the plain invoke path answers every body shape with a result'
     ['async_failed', { a: 1 }, { ok: false, error: 'no such row' }],
   ])('%s', async (name, args, expected) => {
     const tools = registry();
-    for (const signal of [undefined, new AbortController().signal]) {
+    const seen = new Set<ActionResult>();
+    for (const signal of [undefined, new AbortController().signal, undefined]) {
       const result = await tools.execute(name, args, { signal });
+      expect(result).toBeInstanceOf(ActionResult);
       expect(result.toJSON()).toEqual(expected);
-      expect(Object.isFrozen(result)).toBe(true);
+      // Each call answers with its own result object: what one consumer does with it never reaches another call's.
+      expect(seen.has(result)).toBe(false);
+      seen.add(result);
     }
   });
 

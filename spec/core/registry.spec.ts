@@ -98,6 +98,25 @@ describe('tool metadata for the host', () => {
   });
 });
 
+describe('the tool a call names', () => {
+  it('is the one registered now: a remembered lookup never outlives unregister, merge or a new group', async () => {
+    const tools = new Tools();
+    tools.action({ name: 'ping', description: 'Ping.' }, () => 'first');
+    expect((await tools.execute('ping', {})).result).toBe('first');
+    expect(tools.unregister('ping')).toEqual(['ping']);
+    expect((await tools.execute('ping', {})).error).toMatch(/^Unknown tool 'ping'/);
+    tools.action({ name: 'ping', description: 'Ping.' }, () => 'second');
+    expect((await tools.execute('ping', {})).result).toBe('second');
+    const other = new Tools();
+    other.action({ name: 'ping', description: 'Ping.' }, () => 'merged');
+    tools.merge(other, { replace: true });
+    expect((await tools.execute('ping', {})).result).toBe('merged');
+    expect((await tools.execute('reset_tools', {})).error).toMatch(/^Unknown tool 'reset_tools'/);
+    tools.createGroup('extra', 'Extra tools.');
+    expect((await tools.execute('reset_tools', {})).error ?? '').not.toMatch(/^Unknown tool/);
+  });
+});
+
 describe('merge', () => {
   it('throws on a collision and lets the other registry win with replace', async () => {
     const a = billing();
@@ -115,10 +134,16 @@ describe('merge', () => {
 });
 
 describe('ActionResult', () => {
-  it('is frozen and closed', () => {
+  it('is closed, read-only in its type, and changed only through a copy', () => {
     const result = ActionResult.success(3);
-    expect(Object.isFrozen(result)).toBe(true);
+    // @ts-expect-error the fields are read-only: a changed result is a copy made with `with`
+    const assign = () => (result.ok = false);
+    void assign;
     expect(result.toJSON()).toEqual({ ok: true, result: 3 });
+    const failed = ActionResult.fail('nope');
+    const changed = failed.with({ error: 'changed' });
+    expect(changed).not.toBe(failed);
+    expect(failed.error).toBe('nope');
     expect(() => new ActionResult({ ok: true, traceId: 'x' })).toThrow(AgentToolkitError);
     expect(() => new ActionResult({ ok: true, traceId: 'x' })).toThrow("ActionResult has no field 'traceId'. Declared fields: ok, result, error.");
     expect(ActionResult.fail('nope').with({ error: 'changed' }).error).toBe('changed');

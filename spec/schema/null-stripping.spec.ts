@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import { Tools } from '../../lib';
+import { checksFieldsOnly, compileNullStripper } from '../../lib/schema/null-stripping';
 
 function tool(params: object, approval?: (params: never) => boolean) {
   const tools = new Tools();
@@ -71,5 +72,38 @@ describe('the nulls of omitted fields become absent fields before validation, de
     const args = { o: { v: null }, e: { t: 'y', w: null }, n: null };
     expect(t.parseArgs(args)).toEqual({ ok: true, params: { o: {}, e: { t: 'y' }, n: null } });
     expect(args).toEqual({ o: { v: null }, e: { t: 'y', w: null }, n: null });
+  });
+});
+
+describe('a flat schema: the stripper looks at its optional fields only, and JSON text is not scanned for null', () => {
+  const Flat = Type.Object({ a: Type.Integer(), note: Type.Optional(Type.String()), tag: Type.Optional(Type.Union([Type.String(), Type.Null()])) });
+
+  it('is told apart from a stripper that walks into nested values', () => {
+    expect(checksFieldsOnly(compileNullStripper(Flat as never, 'flat'))).toBe(true);
+    expect(checksFieldsOnly(compileNullStripper(Type.Object({ in: Type.Object({ x: Type.Optional(Type.String()) }) }) as never, 'nested'))).toBe(false);
+    expect(checksFieldsOnly(compileNullStripper(Type.Object({ x: Type.Optional(Type.String()) }, { allOf: [] } as never) as never, 'allOf'))).toBe(false);
+  });
+
+  it('answers JSON text and objects as the full stripper would', () => {
+    const { tool: t } = tool(Flat);
+    expect(t.parseArgs('{"a":1,"note":null}')).toEqual({ ok: true, params: { a: 1 } });
+    expect(t.parseArgs({ a: 1, note: null })).toEqual({ ok: true, params: { a: 1 } });
+    expect(t.parseArgs('{"a":1,"note":"null","tag":null}')).toEqual({ ok: true, params: { a: 1, note: 'null', tag: null } });
+    expect(t.parseArgs('{"a":1}')).toEqual({ ok: true, params: { a: 1 } });
+    const required = t.parseArgs('{"a":null,"note":null}');
+    expect(required.ok).toBe(false);
+    expect(required.ok ? '' : required.error).toMatch(/a: must be integer, got null/);
+  });
+
+  it('removes only an own null: one inherited from a polluted prototype leaves the value as it is', () => {
+    const strip = compileNullStripper(Flat as never, 'flat');
+    const proto = Object.prototype as Record<string, unknown>;
+    proto.note = null;
+    try {
+      const value = { a: 1 };
+      expect(strip(value)).toBe(value);
+    } finally {
+      delete proto.note;
+    }
   });
 });
