@@ -19,6 +19,27 @@ const TRUSTED = Symbol('trusted');
 const BASE_FIELDS: ReadonlySet<string> = new Set(['ok', 'result', 'error']);
 
 /**
+ * Checks that a result class keeps the extra fields it declares: a subclass that declares one as a plain class field
+ * (not `declare readonly`) has it reset to `undefined` by the field initialiser after the base constructor set it.
+ *
+ * @throws CoreError `INVALID_RESULT` naming the first field that does not survive construction.
+ */
+export function assertResultClass(type: ActionResultClass): void {
+  if (type === (ActionResult as unknown as ActionResultClass)) return;
+  const probe: Record<string, unknown> = { ok: true };
+  const extras = [...type.fields].filter((field) => !BASE_FIELDS.has(field));
+  for (const field of extras) probe[field] = Symbol(field);
+  const instance = new type(probe as ActionResultInit<unknown>) as unknown as Record<string, unknown>;
+  const lost = extras.find((field) => instance[field] !== probe[field]);
+  if (lost !== undefined) {
+    throw new CoreError(
+      'INVALID_RESULT',
+      `${type.name} loses its field '${lost}' on construction: a plain class field resets what the base constructor set. Declare it as \`declare readonly ${lost}\`.`,
+    );
+  }
+}
+
+/**
  * The `error` of a failed result built with a blank one (missing, not a string, empty or only invisible characters). Providers
  * refuse an empty tool result (Anthropic answers a `tool_result` with empty content and `is_error: true` with HTTP
  * 400), and a blank error tells the model nothing.

@@ -10,7 +10,7 @@ import { compose, type NextHandler, type ToolMiddleware } from './pipeline/middl
 import { InvokeStep } from './pipeline/invoke-step';
 import { Outcomes } from './pipeline/outcomes';
 import { ToolCall } from './pipeline/tool-call';
-import { ActionResult, isActionResult, type ActionResultClass } from './result';
+import { ActionResult, assertResultClass, isActionResult, type ActionResultClass } from './result';
 import { CoreError } from './errors';
 import { streamCall } from './streaming/stream-call';
 import { collectChunks, isStreamed, toChunks } from './streaming/to-chunks';
@@ -107,10 +107,14 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
   /** The registry's and its tools' output budgets (see `ToolsOptions.outputBudget`). */
   readonly outputBudgets: OutputBudgets;
 
-  /** @throws CoreError `INVALID_OPTION` when `outputBudget` is not a valid budget. */
+  /**
+   * @throws CoreError `INVALID_OPTION` when `outputBudget` is not a valid budget; `INVALID_RESULT` when `resultType`
+   *   declares an extra field as a plain class field (it would be reset to `undefined`; use `declare readonly`).
+   */
   constructor(options: ToolsOptions<R> = {}) {
     this.activeContext = options.context ?? new ToolContext();
     this.resultType = options.resultType ?? (ActionResult as unknown as ActionResultClass<R>);
+    assertResultClass(this.resultType);
     this.log = options.logger ?? consoleLogger;
     this.outcomes = new Outcomes(this.resultType, this.log);
     this.outputBudgets = new OutputBudgets(options.outputBudget, this.log);

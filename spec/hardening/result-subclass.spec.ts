@@ -69,3 +69,36 @@ describe('results the registry did not build', () => {
     expect(logger.error).toHaveBeenCalledWith("Internal error while executing tool 'ping': a middleware returned undefined instead of an ActionResult", expect.anything());
   });
 });
+
+describe('a result class whose extra field is a plain class field', () => {
+  // With useDefineForClassFields (target ES2022+) a plain declaration runs after the base constructor and resets the
+  // field to undefined: the registry refuses such a class instead of losing the field on every result.
+  class PlainFieldResult<T = unknown> extends ActionResult<T> {
+    static override readonly fields = ActionResult.extendFields('traceId');
+    readonly traceId?: string;
+  }
+  class SecondFieldPlain<T = unknown> extends ActionResult<T> {
+    static override readonly fields = ActionResult.extendFields('traceId', 'spanId');
+    declare readonly traceId?: string;
+    readonly spanId: string | undefined = undefined;
+  }
+
+  it('loses the field on construction (the fault the check exists for)', () => {
+    expect(new PlainFieldResult({ ok: true, traceId: 't-1' }).traceId).toBeUndefined();
+  });
+
+  it.each([
+    ['the only extra field', PlainFieldResult, 'traceId'],
+    ['the second of two, with an initialiser', SecondFieldPlain, 'spanId'],
+  ])('is refused by new Tools({ resultType }) when %s is plain', (_case, type, field) => {
+    expect(() => new Tools({ resultType: type as typeof ActionResult })).toThrow(
+      expect.objectContaining({ code: 'INVALID_RESULT', message: expect.stringContaining(`'${field}'`) }),
+    );
+    expect(() => new Tools({ resultType: type as typeof ActionResult })).toThrow(/declare readonly/);
+  });
+
+  it('accepts the base class and a subclass declaring its fields with `declare readonly`', () => {
+    expect(() => new Tools({ resultType: TracedResult })).not.toThrow();
+    expect(() => new Tools({ resultType: ActionResult })).not.toThrow();
+  });
+});
