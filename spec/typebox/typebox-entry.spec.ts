@@ -73,6 +73,8 @@ describe('agenttoolkit/typebox (TypeBox 1.x)', () => {
       return `${params.city}:${params.days ?? 0}`;
     });
     assertType<Equal<Static<typeof Params>, TypeBoxStatic<typeof Params>>>(true);
+    // `Type` is TypeBox's namespace, types included, as `typebox` has it: `Type.Static<typeof schema>`.
+    assertType<Equal<Entry.Type.Static<typeof Params>, { city: string; days?: number }>>(true);
     assertType<Equal<TypeBoxStatic<typeof Params>, TypeBoxStatic<typeof TheirParams>>>(true);
     expect((await tools.execute('forecast', { city: 'Oslo' })).result).toBe('Oslo:3');
     const bad = await tools.execute('forecast', { city: '', days: 0 });
