@@ -9,8 +9,9 @@
  * (`~kind`, `~optional`, `~readonly`), read by any other copy of TypeBox 1.x alike. A schema built here works with the
  * project's own `typebox` (`Compile` from `typebox/compile`, `Value.Check` from `typebox/value`, `Type.Object`,
  * `Type.Evaluate`) and a schema built with that one works with this library alike. Type a tool's params with
- * `Static` from `agenttoolkit` or from `typebox`. See docs/tools.md.
+ * `Static` from `agenttoolkit` or from `typebox`, or `Type.Static`. See docs/tools.md.
  */
+/** TypeBox 1.x's `Type` namespace (builders such as `Type.Object`, and types such as `Type.Static<typeof schema>`). */
 export { Type } from 'typebox';
 export type {
   TAny,
