@@ -132,6 +132,13 @@ module.exports = {
       to: { path: '(^|/)node_modules/(@sinclair/typebox|typebox)/' },
     },
     {
+      name: 'typebox-entry-serves-1x',
+      severity: 'error',
+      comment: 'agenttoolkit/typebox serves TypeBox 1.x, the `typebox` package the docs recommend: lib/typebox does not import TypeBox 0.34 (@sinclair/typebox).',
+      from: { path: '^lib/typebox/' },
+      to: { path: '(^|/)node_modules/@sinclair/typebox/' },
+    },
+    {
       name: 'typebox-entry-alone',
       severity: 'error',
       comment: 'lib/typebox imports TypeBox and nothing of the library: its build is a bundle, and a library module inside it would be a second copy.',

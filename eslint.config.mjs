@@ -80,8 +80,9 @@ export default tseslint.config(
     rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => !h.name.startsWith('@nestjs/')), patterns: [...heavyPatterns, ...typeboxPatterns] }] },
   },
   {
+    // The entry serves TypeBox 1.x (the line the docs recommend): `typebox` itself, neither 0.34 nor a subpath.
     files: ['lib/typebox/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => h.name !== '@sinclair/typebox'), patterns: [...heavyPatterns, ...nestPatterns] }] },
+    rules: { 'no-restricted-imports': ['error', { paths: [...heavy.filter((h) => h.name !== 'typebox' && h.name !== '@sinclair/typebox'), { name: '@sinclair/typebox', message: 'agenttoolkit/typebox serves TypeBox 1.x: import `typebox`, not TypeBox 0.34.' }], patterns: [...heavyPatterns, ...nestPatterns, ...typeboxPatterns] }] },
   },
   {
     files: ['lib/ai-sdk/**'],

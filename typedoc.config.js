@@ -28,6 +28,11 @@ module.exports = {
   // No links to source lines: they depend on the clone's git remote (none, or a local path, in CI), which TypeDoc warns
   // about, and warnings fail the build.
   disableSources: true,
+  // agenttoolkit/typebox re-exports TypeBox 1.x's `Type` namespace and types: TypeDoc would convert all of TypeBox's
+  // declarations behind them (it runs out of memory doing so), and they are TypeBox's to document
+  // (https://github.com/sinclairzx81/typebox); docs/tools.md#bundled-typebox documents the entry.
+  excludeExternals: true,
+  externalPattern: ['**/node_modules/typebox/**'],
   excludePrivate: true,
   excludeInternal: true,
   sort: ['kind', 'instance-first', 'alphabetical-ignoring-documents'],

@@ -19,7 +19,7 @@ if [ "${COLD_ONLY:-}" = 1 ]; then
   out="results/cold-$(date -u +%Y%m%dT%H%M%SZ).json"
   mkdir -p results
   # shellcheck disable=SC2086
-  node cold.mjs "$out" ${*:-baseline agenttoolkit agenttoolkit-user-typebox agenttoolkit-json ai-sdk mastra}
+  node cold.mjs "$out" ${*:-baseline agenttoolkit agenttoolkit-user-typebox agenttoolkit-user-typebox1 agenttoolkit-json ai-sdk mastra}
   exit 0
 fi
-ADAPTERS="${*:-baseline agenttoolkit agenttoolkit-user-typebox agenttoolkit-json langchain ai-sdk openai-agents mastra mcp}" ./run.sh
+ADAPTERS="${*:-baseline agenttoolkit agenttoolkit-user-typebox agenttoolkit-user-typebox1 agenttoolkit-json langchain ai-sdk openai-agents mastra mcp}" ./run.sh

@@ -1,6 +1,7 @@
 // agenttoolkit adapter for ../shared/bench-anchors (copied there by scripts/bench-anchors.sh), with TypeBox from the
-// user's own @sinclair/typebox (installed beside the library) instead of agenttoolkit/typebox: agenttoolkit.mjs's tool
-// and calls, TypeBox loaded the way a project that already depends on it loads it.
+// user's own @sinclair/typebox, TypeBox 0.34 (installed beside the library), instead of agenttoolkit/typebox (which
+// serves TypeBox 1.x): agenttoolkit.mjs's tool and calls, TypeBox 0.34 loaded the way a project that already depends
+// on it loads it. agenttoolkit-user-typebox1.mjs does the same with the user's own `typebox` 1.x.
 // tools.action({ params: TypeBox object }) then tools.execute(name, args): resolution, validation (Ajv, all errors,
 // model-facing message on failure; the validator is compiled on the first call), invoke, ActionResult. Invalid input does NOT throw: it returns a failed
 // ActionResult whose `error` lists every offending field.
@@ -14,7 +15,7 @@ const require = createRequire(join(dir, 'package.json'));
 
 export const meta = {
   id: 'agenttoolkit-user-typebox',
-  label: "agenttoolkit (the user's own @sinclair/typebox)",
+  label: "agenttoolkit (the user's own @sinclair/typebox 0.34)",
   group: 'library',
   packages: ['agenttoolkit', '@sinclair/typebox'],
 };

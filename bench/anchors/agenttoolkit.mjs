@@ -1,6 +1,7 @@
 // agenttoolkit adapter for ../shared/bench-anchors (copied there by scripts/bench-anchors.sh).
-// TypeBox's `Type` from the package's own agenttoolkit/typebox entry (one bundled file; no @sinclair/typebox loaded);
-// agenttoolkit-user-typebox.mjs is the same tool with the user's own @sinclair/typebox.
+// TypeBox 1.x's `Type` from the package's own built agenttoolkit/typebox entry (one bundled file; neither `typebox`
+// nor @sinclair/typebox loaded); agenttoolkit-user-typebox1.mjs is the same tool with the user's own `typebox` 1.x,
+// agenttoolkit-user-typebox.mjs with the user's own @sinclair/typebox 0.34.
 // tools.action({ params: TypeBox object }) then tools.execute(name, args): resolution, validation (Ajv, all errors,
 // model-facing message on failure; the validator is compiled on the first call), invoke, ActionResult. Invalid input does NOT throw: it returns a failed
 // ActionResult whose `error` lists every offending field.

@@ -101,13 +101,14 @@ Promise.all([tools.execute('add', { a: 2, b: 3 }), tools.execute('greet', { name
     });
   }, 60_000);
 
-  it('type-checks and runs schema-based tools (TypeBox 1.x) from a TypeScript ES module project (nodenext)', () => {
+  it('type-checks and runs schema-based tools (TypeBox 1.x, the project\'s own and agenttoolkit/typebox\'s) from a TypeScript ES module project (nodenext)', () => {
     mkdirSync(join(dir, 'tsesm'));
     writeFileSync(join(dir, 'tsesm', 'package.json'), JSON.stringify({ type: 'module' }));
     writeFileSync(
       join(dir, 'tsesm', 'main.mts'),
       `import { Action, Inject, ToolContext, Tools, type Static } from 'agenttoolkit';
-import { Type } from 'typebox';
+import { Type, type Static as TypeBoxStatic } from 'typebox';
+import { Type as OurType, type TInteger, type TObject, type TOptional } from 'agenttoolkit/typebox';
 class SearchClient { search(query: string, limit: number): string[] { return Array.from({ length: limit }, () => query); } }
 const SearchParams = Type.Object({ query: Type.String(), limit: Type.Optional(Type.Integer({ default: 2 })) });
 class KnowledgeBase {
@@ -117,8 +118,13 @@ class KnowledgeBase {
 const tools = new Tools({ context: new ToolContext(new SearchClient()) }).register(new KnowledgeBase());
 tools.action({ name: 'add', description: 'Add.', params: Type.Object({ a: Type.Integer(), b: Type.Integer() }) }, ({ a, b }) => a + b);
 tools.action({ name: 'echo', description: 'Echo.', params: { type: 'object', properties: { v: { type: 'string' } }, required: ['v'] } }, (p) => String(p.v));
-const [search, sum, echo] = await Promise.all([tools.execute('search', { query: 'q' }), tools.execute('add', '{"a":2,"b":3}'), tools.execute('echo', { v: 'hi' })]);
-console.log(JSON.stringify({ search: search.result, sum: sum.result, echo: echo.result }));
+// agenttoolkit/typebox's Type and types (TypeBox 1.x's own), mixed with the project's own typebox.
+const Ours: TObject<{ n: TInteger; by: TOptional<TInteger> }> = OurType.Object({ n: OurType.Integer(), by: OurType.Optional(OurType.Integer()) });
+const Mixed = Type.Object({ step: Ours, label: OurType.String() });
+const typed: TypeBoxStatic<typeof Mixed> = { step: { n: 1 }, label: 'x' };
+tools.action({ name: 'step', description: 'Step.', params: Mixed }, (p) => p.label + (p.step.n + (p.step.by ?? 1)));
+const [search, sum, echo, step] = await Promise.all([tools.execute('search', { query: 'q' }), tools.execute('add', '{"a":2,"b":3}'), tools.execute('echo', { v: 'hi' }), tools.execute('step', typed)]);
+console.log(JSON.stringify({ search: search.result, sum: sum.result, echo: echo.result, step: step.result }));
 `,
     );
     writeFileSync(
@@ -126,7 +132,7 @@ console.log(JSON.stringify({ search: search.result, sum: sum.result, echo: echo.
       JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, experimentalDecorators: true, emitDecoratorMetadata: true, skipLibCheck: false, types: [] } }),
     );
     run(process.execPath, [tsc, '-p', '.'], join(dir, 'tsesm'));
-    expect(JSON.parse(run(process.execPath, ['main.mjs'], join(dir, 'tsesm')))).toEqual({ search: ['q', 'q'], sum: 5, echo: 'hi' });
+    expect(JSON.parse(run(process.execPath, ['main.mjs'], join(dir, 'tsesm')))).toEqual({ search: ['q', 'q'], sum: 5, echo: 'hi', step: 'x2' });
   }, 180_000);
 
   it("runs a tool inside a consumer's own jest test", () => {
@@ -203,11 +209,11 @@ tools.execute('add', { a: 1, b: 2 }).then(async (sum) => {
     expect([out.sum, out.mail, out.afterFormat, out.others]).toEqual([3, false, ['ajv/2020', 'ajv-formats'], ['reflect-metadata']]);
   });
 
-  // agenttoolkit/typebox is two files (the entry, and the bundle of TypeBox's type builder it requires): it loads with
-  // neither TypeBox line installed (resolving either fails in this probe), and its schemas carry TypeBox's
-  // registered-symbol markers, so the consumer's own @sinclair/typebox checks them and this library takes schemas
-  // from either copy.
-  it('serves TypeBox from agenttoolkit/typebox in two files, without @sinclair/typebox, interchangeable with the consumer\'s own copy', () => {
+  // agenttoolkit/typebox is two files (the entry, and the bundle of TypeBox 1.x's type builder it requires): it loads
+  // with neither TypeBox line resolvable (resolving either fails in these probes, from CommonJS and from ES modules),
+  // and its schemas carry TypeBox 1.x's markers (non-enumerable `~kind` properties), so the consumer's own `typebox`
+  // checks and composes them and this library takes schemas from either copy.
+  it('serves TypeBox 1.x from agenttoolkit/typebox in two files, without typebox installed, interchangeable with the consumer\'s own copy', () => {
     const probe = `const Module = require('node:module');
 const resolve = Module._resolveFilename;
 let blocked = true;
@@ -223,36 +229,60 @@ const ours = Type.Object({ a: Type.Integer(), note: Type.Optional(Type.String({ 
 const tools = new Tools();
 tools.action({ name: 'ours', description: 'Ours.', params: ours }, ({ a }) => a);
 blocked = false;
-const { Type: TheirType } = require('@sinclair/typebox');
-const { Value } = require('@sinclair/typebox/value');
-const { TypeCompiler } = require('@sinclair/typebox/compiler');
+const { Type: TheirType } = require('typebox');
+const { Value } = require('typebox/value');
+const { Compile } = require('typebox/compile');
 const theirs = TheirType.Object({ b: TheirType.Integer(), tag: TheirType.Optional(TheirType.String()) });
 tools.action({ name: 'theirs', description: 'Theirs.', params: theirs }, ({ b }) => b);
-Promise.all([tools.execute('ours', { a: 1 }), tools.execute('ours', { note: 'long' }), tools.execute('theirs', { b: 2 })]).then(([one, bad, two]) => {
+const both = TheirType.Evaluate(TheirType.Intersect([ours, theirs]));
+tools.action({ name: 'both', description: 'Both.', params: TheirType.Object({ inner: ours, more: theirs }) }, ({ inner, more }) => inner.a + more.b);
+Promise.all([tools.execute('ours', { a: 1 }), tools.execute('ours', { note: 'long' }), tools.execute('theirs', { b: 2 }), tools.execute('both', { inner: { a: 1 }, more: { b: 2 } }), tools.execute('both', { inner: { a: 1, note: 'long' }, more: { b: 2 } })]).then(([one, bad, two, three, badInner]) => {
   console.log(JSON.stringify({
     loaded: loaded.map((f) => f.split('/node_modules/').pop()),
-    results: [one.result, bad.ok, two.result],
+    ourCopy: Type !== TheirType,
+    results: [one.result, bad.ok, two.result, three.result, badInner.ok],
     required: [tools.get('ours').parameters.required, tools.get('theirs').parameters.required],
-    check: [Value.Check(ours, { a: 1 }), Value.Check(ours, { a: 'x' }), TypeCompiler.Compile(ours).Check({ a: 1, note: 'abcd' })],
+    check: [Value.Check(ours, { a: 1 }), Value.Check(ours, { a: 'x' }), Compile(ours).Check({ a: 1, note: 'abcd' })],
     sameSchema: JSON.stringify(ours) === JSON.stringify(TheirType.Object({ a: TheirType.Integer(), note: TheirType.Optional(TheirType.String({ maxLength: 3 })) })),
-    composed: Value.Check(TheirType.Composite([ours, theirs]), { a: 1, b: 2 }),
+    composed: [Value.Check(both, { a: 1, b: 2 }), Value.Check(both, { a: 1 }), Object.keys(both.properties).sort()],
   }));
 });`;
     writeFileSync(join(dir, 'typebox-probe.js'), probe);
     expect(JSON.parse(run(process.execPath, ['typebox-probe.js'], dir))).toEqual({
       loaded: ['agenttoolkit/dist/typebox/index.js', 'agenttoolkit/dist/typebox/index.bundle.js'],
-      results: [1, false, 2],
+      ourCopy: true,
+      results: [1, false, 2, 3, false],
       required: [['a'], ['b']],
       check: [true, false, false],
       sameSchema: true,
-      composed: true,
+      composed: [true, false, ['a', 'b', 'note', 'tag']],
     });
-    writeFileSync(join(dir, 'esm', 'typebox.mjs'), `import { Type } from 'agenttoolkit/typebox';
-import { Tools } from 'agenttoolkit';
+    // From an ES module: a resolve hook refuses both TypeBox lines, for import and for require alike.
+    writeFileSync(join(dir, 'esm', 'block-typebox.mjs'), `export async function resolve(specifier, context, next) {
+  if (/^(@sinclair\\/typebox|typebox)(\\/|$)/.test(specifier)) throw Object.assign(new Error('Cannot find module ' + specifier), { code: 'ERR_MODULE_NOT_FOUND' });
+  return next(specifier, context);
+}`);
+    writeFileSync(join(dir, 'esm', 'typebox.mjs'), `import Module, { createRequire, register } from 'node:module';
+register('./block-typebox.mjs', import.meta.url);
+const resolve = Module._resolveFilename;
+Module._resolveFilename = function (request, ...rest) {
+  if (/^(@sinclair\\/typebox|typebox)(\\/|$)/.test(request)) throw Object.assign(new Error('Cannot find module ' + request), { code: 'MODULE_NOT_FOUND' });
+  return resolve.call(this, request, ...rest);
+};
+const cache = createRequire(import.meta.url).cache;
+const before = new Set(Object.keys(cache));
+const { Type } = await import('agenttoolkit/typebox');
+const loaded = Object.keys(cache).filter((f) => !before.has(f)).map((f) => f.split('/node_modules/').pop());
+const { Tools } = await import('agenttoolkit');
 const tools = new Tools();
 tools.action({ name: 'add', description: 'Add.', params: Type.Object({ a: Type.Integer(), b: Type.Integer() }) }, ({ a, b }) => a + b);
-console.log(JSON.stringify((await tools.execute('add', '{"a":2,"b":3}')).result));`);
-    expect(JSON.parse(run(process.execPath, ['typebox.mjs'], join(dir, 'esm')))).toBe(5);
+const blocked = await import('typebox').then(() => 'loaded', (error) => error.code);
+console.log(JSON.stringify({ loaded, result: (await tools.execute('add', '{"a":2,"b":3}')).result, blocked }));`);
+    expect(JSON.parse(run(process.execPath, ['typebox.mjs'], join(dir, 'esm')))).toEqual({
+      loaded: ['agenttoolkit/dist/typebox/index.js', 'agenttoolkit/dist/typebox/index.bundle.js'],
+      result: 5,
+      blocked: 'ERR_MODULE_NOT_FOUND',
+    });
   });
 
   it('runs the skill viewer without loading either TypeBox line', () => {

@@ -5,6 +5,7 @@
  */
 import { Type as Type1, type Static as Static1 } from 'typebox';
 import { Type as Type034, type Static as Static034 } from '@sinclair/typebox';
+import { Type as TypeOurs, type TObject as TObjectOurs } from 'agenttoolkit/typebox';
 import { z } from 'zod';
 import { type } from 'arktype';
 import * as v from 'valibot';
@@ -59,6 +60,29 @@ class Billing1 {
     return n ?? 0;
   }
 }
+
+// agenttoolkit/typebox: TypeBox 1.x's Type, typed as the user's own typebox types it, mixed with it.
+const RefundOurs = TypeOurs.Object({ orderId: TypeOurs.String(), amount: TypeOurs.Number(), note: TypeOurs.Optional(Type1.String()) });
+const refundOursAsTheirs: TObjectOurs = Type1.Object({ inner: RefundOurs });
+const RefundBoth = Type1.Object({ refund: RefundOurs, reason: TypeOurs.Optional(TypeOurs.String()) });
+class BillingOurs {
+  @Action('Refund.', { params: RefundOurs, requiresApproval: (p) => p.amount > 100, readOnly: (p) => p.note === undefined })
+  refund(params: Static1<typeof RefundOurs>): string {
+    return params.orderId;
+  }
+
+  @Action('Refund, mixed.', { params: RefundBoth, status: (p) => `Refunding ${p.refund.orderId} ${p.reason ?? ''}` })
+  refundBoth(params: Static<typeof RefundBoth>): number {
+    return params.refund.amount;
+  }
+}
+const oursStatic: Static<typeof RefundOurs> = { orderId: 'o', amount: 1 };
+const oursStatic1: Static1<typeof RefundOurs> = oursStatic;
+// @ts-expect-error amount is a number
+const oursWrong: Static<typeof RefundOurs> = { orderId: 'o', amount: '1' };
+// @ts-expect-error exactOptionalPropertyTypes: an optional field is absent, not undefined
+const oursUndefined: Static1<typeof RefundOurs> = { orderId: 'o', amount: 1, note: undefined };
+new Tools().action({ name: 'refund_ours', description: 'Refund.', params: RefundBoth }, (p) => p.refund.amount + (p.refund.note ?? '').length);
 
 // TypeBox 0.34.
 const Refund034 = Type034.Object({ orderId: Type034.String(), amount: Type034.Number() });
@@ -220,3 +244,4 @@ const failed = new ActionResult({ ok: false, error: maybeString, result: undefin
 
 export { anthropicList, anthropicPlain, mcpList, openAIList, failed };
 export { Mismatch, WrongMethod, zodInput, arkInput, valibotInput, zodMissing, typeboxWrong };
+export { BillingOurs, refundOursAsTheirs, oursStatic1, oursWrong, oursUndefined };
