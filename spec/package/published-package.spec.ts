@@ -7,6 +7,7 @@
 import { execFileSync, spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
+import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS script of the repository
@@ -418,12 +419,50 @@ for (const entry of entries) {
   const cjs = require(entry);
   const esm = await import(entry);
   const errors = Object.values(cjs).filter((value) => typeof value === 'function' && /Error$/.test(value.name));
-  out[entry] = { cjs: Object.keys(cjs).sort(), esm: Object.keys(esm).filter((name) => name !== 'default' && name !== '__esModule').sort(), foreignErrors: errors.filter((error) => !(error.prototype instanceof AgentToolkitError) && error !== AgentToolkitError && !/^TypeBox/.test(error.name)).map((error) => error.name) };
+  out[entry] = { cjs: Object.keys(cjs).sort(), esm: Object.keys(esm).filter((name) => name !== 'default' && name !== '__esModule').sort(), renamed: Object.entries(cjs).filter(([name, value]) => typeof value === 'function' && value.name !== name).map(([name, value]) => name + ':' + value.name), foreignErrors: errors.filter((error) => !(error.prototype instanceof AgentToolkitError) && error !== AgentToolkitError && !/^TypeBox/.test(error.name)).map((error) => error.name) };
 }
 console.log(JSON.stringify(out));`,
     );
-    const out = JSON.parse(run(process.execPath, ['entries-probe.mjs'], libcheck)) as Record<string, { cjs: string[]; esm: string[]; foreignErrors: string[] }>;
+    const out = JSON.parse(run(process.execPath, ['entries-probe.mjs'], libcheck)) as Record<string, { cjs: string[]; esm: string[]; renamed: string[]; foreignErrors: string[] }>;
     const sorted = (names: string[]) => [...names].sort();
-    expect(out).toEqual(Object.fromEntries(Object.entries(expected).map(([entry, names]) => [entry, { cjs: sorted(names), esm: sorted(names), foreignErrors: [] }])));
+    // A class or function keeps its own name (a bundler renames a class that names itself in its body, `_Skills`, unless
+    // told to keep names); the one export under another name than its function's is an alias by design.
+    const aliases: Record<string, string[]> = { 'agenttoolkit/mcp': ['mcpToolOutput:toolOutput'] };
+    expect(out).toEqual(
+      Object.fromEntries(Object.entries(expected).map(([entry, names]) => [entry, { cjs: sorted(names), esm: sorted(names), renamed: aliases[entry] ?? [], foreignErrors: [] }])),
+    );
+  }, 60_000);
+  // What an application bundler (esbuild here) meets when it follows `require('agenttoolkit')` from the installed
+  // package: only the package's own dependencies and Node's modules, never an optional peer (the MCP SDK, Nest, ai,
+  // dockerode) or a package the library does not declare.
+  it('leads an application bundler following the root entry to declared dependencies only', async () => {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- the build's bundler, a devDependency
+    const esbuild = require('esbuild') as typeof import('esbuild');
+    const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { dependencies: Record<string, string> };
+    writeFileSync(join(dir, 'app.js'), "const { Tools } = require('agenttoolkit');\nconsole.log(typeof Tools);\n");
+    const reached = new Set<string>();
+    await esbuild.build({
+      entryPoints: [join(dir, 'app.js')],
+      bundle: true,
+      platform: 'node',
+      write: false,
+      logLevel: 'silent',
+      plugins: [
+        {
+          name: 'record-packages',
+          setup(build) {
+            build.onResolve({ filter: /^[^./]/ }, ({ path, importer }) => {
+              if (path === 'agenttoolkit' || !importer.includes(`${join('node_modules', 'agenttoolkit')}`)) return undefined;
+              reached.add(path.split('/').slice(0, path.startsWith('@') ? 2 : 1).join('/'));
+              return { path, external: true };
+            });
+          },
+        },
+      ],
+    });
+    const builtins = new Set(builtinModules);
+    const undeclared = [...reached].filter((name) => !(name in pkg.dependencies) && !builtins.has(name.replace(/^node:/, '')));
+    expect(undeclared).toEqual([]);
+    expect(reached.size).toBeGreaterThan(0);
   }, 60_000);
 });
