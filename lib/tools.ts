@@ -470,8 +470,8 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
 
 /**
  * The registry's tools by name. {@link lookup} remembers the last name it found (a conversation calls the same few
- * tools again and again, and a name compares faster than it hashes); `set` and `delete`, the only changes the
- * registry makes, forget it.
+ * tools again and again, and a name compares faster than it hashes); every change (`set`, `delete`, `clear`) forgets
+ * it.
  */
 class ToolsByName extends Map<string, Tool> {
   private lastName: string | undefined;
@@ -496,6 +496,11 @@ class ToolsByName extends Map<string, Tool> {
   override delete(name: string): boolean {
     this.forget();
     return super.delete(name);
+  }
+
+  override clear(): void {
+    this.forget();
+    super.clear();
   }
 
   private forget(): void {
