@@ -8,6 +8,7 @@ import { Compile } from 'typebox/compile';
 import { Value } from 'typebox/value';
 import { ToolSchemaFormat, Tools, type Static } from '../../lib';
 import type * as Entry from '../../lib/typebox';
+import * as entrySource from '../../lib/typebox';
 
 /** The entry's module, bundled into one script and evaluated: a copy of TypeBox that is not the test's `typebox`. */
 function bundledEntry(): typeof Entry {
@@ -25,6 +26,11 @@ const Params = Type.Object({ city: Type.String({ minLength: 1 }), days: Type.Opt
 const TheirParams = TheirType.Object({ city: TheirType.String({ minLength: 1 }), days: TheirType.Optional(TheirType.Integer({ minimum: 1, default: 3 })) });
 
 describe('agenttoolkit/typebox (TypeBox 1.x)', () => {
+  it('is, as source (what the bundle is built from), the `typebox` package\'s own `Type` and nothing else at run time', () => {
+    expect(entrySource.Type).toBe(TheirType);
+    expect(Object.keys(entrySource).filter((name) => name !== '__esModule')).toEqual(['Type']);
+  });
+
   it('is a copy of TypeBox of its own, not the test\'s `typebox`', () => {
     expect(Type).not.toBe(TheirType);
     expect(Type.Object).not.toBe(TheirType.Object);
