@@ -1,15 +1,9 @@
-// agenttoolkit adapter for ../shared/bench-anchors (copied there by scripts/bench-anchors.sh).
+// agenttoolkit adapter for ../shared/bench-anchors (copied there by scripts/bench-anchors.sh, with
+// agenttoolkit-common.mjs, which holds the tool, the cases and the cold-start timing).
 // TypeBox 1.x's `Type` from the package's own built agenttoolkit/typebox entry (one bundled file; neither `typebox`
 // nor @sinclair/typebox loaded); agenttoolkit-user-typebox1.mjs is the same tool with the user's own `typebox` 1.x,
-// agenttoolkit-user-typebox.mjs with the user's own @sinclair/typebox 0.34.
-// tools.action({ params: TypeBox object }) then tools.execute(name, args): resolution, validation (Ajv, all errors,
-// model-facing message on failure; the validator is compiled on the first call), invoke, ActionResult. Invalid input does NOT throw: it returns a failed
-// ActionResult whose `error` lists every offending field.
-import { join } from 'node:path';
-import { TOOL_NAME, TOOL_DESCRIPTION, validArgs, invalidArgs, validJson, INVALID_JSON, expectSum } from '../workload.mjs';
-
-const dir = process.env.AGENTTOOLKIT_DIR;
-if (!dir) throw new Error('Set AGENTTOOLKIT_DIR to the agenttoolkit checkout (with npm run build done).');
+// agenttoolkit-user-typebox.mjs with the user's own @sinclair/typebox 0.34, agenttoolkit-json.mjs with plain JSON Schema.
+import { agenttoolkitAdapter, checkout, typeboxParams } from './agenttoolkit-common.mjs';
 
 export const meta = {
   id: 'agenttoolkit',
@@ -18,54 +12,7 @@ export const meta = {
   packages: ['agenttoolkit'],
 };
 
-function define({ Tools, Type }) {
-  const tools = new Tools();
-  tools.action(
-    { name: TOOL_NAME, description: TOOL_DESCRIPTION, params: Type.Object({ a: Type.Integer(), b: Type.Integer(), note: Type.Optional(Type.String()) }) },
-    async ({ a, b }) => a + b,
-  );
-  return tools;
-}
-
-const load = async () => ({ ...(await import(join(dir, 'dist', 'index.js'))), Type: (await import(join(dir, 'dist', 'typebox', 'index.js'))).Type });
-
-export async function setup() {
-  const tools = define(await load());
-  const isErr = (r) => r?.ok === false && typeof r.error === 'string';
-  return {
-    cases: [
-      {
-        id: 'execute',
-        name: 'tools.execute(name, args)',
-        input: 'obj',
-        primary: true,
-        valid: (i) => tools.execute(TOOL_NAME, validArgs(i)).then((r) => r.result),
-        invalid: () => tools.execute(TOOL_NAME, invalidArgs()),
-        checkValid: (r, i) => r === expectSum(i),
-        checkInvalid: isErr,
-        note: 'invalid: returns a failed ActionResult (one line per field)',
-      },
-      {
-        id: 'execute-json',
-        name: 'tools.execute(name, jsonText)',
-        input: 'json',
-        valid: (i) => tools.execute(TOOL_NAME, validJson(i)).then((r) => r.result),
-        invalid: () => tools.execute(TOOL_NAME, INVALID_JSON),
-        checkValid: (r, i) => r === expectSum(i),
-        checkInvalid: isErr,
-        note: 'the model\'s argument text parsed inside execute',
-      },
-    ],
-  };
-}
-
-export async function coldStart() {
-  const t0 = performance.now();
-  const lib = await load();
-  const t1 = performance.now();
-  const tools = define(lib);
-  const t2 = performance.now();
-  const result = (await tools.execute(TOOL_NAME, validArgs(1))).result;
-  const t3 = performance.now();
-  return { importMs: t1 - t0, defineMs: t2 - t1, firstCallMs: t3 - t2, result, ok: result === 3 };
-}
+export const { setup, coldStart } = agenttoolkitAdapter({
+  load: async () => ({ ...(await import(checkout.path('dist', 'index.js'))), Type: (await import(checkout.path('dist', 'typebox', 'index.js'))).Type }),
+  params: typeboxParams,
+});
