@@ -21,7 +21,7 @@ interface TarStream {
   extract(): TarExtract;
 }
 
-/** tar-stream, which dockerode itself depends on; loaded with dockerode, when a DockerWorkspace is used. */
+/** tar-stream, which dockerode's `tar-fs` depends on (this package does not declare it: it resolves from dockerode's install); loaded with dockerode, when a DockerWorkspace is used. */
 function tarStream(): TarStream {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- dependency of the optional peer dockerode
   return require('tar-stream') as TarStream;
