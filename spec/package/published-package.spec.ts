@@ -28,8 +28,7 @@ describe('the packed package', () => {
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'agenttoolkit-consumer-'));
-    run('npm', ['run', 'build'], root);
-    run('npm', ['pack', '--pack-destination', dir], root);
+    run('npm', ['pack', '--pack-destination', dir], root); // prepack builds dist/ first
     const tarball = readdirSync(dir).find((f) => f.endsWith('.tgz'))!;
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
     // Both TypeBox lines are optional peers: a consumer installs the one it uses.
