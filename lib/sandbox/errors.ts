@@ -19,6 +19,8 @@ import { cutText } from '../text/cut-text';
  * - `SANDBOX_CLOSED`: `execute` was called after `close()`.
  * - `ENGINE_UNAVAILABLE`: the isolation engine is missing or does not answer (no `bwrap` binary, Docker socket
  *   unreachable, image missing).
+ * - `SHELL_UNAVAILABLE`: `execute` asked for a shell the backend cannot run (no bash on the host or in the image).
+ * - `READ_ONLY_UNSUPPORTED`: `execute` asked for `readOnly` on a backend that cannot enforce it.
  * - `ENGINE_FAILED`: the engine answered but failed to create, start or run something; `cause` holds its error.
  */
 export type SandboxErrorCode =
@@ -30,6 +32,8 @@ export type SandboxErrorCode =
   | 'CWD_INVALID'
   | 'SANDBOX_CLOSED'
   | 'ENGINE_UNAVAILABLE'
+  | 'SHELL_UNAVAILABLE'
+  | 'READ_ONLY_UNSUPPORTED'
   | 'ENGINE_FAILED';
 
 /**

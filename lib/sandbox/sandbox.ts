@@ -33,6 +33,30 @@ export interface SandboxExecuteOptions {
    * stream ignores it, and the result still carries the whole output.
    */
   onOutput?: (chunk: SandboxOutputChunk) => void;
+  /**
+   * The shell that runs the command, default `'posix'` (`/bin/sh -c`: dash on Debian and Ubuntu, ash in busybox
+   * images). `'bash'` runs GNU bash, which the backend resolves once to an absolute path. A shell the backend does not
+   * list in {@link Sandbox.capabilities} is refused (`SandboxError` `SHELL_UNAVAILABLE`), never replaced by another:
+   * a caller that analysed the command in one grammar must not have it run in another.
+   */
+  shell?: SandboxShell;
+  /**
+   * Runs the command so that it can read but not write any file nor connect anywhere (read-only file system, no
+   * network). A backend that cannot enforce this refuses the option (`SandboxError` `READ_ONLY_UNSUPPORTED`);
+   * {@link Sandbox.capabilities} says which do.
+   */
+  readOnly?: boolean;
+}
+
+/** A shell grammar a sandbox can run commands in; see {@link SandboxExecuteOptions.shell}. */
+export type SandboxShell = 'posix' | 'bash';
+
+/** What a backend offers beyond the port's minimum; see {@link Sandbox.capabilities}. */
+export interface SandboxCapabilities {
+  /** The values {@link SandboxExecuteOptions.shell} accepts. Always holds `'posix'`. */
+  readonly shells: readonly SandboxShell[];
+  /** Whether {@link SandboxExecuteOptions.readOnly} is enforced (true) or refused (false). */
+  readonly readOnly: boolean;
 }
 
 /** One piece of output streamed to {@link SandboxExecuteOptions.onOutput}. */
@@ -91,6 +115,12 @@ export interface Sandbox extends AsyncDisposable {
    * @throws the signal's reason when `options.signal` aborts.
    */
   execute(command: string, options?: SandboxExecuteOptions): Promise<SandboxResult>;
+  /**
+   * Says which shells and which enforcement this backend offers, resolved once (the first call may look up binaries
+   * or ask the engine). Optional for custom backends: a sandbox without it is taken to offer
+   * `{ shells: ['posix'], readOnly: false }`.
+   */
+  capabilities?(): Promise<SandboxCapabilities>;
   /** Releases the sandbox (kills running commands, removes its container). Idempotent. */
   close(): Promise<void>;
 }
