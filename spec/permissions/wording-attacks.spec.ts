@@ -72,9 +72,10 @@ describe('only `true` makes a call read-only', () => {
 
 /**
  * Text the model chose (a path) comes back inside a denial: it must be capped, well-formed, and quick to word. The
- * old trailing-stop trim (`/[.\s]+$/`) took quadratic time on a run of dots: 30,000 dots took two seconds.
+ * old trailing-stop trim (`/[.\s]+$/`) took quadratic time on a run of dots: 30,000 dots took two seconds. Here the
+ * wording is checked; its speed on these inputs is measured by `npm run bench -- adversarial`.
  */
-describe('denials that echo hostile text are capped, well-formed and fast, on every path', () => {
+describe('denials that echo hostile text are capped and well-formed, on every path', () => {
   class Files {
     @Action('Reads a file.', { params: Input, effects: [ToolEffect.READS_WORKSPACE], permissions: pathRule('path') })
     read(): string {
@@ -100,23 +101,18 @@ describe('denials that echo hostile text are capped, well-formed and fast, on ev
   const engine = () => new PermissionEngine({ cwd: '/tmp', settings: { deny: ['read(/secret/**)'] } });
 
   it.each(hostile.map((path, i) => [i, path]))('runToolCalls, hostile path %i', async (_i, path) => {
-    const started = Date.now();
     const tools = new Tools().register(new Files());
     const { ran } = await runToolCalls(tools, [{ id: 'c', name: 'read', args: { path } }], { engine: engine() });
     expectClean(ran[0]!.result.error, 1400);
     expect(ran[0]!.result.error).toMatch(/^Permission denied for tool 'read': /);
-    expect(Date.now() - started).toBeLessThan(1500);
   });
 
   it.each(hostile.map((path, i) => [i, path]))('PermissionMiddleware, hostile path %i', async (_i, path) => {
-    const started = Date.now();
     const tools = new Tools({ middleware: [new PermissionMiddleware(engine())] }).register(new Files());
     expectClean((await tools.execute('read', { path })).error, 1400);
-    expect(Date.now() - started).toBeLessThan(1500);
   });
 
   it.each(hostile.map((x, i) => [i, x]))("a tool's own denial quoting hostile text %i, with and without an engine", async (_i, x) => {
-    const started = Date.now();
     const tools = new Tools().register(new Files());
     for (const options of [{}, { engine: new PermissionEngine() }]) {
       const { ran } = await runToolCalls(tools, [{ id: 'c', name: 'guarded', args: { x } }], options);
@@ -124,14 +120,11 @@ describe('denials that echo hostile text are capped, well-formed and fast, on ev
     }
     const viaMiddleware = new Tools({ middleware: [new PermissionMiddleware(new PermissionEngine())] }).register(new Files());
     expectClean((await viaMiddleware.execute('guarded', { x })).error, 1200);
-    expect(Date.now() - started).toBeLessThan(3000);
   });
 
   it.each(hostile.map((x, i) => [i, x]))('host-side refusals quoting hostile text %i', async (_i, reason) => {
-    const started = Date.now();
     const tools = new Tools().register(new Files());
     for (const text of [tools.denied('t', reason).error, tools.declined('t', reason).error, tools.unapproved('t', reason).error]) expectClean(text, 1200);
-    expect(Date.now() - started).toBeLessThan(1500);
   });
 
   it('a cut reason keeps its marker and gets no extra full stop', () => {
@@ -142,10 +135,8 @@ describe('denials that echo hostile text are capped, well-formed and fast, on ev
 
   it('executeToolCalls: refusal and no approval step stay well-formed for a hostile tool name', async () => {
     const name = `bad\uD800name${'.'.repeat(100000)}`;
-    const started = Date.now();
     const [outcome] = await executeToolCalls(new Tools().register(new Files()), [{ id: '1', name, args: {} }], { approve: () => false });
     expectClean(outcome!.result.error, 1200);
-    expect(Date.now() - started).toBeLessThan(1500);
   });
 });
 
