@@ -33,6 +33,28 @@ const nestPatterns = [
   { group: ['@nestjs/*'], message: 'NestJS is imported only by lib/nestjs/ (optional peer dependency, loaded by agenttoolkit/nestjs).' },
 ];
 
+// Wall-clock time in an assertion of a spec: a check a busy machine can fail. An `expect(...)` call or a matcher call
+// (`.toBeLessThan(...)`) may not hold a clock reading or an elapsed-time figure; specs count the work, wait for a state
+// or use fake timers, and speed is measured by `npm run bench`. The one exception, for bounds far beyond anything load
+// causes (proof that a kill or a timeout happened), is spec/support/generous-bound.ts.
+const ASSERTION = ":matches(CallExpression[callee.name='expect'], CallExpression[callee.property.name=/^to[A-Z]/])";
+const CLOCK = [
+  "CallExpression[callee.object.name='Date'][callee.property.name='now']",
+  "CallExpression[callee.object.name='performance'][callee.property.name='now']",
+  "MemberExpression[object.name='process'][property.name='hrtime']",
+  "NewExpression[callee.name='Date'][arguments.length=0]",
+].join(', ');
+const ELAPSED = '/^(elapsed|duration|took)|(Elapsed|Duration|Took)(Ms|Ns|Seconds)?$/';
+const START = '/^(start|started|startedAt|begin|t0)$/';
+export const WALL_CLOCK_MESSAGE = 'No wall-clock time in an assertion: count the work, wait for the state (spec/support/wait-for.ts) or use fake timers, and measure speed in bench/. A bound that proves a kill or a timeout goes through expectWithinGenerousBound (spec/support/generous-bound.ts).';
+export const WALL_CLOCK_SELECTORS = [
+  `${ASSERTION} :matches(${CLOCK})`,
+  `${ASSERTION} BinaryExpression[operator='-'] > Identifier[name=${START}]`,
+  // An elapsed-time figure held against a ceiling: `expect(elapsedMs).toBeLessThan(...)`, `expect(r.durationMs)...`.
+  `CallExpression[callee.property.name=/^toBeLessThan/][callee.object.callee.name='expect'][callee.object.arguments.0.name=${ELAPSED}]`,
+  `CallExpression[callee.property.name=/^toBeLessThan/][callee.object.callee.name='expect'][callee.object.arguments.0.property.name=${ELAPSED}]`,
+];
+
 // Built-in error classes the library must not throw (a thrown `new TypeError(...)` or `throw RangeError(...)`).
 const BUILTIN_ERRORS = '/^(Error|TypeError|RangeError|SyntaxError|ReferenceError|EvalError|URIError|AggregateError)$/';
 
@@ -105,6 +127,11 @@ export default tseslint.config(
         message: 'Throw a coded error of this library (an AgentToolkitError subclass, see docs/errors.md), not a built-in error class.',
       }],
     },
+  },
+  {
+    files: ['spec/**/*.ts'],
+    ignores: ['spec/support/generous-bound.ts'],
+    rules: { 'no-restricted-syntax': ['error', ...WALL_CLOCK_SELECTORS.map((selector) => ({ selector, message: WALL_CLOCK_MESSAGE }))] },
   },
   {
     files: ['spec/**', 'examples/**', 'bench/**'],
