@@ -59,4 +59,8 @@ module.exports = {
   coverageReporters: ['text-summary', 'lcov'],
   coverageThreshold: coverageThreshold(),
   testTimeout: 30000,
+  // Failures in full (jest's `summary` reporter), then one summary of what ran and what was skipped and why
+  // (scripts/jest-run-summary.js), instead of a line per file: a green run prints little more than the summary.
+  // `npx jest <files> --reporters default` shows each file and its console output.
+  reporters: [['summary', { summaryThreshold: 0 }], '<rootDir>/scripts/jest-run-summary.js'],
 };

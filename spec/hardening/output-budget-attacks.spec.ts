@@ -12,10 +12,11 @@ import { ActionResult, LinkedContent, OUTPUT_FOLDER, Tools, savedOutputId } from
 import { readToolOutput } from '../../lib/builtins';
 import { LocalWorkspace } from '../../lib/workspace';
 import { raceFor, startSwapper, type Swapper } from '../fs/swapper';
+import { skippedTitle } from '../support/skip-reason';
 
 const SECRET = 'AWS_SECRET_ACCESS_KEY=wJalrXUtnFEMI-K7MDENG-bPxRfiCYEXAMPLEKEY';
 const quiet = () => ({ warn: jest.fn(), error: jest.fn() });
-const linuxOnly = process.platform === 'linux' ? it : it.skip;
+const linuxOnly = process.platform === 'linux' ? it : (name: string, fn: jest.ProvidesCallback, timeout?: number) => it.skip(skippedTitle(name, 'needs Linux'), fn, timeout);
 
 let dir: string;
 let workspace: LocalWorkspace;

@@ -5,6 +5,7 @@ import { PermissionBehavior, PermissionEngine, pathMatchesRule } from '../../lib
 import { foldsCase } from '../../lib/permissions/case-folding';
 import { isCI } from '../../scripts/ci-flag';
 import { file, read, scratch, write } from './fixtures';
+import { skippedTitle } from '../support/skip-reason';
 
 const { ALLOW, DENY, ASK } = PermissionBehavior;
 
@@ -45,8 +46,7 @@ function describeOnFat(name: string, body: (mount: () => string) => void): void 
     if (isCI()) {
       describe(name, () => it('needs a real FAT mount (required in CI)', () => expect(missing).toBeUndefined()));
     } else {
-      process.stderr.write(`\nSkipping "${name}": ${missing}\n`);
-      describe.skip(name, () => body(() => ''));
+      describe.skip(skippedTitle(name, missing), () => body(() => ''));
     }
     return;
   }

@@ -5,6 +5,7 @@ import { dirname, join } from 'node:path';
 import { formatPermissionRule, parsePermissionRule, PermissionBehavior, PermissionEngine } from '../../lib/permissions';
 import { isCI } from '../../scripts/ci-flag';
 import { file, read, scratch, write } from './fixtures';
+import { skippedTitle } from '../support/skip-reason';
 
 const { ALLOW, DENY, ASK } = PermissionBehavior;
 
@@ -126,7 +127,7 @@ describe('other names of the same file', () => {
   });
 
   if (!canMount && !isCI()) {
-    it.skip('a bind mount of a denied folder is denied (needs root)', () => undefined);
+    it.skip(skippedTitle('a bind mount of a denied folder is denied', 'mounting needs root'), () => undefined);
     return;
   }
 

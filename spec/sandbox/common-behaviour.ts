@@ -2,6 +2,7 @@ import { existsSync, mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { SandboxError, SandboxPolicy, type Sandbox } from '../../lib/sandbox';
 import { expectWithinGenerousBound } from '../support/generous-bound';
+import { waitFor } from '../support/wait-for';
 import { collectListenerWarnings, isDead, processesMatching, sleepers, tempDir, uniqueSleep, watchSleepers } from './helpers';
 
 /** Builds a sandbox for one test; the suite closes it. `root` is a fresh host folder usable as a workspace. */
@@ -120,7 +121,7 @@ export function commonBehaviour(make: SandboxFactory, options: { floodBytes: num
     const sandbox = open(SandboxPolicy.forWorkspace(dir.path));
     const marker = uniqueSleep();
     const running = expect(sandbox.execute(`sleep ${marker}`)).rejects.toMatchObject({ code: 'SANDBOX_CLOSED' });
-    await new Promise((r) => setTimeout(r, 300));
+    await waitFor(() => sleepers(marker).length > 0, 'the command runs');
     await sandbox.close();
     await running;
     expect(processesMatching(marker)).toEqual([]);

@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { runInThisContext } from 'node:vm';
 import { isCI } from '../../scripts/ci-flag';
+import { skippedTitle } from '../support/skip-reason';
 
 /** Pids of host processes whose command line contains `marker`. */
 export function processesMatching(marker: string): number[] {
@@ -51,7 +52,7 @@ export function dockerEngine(): { host: string; image: string } | undefined {
 /**
  * `describe` for tests that need a real engine. With the engine: runs. Without it: in CI (`CI=1` or `true`; `CI=0`,
  * `false` or empty is not CI, see scripts/ci-flag.js) the suite fails, since these tests are required there; locally
- * it is skipped with a message saying how to start the engine.
+ * it is skipped, its title saying how to start the engine (the run summary of `npm test` lists the reason).
  */
 export function describeWithEngine(kind: 'docker' | 'bwrap', name: string, body: () => void): void {
   const missing = kind === 'bwrap' ? bwrapMissing() : dockerEngine() ? undefined : `AGENTTOOLKIT_DOCKER_HOST and AGENTTOOLKIT_DOCKER_IMAGE are not set. Start the engine with: eval "$(${SCRIPT} start)"`;
@@ -64,8 +65,7 @@ export function describeWithEngine(kind: 'docker' | 'bwrap', name: string, body:
       });
     });
   } else {
-    process.stderr.write(`\nSkipping "${name}": ${missing}\n`);
-    describe.skip(name, body);
+    describe.skip(skippedTitle(name, missing), body);
   }
 }
 

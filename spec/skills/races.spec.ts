@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { type LoadedSkill, SkillError, Skills } from '../../lib/skills';
 import { raceFor, startSwapper, type Swapper } from '../fs/swapper';
 import { skillText } from './helpers';
+import { skippedTitle } from '../support/skip-reason';
 
 // The very module object the library calls into, so a spy on it intercepts those calls.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
@@ -23,7 +24,7 @@ const fsp = require('node:fs/promises') as typeof import('node:fs/promises');
 const INSIDE = 'inside instructions';
 const OUTSIDE = 'OUTSIDE SECRET INSTRUCTIONS';
 const DOCUMENTED = new Set(['SKILL_NOT_FOUND', 'SKILL_OUTSIDE_ROOT', 'SKILL_CHANGED', 'SKILL_UNREADABLE', 'SKILL_INVALID']);
-const asRoot = process.getuid?.() === 0 ? it : it.skip;
+const asRoot = process.getuid?.() === 0 ? it : (name: string, fn: jest.ProvidesCallback, timeout?: number) => it.skip(skippedTitle(name, 'making a device node needs root'), fn, timeout);
 
 let base: string;
 let root: string;

@@ -9,11 +9,12 @@ import { join } from 'node:path';
 import { LocalWorkspace } from '../../lib/workspace';
 import { raceFor, startSwapper, type Swapper } from '../fs/swapper';
 import { makeSandbox, type Sandbox } from './fixtures';
+import { skippedTitle } from '../support/skip-reason';
 
 // The very module object LocalWorkspace calls into, so a spy on it intercepts those calls.
 // eslint-disable-next-line @typescript-eslint/no-require-imports
 const fsp = require('node:fs/promises') as typeof import('node:fs/promises');
-const linuxOnly = process.platform === 'linux' ? it : it.skip;
+const linuxOnly = process.platform === 'linux' ? it : (name: string, fn: jest.ProvidesCallback, timeout?: number) => it.skip(skippedTitle(name, 'needs Linux'), fn, timeout);
 
 let box: Sandbox;
 let ws: LocalWorkspace;

@@ -31,9 +31,22 @@ describe('McpClientTools over stdio (a child process running the official SDK se
     mcp = await stdio(tools);
     const stderr: string[] = [];
     (mcp.client!.transport as StdioClientTransport).stderr!.on('data', (chunk: Buffer) => stderr.push(chunk.toString()));
+    // Cancelled once the server is running the call, not after a fixed delay: a loaded machine may not have sent it
+    // by then (nothing in flight to cancel), and a cancellation that overtakes the call is never heard by the tool.
+    // The server answers messages in order, so its answer to a ping sent after the call means the call has started.
+    const transport = mcp.client!.transport as StdioClientTransport;
+    const send = transport.send.bind(transport);
+    let callSent!: () => void;
+    const sent = new Promise<void>((resolve) => (callSent = resolve));
+    jest.spyOn(transport, 'send').mockImplementation(async (message) => {
+      await send(message);
+      if ('method' in message && message.method === 'tools/call') callSent();
+    });
     const controller = new AbortController();
     const running = tools.execute('mcp__notes__wait', {}, { signal: controller.signal });
-    setTimeout(() => controller.abort(), 100);
+    await sent;
+    await mcp.client!.ping();
+    controller.abort();
     expect((await running).error).toMatch(/was cancelled/);
     await until(() => stderr.join('').includes('wait: cancelled'));
   });

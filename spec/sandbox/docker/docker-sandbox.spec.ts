@@ -7,6 +7,7 @@ import { BindMount, SandboxPolicy } from '../../../lib/sandbox';
 import { DockerSandbox, SANDBOX_LABEL, dockerOptionsFromUrl } from '../../../lib/sandbox/docker';
 import { commonBehaviour } from '../common-behaviour';
 import { describeWithEngine, dockerEngine, isDead, processesMatching, sleepers, tempDir, uniqueSleep, watchSleepers } from '../helpers';
+import { waitFor } from '../../support/wait-for';
 
 const MiB = 1024 * 1024;
 
@@ -128,16 +129,20 @@ describeWithEngine('docker', 'DockerSandbox (real Docker engine)', () => {
       const names = result.stdout.split('\n').map((l) => l.split('=')[0]!).filter(Boolean).sort();
       expect(names.filter((n) => !['PWD', 'SHLVL', 'HOSTNAME', 'HOME'].includes(n))).toEqual(['AGENTTOOLKIT_SANDBOX_RUN', 'AGENTTOOLKIT_SECRET_TOKEN', 'FROM_CALL', 'FROM_POLICY', 'PATH']);
       expect(result.stdout).toContain(`AGENTTOOLKIT_SECRET_TOKEN=${secret}`);
-      // Inspect while an exec that carries the secret runs: the engine lists only running execs.
-      const running = sandbox.execute('sleep 2');
-      await new Promise((r) => setTimeout(r, 700));
+      // Inspect while an exec that carries the secret runs (the engine lists only running execs): once its program
+      // is seen running, not after a fixed delay; then it is cancelled.
+      const marker = uniqueSleep();
+      const controller = new AbortController();
+      const running = sandbox.execute(`sleep ${marker}`, { signal: controller.signal });
+      await waitFor(() => sleepers(marker).length > 0, 'the exec runs');
       const info = await docker.getContainer(await sandbox.start()).inspect();
       expect(JSON.stringify(info)).not.toContain(secret);
       expect(info.ExecIDs).toHaveLength(1);
       const exec = await docker.getExec(info.ExecIDs![0]!).inspect();
-      expect(exec.ProcessConfig).toMatchObject({ entrypoint: '/bin/sh', arguments: expect.arrayContaining(['-c', 'sleep 2', 'sweep']) });
+      expect(exec.ProcessConfig).toMatchObject({ entrypoint: '/bin/sh', arguments: expect.arrayContaining(['-c', `sleep ${marker}`, 'sweep']) });
       expect(JSON.stringify(exec)).not.toContain(secret);
-      expect((await running).exitCode).toBe(0);
+      controller.abort();
+      await expect(running).rejects.toMatchObject({ name: 'AbortError' });
     } finally {
       delete process.env.AGENTTOOLKIT_SECRET_TOKEN;
       delete process.env.AGENTTOOLKIT_NOT_FORWARDED;
@@ -328,7 +333,7 @@ describeWithEngine('docker', 'DockerSandbox (real Docker engine)', () => {
 
       const [markerA, markerB] = [uniqueSleep(), uniqueSleep()];
       const callA = sandbox.execute(`sleep ${markerA}; echo a`);
-      await new Promise((r) => setTimeout(r, 1_000));
+      await waitFor(() => sleepers(markerA).length > 0, 'the concurrent call runs');
       const second = await watchSleepers(markerB, sandbox.execute(`setsid sleep ${markerB} & sleep 0.5`, { timeoutMs: 1_500 }));
       expect(second.seen.length).toBeGreaterThan(0);
       expect(second.seen.filter((pid) => !isDead(pid))).toEqual([]);
@@ -340,7 +345,7 @@ describeWithEngine('docker', 'DockerSandbox (real Docker engine)', () => {
 
       const [markerC, markerD] = [uniqueSleep(), uniqueSleep()];
       const callC = sandbox.execute(`sleep ${markerC}`);
-      await new Promise((r) => setTimeout(r, 1_000));
+      await waitFor(() => sleepers(markerC).length > 0, 'the concurrent call runs');
       const timedOut = await watchSleepers(markerD, sandbox.execute(`setsid sleep ${markerD} & sleep 30`, { timeoutMs: 1_500 }));
       expect(timedOut.outcome).toMatchObject({ status: 'fulfilled', value: { timedOut: true } });
       expect(timedOut.seen.filter((pid) => !isDead(pid))).toEqual([]);
