@@ -9,6 +9,7 @@ import { Tools, ToolResultState, type ToolChunk } from '../../../lib';
 import { BASH_MAX_OUTPUT_CHARS, BASH_OUTPUT_METADATA_KEY, bashTool, type BashTool } from '../../../lib/builtins';
 import { SandboxPolicy, type Sandbox } from '../../../lib/sandbox';
 import { processesMatching, tempDir, uniqueSleep } from '../../sandbox/helpers';
+import { capturingLogger } from '../../support/capturing-logger';
 import { waitFor } from '../../support/wait-for';
 
 const { ALLOW, ASK, DENY } = PermissionBehavior;
@@ -18,11 +19,13 @@ export function bashBehaviour(make: (policy: SandboxPolicy) => Sandbox): void {
   let sandbox: Sandbox;
   let bash: BashTool;
   let tools: Tools;
+  let logger: ReturnType<typeof capturingLogger>;
   beforeEach(() => {
     dir = tempDir('agenttoolkit-bash-');
     sandbox = make(SandboxPolicy.forWorkspace(dir.path, { writable: true }));
     bash = bashTool({ sandbox });
-    tools = new Tools().register(bash);
+    logger = capturingLogger();
+    tools = new Tools({ logger }).register(bash);
   });
   afterEach(async () => {
     await sandbox.close();
@@ -54,6 +57,7 @@ export function bashBehaviour(make: (policy: SandboxPolicy) => Sandbox): void {
     const result = await tools.execute('Bash', { command: `echo before; sleep ${marker}`, timeout: 1_000 });
     expect(result.ok).toBe(false);
     expect(result.error).toBe(`Command timed out after 1000 ms: echo before; sleep ${marker}\nbefore`);
+    expect(logger.lines).toEqual([`warn: Tool 'Bash' failed: Command timed out after 1000 ms: echo before; sleep ${marker}`]);
     await waitFor(() => processesMatching(marker).length === 0, 'the timed-out command is killed');
   });
 

@@ -3,7 +3,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { Server } from '@modelcontextprotocol/sdk/server/index.js';
 import { CallToolRequestSchema, ErrorCode, ListToolsRequestSchema, McpError } from '@modelcontextprotocol/sdk/types.js';
-import { mkdtempSync, readFileSync } from 'node:fs';
+import { mkdtempSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { z } from 'zod';
@@ -11,6 +11,8 @@ import { ActionResult, TimeoutMiddleware, ToolEffect, ToolSchemaFormat, Tools } 
 import { PermissionBehavior, PermissionEngine, PermissionMiddleware, permissionRule } from '../../../lib/permissions';
 import { McpClientError, McpClientTools, McpRemoteTool, connectMcpServer, type McpToolDrift } from '../../../lib/mcp';
 import { connectInMemory, recordingLogger, sdkServer, until } from './support';
+import { processesMatching } from '../../sandbox/helpers';
+import { waitFor } from '../../support/wait-for';
 
 async function setup(options: Partial<Parameters<typeof McpClientTools.connect>[1]> = {}, server = sdkServer()) {
   const logger = recordingLogger();
@@ -396,19 +398,13 @@ describe('McpClientTools: an MCP server\'s tools in a registry (official SDK ser
   });
 
   it('stops a started server whose handshake fails (here: it never answers initialize)', async () => {
-    const pidFile = join(mkdtempSync(join(tmpdir(), 'mcp-')), 'pid');
-    const script = `require('fs').writeFileSync(${JSON.stringify(pidFile)}, String(process.pid)); setInterval(() => {}, 1000);`;
+    // The server is found by the unique path in its command line, not by a pid file it writes: on a loaded machine
+    // the 300 ms handshake may time out before the program has run a line, and it must be stopped all the same.
+    const marker = join(mkdtempSync(join(tmpdir(), 'mcp-')), 'never-answers');
+    const script = `${JSON.stringify(marker)}; setInterval(() => {}, 1000);`;
     const error = await McpClientTools.connect(new Tools(), { name: 'x', command: process.execPath, args: ['-e', script], stderr: 'ignore', requestTimeoutMs: 300 }).catch((e: unknown) => e);
     expect(error).toMatchObject({ code: 'MCP_CONNECT_FAILED', message: expect.stringMatching(/timed out/i) });
-    const pid = Number(readFileSync(pidFile, 'utf8'));
-    await until(() => {
-      try {
-        process.kill(pid, 0);
-        return false;
-      } catch {
-        return true;
-      }
-    });
+    await waitFor(() => processesMatching(marker).length === 0, 'the server process is stopped');
   });
 
   it('works with a registry of a result subclass: remote results and failures are instances of it', async () => {
