@@ -59,7 +59,7 @@ describe('docs/providers/mcp.md server snippets', () => {
       await client.close();
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 30_000);
+  }, 120_000); // the child transpiles lib/ as it loads: over 30 s on a busy 2-core machine
 
   it('the McpRequest tool logs, reports progress and elicits inside MCP, and runs without it outside', async () => {
     const { tools } = (await run(snippets[1]!)) as { tools: Tools };
