@@ -158,6 +158,14 @@ const EXPRESSION_PARTS = new Set([
   'string', 'translated_string', 'concatenation', 'array', 'subscript', 'heredoc_content', 'heredoc_start', 'heredoc_end', 'file_descriptor',
 ]);
 
+/** Tokens that keep a backslash-newline inside them, as the shell does (quoted text, comments, here-document bodies) or as word-of decodes it. */
+const TOKENS_WITH_CONTINUATIONS: ReadonlySet<string> = new Set(['word', 'string_content', 'raw_string', 'ansi_c_string', 'comment', 'heredoc_body', 'heredoc_content', 'string']);
+
+/** A character that cannot end or start a word: a blank, a newline or an operator character. */
+function isWordCharacter(c: string | undefined): boolean {
+  return c !== undefined && !' \t\n;&|()<>'.includes(c);
+}
+
 class Walker {
   readonly commands: SimpleCommand[] = [];
   readonly redirects: ShellRedirect[] = [];
@@ -181,11 +189,28 @@ class Walker {
     this.texts.push(text);
     try {
       if (root.hasError) this.fail('the command has a syntax error', 'parse_error');
+      this.continuations(root, text);
       this.statement(root, nested, depth);
     } finally {
       dispose();
       this.texts.pop();
       this.inline--;
+    }
+  }
+
+  /**
+   * The shell removes a backslash-newline before it splits words, so `r\<newline>m` is `rm`; the grammar reads it as
+   * a blank between two words. A line continuation with word characters on both sides that no token of the tree
+   * holds (a word, a string, a comment, a here-document) is therefore unanalysable.
+   */
+  private continuations(root: SyntaxNode, text: string): void {
+    for (let i = text.indexOf('\\\n'); i >= 0; i = text.indexOf('\\\n', i + 2)) {
+      let backslashes = 0;
+      for (let k = i - 1; k >= 0 && text[k] === '\\'; k--) backslashes++;
+      if (backslashes % 2 === 1 || !isWordCharacter(text[i - 1]) || !isWordCharacter(text[i + 2])) continue;
+      const holder = root.descendantForIndex(i, i + 2);
+      if (holder !== null && holder.startIndex <= i && holder.endIndex >= i + 2 && TOKENS_WITH_CONTINUATIONS.has(holder.type)) continue;
+      return this.fail('a line continuation joins two words the parser reads apart');
     }
   }
 
