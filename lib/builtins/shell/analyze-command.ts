@@ -461,6 +461,7 @@ class Walker {
       else if (child.type === 'file_redirect' || child.type === 'herestring_redirect' || child.type === 'heredoc_redirect') {
         for (const statement of this.redirect(child, redirects, nested, depth)) this.statement(statement, nested, depth + 1);
       } else if (child.type === 'command_name') {
+        this.posix(child);
         const name = child.namedChildren[0];
         if (name === undefined || name === null) return this.fail('a command without a name');
         this.word(name, nested, depth + 1);
