@@ -44,7 +44,7 @@ export interface GlobRefusal {
   readonly refused: string;
 }
 
-type CharAtom = { readonly kind: 'star' } | { readonly kind: 'one'; test(ch: string): boolean; readonly dot: boolean };
+type CharAtom = { readonly kind: 'star' } | { readonly kind: 'one'; test(ch: string): boolean; readonly dot: boolean; readonly source?: string };
 type NameAtom = { readonly kind: 'globstar' } | { readonly kind: 'name'; readonly atoms: readonly CharAtom[]; readonly literal: string | undefined };
 
 /**
@@ -56,9 +56,10 @@ export function compileWorkspaceGlob(pattern: string, options: { readonly dot?: 
   if ('refused' in alternatives) return alternatives;
   const dot = options.dot === true;
   const directoriesOnly = /(^|[^\\])\/$/.test(pattern) || pattern === '/';
-  const compiled = alternatives.map((text) => segmentsOf(text));
-  const base = commonBase(compiled);
-  const depth = Math.max(...compiled.map((segments) => (segments.some((s) => s.kind === 'globstar') ? Infinity : segments.length - base.length)));
+  const parsed = alternatives.map((text) => segmentsOf(text));
+  const base = commonBase(parsed);
+  const depth = Math.max(...parsed.map((segments) => (segments.some((s) => s.kind === 'globstar') ? Infinity : segments.length - base.length)));
+  const compiled = parsed.map((segments) => segments.map((atom) => compileName(atom, atom.kind === 'name' ? atom.atoms : undefined)));
   return {
     base: base.join('/'),
     depth,
@@ -153,10 +154,10 @@ function globstarOrName(atoms: readonly CharAtom[], literal: string | undefined)
 
 const STAR: CharAtom = Object.freeze({ kind: 'star' });
 const GLOBSTAR: NameAtom = Object.freeze({ kind: 'globstar' });
-const ANY_ONE: CharAtom = Object.freeze({ kind: 'one', test: () => true, dot: false });
+const ANY_ONE: CharAtom = Object.freeze({ kind: 'one', test: () => true, dot: false, source: '.' });
 
 function literalAtom(ch: string): CharAtom {
-  return { kind: 'one', test: (other) => other === ch, dot: ch === '.' };
+  return { kind: 'one', test: (other) => other === ch, dot: ch === '.', source: ch.replace(/[\\^$.*+?()[\]{}|/]/g, '\\$&') };
 }
 
 /**
@@ -191,8 +192,9 @@ function bracket(text: string, start: number): { atom: CharAtom; end: number } |
           items.push(classChar(chars[k]!.ch));
         }
       }
-      const regex = new RegExp(`^[${negate ? '^/' : ''}${items.join('')}]$`, 'u');
-      return { atom: { kind: 'one', test: (other) => regex.test(other), dot: false }, end: i };
+      const cls = `[${negate ? '^/' : ''}${items.join('')}]`;
+      const regex = new RegExp(`^${cls}$`, 'u');
+      return { atom: { kind: 'one', test: (other) => regex.test(other), dot: false, source: cls }, end: i };
     }
     chars.push({ ch, escaped });
   }
@@ -285,57 +287,110 @@ function bounded(items: readonly string[]): GlobRefusal | undefined {
 }
 
 /** Whether the names match the segment atoms: the set of reachable positions, advanced one name at a time. */
-function matchNames(segments: readonly NameAtom[], names: readonly string[], dot: boolean, counter: GlobStepCounter | undefined): boolean {
-  let states = closure(new Set([0]), segments);
+function matchNames(segments: readonly CompiledName[], names: readonly string[], dot: boolean, counter: GlobStepCounter | undefined): boolean {
+  const size = segments.length + 1;
+  let states = new Uint8Array(size);
+  let next = new Uint8Array(size);
+  states[0] = 1;
+  close(states, segments);
   for (const name of names) {
-    const next = new Set<number>();
-    const hidden = name.startsWith('.');
-    for (const p of states) {
+    next.fill(0);
+    const hidden = name.charCodeAt(0) === 46;
+    let any = false;
+    for (let p = 0; p < segments.length; p++) {
+      if (states[p] === 0) continue;
       if (counter !== undefined) counter.steps++;
-      const atom = segments[p];
-      if (atom === undefined) continue;
-      if (atom.kind === 'globstar') {
-        if (dot || !hidden) next.add(p);
-      } else if (matchChars(atom.atoms, name, dot, counter)) {
-        next.add(p + 1);
+      const atom = segments[p]!;
+      if (atom.globstar) {
+        if (dot || !hidden) {
+          next[p] = 1;
+          any = true;
+        }
+      } else if (atom.test(name, dot, counter)) {
+        next[p + 1] = 1;
+        any = true;
       }
     }
-    if (next.size === 0) return false;
-    states = closure(next, segments);
+    if (!any) return false;
+    [states, next] = [next, states];
+    close(states, segments);
   }
-  return states.has(segments.length);
+  return states[segments.length] === 1;
 }
 
 /** Adds the positions reachable by letting each star (or globstar) match nothing. */
-function closure<A extends { readonly kind: string }>(states: Set<number>, atoms: readonly A[]): Set<number> {
-  for (const p of states) {
-    // A Set visits what is added while iterating: the closure is complete when the loop ends.
-    const atom = atoms[p];
-    if (atom !== undefined && (atom.kind === 'star' || atom.kind === 'globstar')) states.add(p + 1);
+function close(states: Uint8Array, atoms: ReadonlyArray<{ readonly globstar?: boolean; readonly kind?: string }>): void {
+  for (let p = 0; p < atoms.length; p++) {
+    const atom = atoms[p]!;
+    if (states[p] === 1 && (atom.globstar === true || atom.kind === 'star')) states[p + 1] = 1;
   }
-  return states;
 }
 
-/** Whether one name matches its character atoms, code point by code point. */
+/** Whether one name matches its character atoms, code point by code point (the automaton, for several stars). */
 function matchChars(atoms: readonly CharAtom[], name: string, dot: boolean, counter: GlobStepCounter | undefined): boolean {
-  let states = closure(new Set([0]), atoms);
+  const size = atoms.length + 1;
+  let states = new Uint8Array(size);
+  let next = new Uint8Array(size);
+  states[0] = 1;
+  close(states, atoms);
   let first = true;
   for (const ch of name) {
-    const next = new Set<number>();
+    next.fill(0);
     const hidden = first && ch === '.';
-    for (const p of states) {
+    let any = false;
+    for (let p = 0; p < atoms.length; p++) {
+      if (states[p] === 0) continue;
       if (counter !== undefined) counter.steps++;
-      const atom = atoms[p];
-      if (atom === undefined) continue;
+      const atom = atoms[p]!;
       if (atom.kind === 'star') {
-        if (dot || !hidden) next.add(p);
+        if (dot || !hidden) {
+          next[p] = 1;
+          any = true;
+        }
       } else if ((dot || !hidden || atom.dot) && atom.test(ch)) {
-        next.add(p + 1);
+        next[p + 1] = 1;
+        any = true;
       }
     }
-    if (next.size === 0) return false;
-    states = closure(next, atoms);
+    if (!any) return false;
+    [states, next] = [next, states];
+    close(states, atoms);
     first = false;
   }
-  return states.has(atoms.length);
+  return states[atoms.length] === 1;
+}
+
+/** A name atom ready to test names: a globstar, or a test of one name. */
+type CompiledName = { readonly globstar: true } | { readonly globstar: false; test(name: string, dot: boolean, counter: GlobStepCounter | undefined): boolean };
+
+/**
+ * A name atom as a test. A name with at most one star is tested by a regular expression, whose one star can only
+ * be retried at each position (cost at most name length x pattern length, no nested backtracking); a name with
+ * several stars by the automaton.
+ */
+function compileName(atom: NameAtom, source: readonly CharAtom[] | undefined): CompiledName {
+  if (atom.kind === 'globstar') return COMPILED_GLOBSTAR;
+  const atoms = atom.atoms;
+  const stars = atoms.filter((a) => a.kind === 'star').length;
+  const regexSource = stars <= 1 && source !== undefined ? toRegex(atoms) : undefined;
+  if (regexSource !== undefined) {
+    const hiddenAllowed = atoms[0] !== undefined && atoms[0].kind === 'one' && atoms[0].dot;
+    const withDot = new RegExp(`^${regexSource}$`, 'u');
+    const withoutDot = hiddenAllowed ? withDot : new RegExp(`^(?!\\.)${regexSource}$`, 'u');
+    return { globstar: false, test: (name, dot, counter) => (counter === undefined ? (dot ? withDot : withoutDot).test(name) : matchChars(atoms, name, dot, counter)) };
+  }
+  return { globstar: false, test: (name, dot, counter) => matchChars(atoms, name, dot, counter) };
+}
+
+const COMPILED_GLOBSTAR: CompiledName = Object.freeze({ globstar: true });
+
+/** The regular expression source of a name's atoms, or undefined when one atom has none. */
+function toRegex(atoms: readonly CharAtom[]): string | undefined {
+  let out = '';
+  for (const atom of atoms) {
+    if (atom.kind === 'star') out += '.*';
+    else if (atom.source === undefined) return undefined;
+    else out += atom.source;
+  }
+  return out;
 }
