@@ -26,3 +26,4 @@ export { PathResolutionError, type PathResolutionErrorCode } from '../fs/resolve
 export { pathRule, pathMatchesRule, type PathMatchOptions, type RuleHooks } from './rule-matchers';
 export { escapePathPattern } from './path-pattern';
 export { PermissionMiddleware, type PermissionMiddlewareOptions } from './permission-middleware';
+export { type RuleCheckOptions, type RuleCheckReport, type RuleCheckTool } from './rule-check';
