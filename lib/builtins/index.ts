@@ -15,7 +15,8 @@ export { BASH_ENVIRONMENT, GIT_CONFIG_OVERRIDES, type GitConfigOverride } from '
 export { ReadTool, ReadInput, READ_MAX_LINES, READ_MAX_LINE_LENGTH, numberedLines, type ReadParams } from './files/read-tool';
 export { WriteTool, WriteInput, type WriteParams } from './files/write-tool';
 export { EditTool, EditInput, type EditParams } from './files/edit-tool';
-export { GlobTool, GlobInput, GLOB_DEFAULT_LIMIT, GLOB_MAX_LIMIT, type GlobParams } from './files/glob-tool';
+export { GlobTool, GlobInput, GLOB_DEFAULT_LIMIT, GLOB_MAX_LIMIT, GLOB_DEFAULT_TIMEOUT_MS, type GlobParams, type GlobToolOptions } from './files/glob-tool';
+export { LEFT_OUT_NOTE, type PermissionSource } from './files/rule-exclusions';
 export { GrepTool, GrepInput, GREP_DEFAULT_LIMIT, GREP_MAX_LIMIT, GREP_MAX_OUTPUT, GREP_DEFAULT_TIMEOUT_MS, ripgrepPath, type GrepParams, type GrepToolOptions } from './files/grep-tool';
 export { ripgrepMount, isContainerWorkspace, SANDBOX_RIPGREP_PATH, CONTAINER_RIPGREP_PATH, type ContainerSearchWorkspace } from './files/ripgrep-backends';
 export { fileTools, type FileTools } from './files/file-tools';

@@ -70,9 +70,11 @@ type Gate =
  * and `approved`; after an external execution, hand its outcome to `tools.completeExternal`.
  *
  * Unknown tools and invalid arguments are not special: they run (alone) and `execute` returns their failed result.
- * Never rejects for an expected failure.
+ * Never rejects for an expected failure; rejects with `PermissionConfigError` `RULE_MATCHES_NOTHING` when the
+ * engine's rules cannot match the registry's tools (see `PermissionEngine.checkRules`).
  */
 export async function runToolCalls<R extends ActionResult<unknown>>(tools: Tools<R>, calls: readonly BatchCall[], options: RunToolCallsOptions = {}): Promise<RunToolCallsOutcome<R>> {
+  options.engine?.checkRules(tools);
   const approved = new Set(options.approved ?? []);
   const ran: RanCall<R>[] = [];
   const execute = (call: BatchCall, args: unknown) => tools.execute(call.name, args, { context: options.context, signal: options.signal, callId: call.id, session: options.session });

@@ -312,6 +312,14 @@ export class Tool implements ToolInfo {
     return this.traits.readOnlyWhen ? this.traits.readOnlyWhen(input) : this.isReadOnly;
   }
 
+  /**
+   * Whether this tool judges rule content (`Tool(content)`): a `matchRule` hook was given or a subclass overrides
+   * {@link matchRule}. The permission engine refuses content rules about a tool without one, which would match nothing.
+   */
+  get hasRuleMatcher(): boolean {
+    return this.traits.matchRule !== undefined || Object.getPrototypeOf(this).matchRule !== Tool.prototype.matchRule;
+  }
+
   /** Whether a rule's content pattern covers this call (default: false, see docs/permissions.md). */
   matchRule(ruleContent: string, input: Record<string, unknown>, context: PermissionContext, behavior: RuleBehavior): boolean | Promise<boolean> {
     return this.traits.matchRule ? this.traits.matchRule(ruleContent, input, context, behavior) : false;

@@ -112,7 +112,6 @@ describe('runToolCalls', () => {
     const tools = registry(gate);
     const engine = new PermissionEngine({ settings: { deny: ['write', 'read'] } });
     engine.removeRule({ toolName: 'read', behavior: PermissionBehavior.DENY });
-    engine.addRules(['read(x)'], PermissionBehavior.DENY);
     const outcome = runToolCalls(tools, [call('r1', 'read'), call('w1', 'write'), call('r2', 'read')], { engine });
     await gate.release('r1');
     await gate.release('r2');
