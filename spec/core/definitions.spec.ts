@@ -36,7 +36,8 @@ describe('undeclared fields', () => {
       expect((await tools.execute('f', '{"a":"1","injected":"surprise","__proto__":{"x":1}}')).result).toEqual({ a: '1' });
       expect(tool.formatStatus({ a: '1', injected: 'surprise' })).toBe('keys a');
       tool.needsApproval({ a: '1', injected: 'surprise' });
-      expect(seen).toEqual([{ a: '1' }]);
+      // Each execute asks the predicate too (an approval-gated call runs only when approved).
+      expect(seen).toEqual([{ a: '1' }, { a: '1' }, { a: '1' }]);
     }
   });
 

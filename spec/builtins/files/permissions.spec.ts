@@ -4,6 +4,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import {
   AGENT_STATE,
+  approvalOf,
   ToolContext,
   Tools,
   runToolCalls,
@@ -217,7 +218,7 @@ describe('runToolCalls with the engine', () => {
       ['r1', true, 'read_only'], ['g1', true, 'read_only'], ['e1', true, 'rule'],
     ]);
     expect(first.waiting.map((w) => [w.call.id, w.reason])).toEqual([['r2', 'approval'], ['w1', 'queued']]);
-    const second = await runToolCalls(tools, first.waiting.map((w) => w.call), { engine: e, approved: ['r2', 'w1'] });
+    const second = await runToolCalls(tools, first.waiting.map((w) => w.call), { engine: e, approved: [approvalOf(tools.get('Read')!, calls[3]!), approvalOf(tools.get('Write')!, calls[4]!)] });
     expect(second.ran.map((r) => [r.call.id, r.result.ok])).toEqual([['r2', true], ['w1', true]]);
     expect(second.ran[0]!.result.result).toBe('     1\tSECRET=1');
     expect(await new LocalWorkspace(root).readFile('docs/x.md')).toBe('y');
