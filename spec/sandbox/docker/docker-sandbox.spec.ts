@@ -132,6 +132,13 @@ describeWithEngine('docker', 'DockerSandbox (real Docker engine)', () => {
       expect((await sandbox.execute('ls; echo posix')).stdout).toBe('posix\n');
     });
 
+    it('reports an unreachable engine from capabilities(), and refuses it once closed', async () => {
+      const unreachable = new DockerSandbox(image, new SandboxPolicy(), { connection: 'unix:///nonexistent/agenttoolkit.sock' });
+      await expect(unreachable.capabilities()).rejects.toMatchObject({ code: 'ENGINE_UNAVAILABLE' });
+      await unreachable.close();
+      await expect(unreachable.capabilities()).rejects.toMatchObject({ code: 'SANDBOX_CLOSED' });
+    });
+
     it('refuses an empty runtime name', () => {
       expect(() => new DockerSandbox(image, new SandboxPolicy(), { connection: host, runtime: '' })).toThrow(expect.objectContaining({ code: 'OPTIONS_INVALID' }));
     });
