@@ -9,6 +9,7 @@ import { cutText } from '../../text/cut-text';
 import { failed, failedFrom } from './failure';
 import { FilePathTool } from './file-path-tool';
 import type { FileToolOptions } from './file-tool-options';
+import { splitLines } from './line-endings';
 import { contentHash, readsOf } from './read-records';
 
 /** Most lines one Read returns, and its default `limit`. */
@@ -92,14 +93,14 @@ export class ReadTool extends FilePathTool<typeof ReadInput> {
  */
 export function numberedLines(text: string, shown: string, offset: number, limit: number): string {
   if (text === '') return `(The file '${shown}' is empty.)`;
-  const lines = text.split('\n');
-  if (text.endsWith('\n')) lines.pop();
+  // Lines end at `\r\n`, `\r` or `\n` (Windows, old Mac and Unix files), none of them shown.
+  const lines = splitLines(text);
   const total = lines.length;
   if (offset > total) return `(The file '${shown}' has ${total} line${total === 1 ? '' : 's'}; offset ${offset} is past its end.)`;
   const last = Math.min(total, offset + limit - 1);
   const out: string[] = [];
   for (let n = offset; n <= last; n++) {
-    const line = lines[n - 1]!.replace(/\r$/, '');
+    const line = lines[n - 1]!;
     const cut = line.length > READ_MAX_LINE_LENGTH
       ? cutText(line, READ_MAX_LINE_LENGTH, ` ... [line cut: ${line.length} characters]`)
       : line;
