@@ -9,6 +9,7 @@ import { FilePathTool } from './file-path-tool';
 import type { FileToolOptions } from './file-tool-options';
 import { freshness, recordWritten } from './freshness';
 import { matchWithEndings } from './line-endings';
+import { firstUnseenLine } from './read-records';
 import { AmbiguousMatchError, TextNotFoundError } from '../../workspace/errors';
 
 /** The JSON Schema of the `Edit` tool's params: `file_path`, `old_string`, `new_string`, optional `replace_all`. */
@@ -81,7 +82,7 @@ export class EditTool extends FilePathTool<typeof EditInput> {
       if (match.kind === 'ambiguous') return failedFrom(new AmbiguousMatchError(shown, match.count), `edit '${shown}'`, shown);
       if (match.replacements === undefined) await workspace.writeFile(path, match.content, { overwrite: true });
       else for (const { oldText: actual, newText: replacement, count } of match.replacements) await workspace.editFile(path, actual, replacement, { replaceAll: count > 1 });
-      recordWritten(workspace, state, absolute, match.content);
+      recordWritten(workspace, state, absolute, match.content, firstUnseenLine(found.record) === undefined);
       return `Edited '${shown}': ${match.count} replacement${match.count === 1 ? '' : 's'}.`;
     } catch (error) {
       return failedFrom(error, `edit '${shown}'`, shown);

@@ -10,7 +10,7 @@ import { failed, failedFrom } from './failure';
 import { FilePathTool } from './file-path-tool';
 import type { FileToolOptions } from './file-tool-options';
 import { splitLines } from './line-endings';
-import { contentHash, readsOf } from './read-records';
+import { addRange, contentHash, readsOf } from './read-records';
 
 /** Most lines one Read returns, and its default `limit`. */
 export const READ_MAX_LINES = 2000;
@@ -80,11 +80,27 @@ export class ReadTool extends FilePathTool<typeof ReadInput> {
     }
     if (!isUtf8(bytes)) return failed(`'${shown}' is not UTF-8 text (it may be binary); Read shows text files only.`);
     const entry = await workspace.stat(path).catch(() => null);
-    readsOf(invocation.state!, workspace).set(this.paths.absolute(input.file_path), {
-      sha256: contentHash(bytes), size: bytes.length, modifiedMs: entry?.modifiedMs ?? 0,
-    });
-    return numberedLines(Buffer.from(bytes).toString('utf8'), shown, input.offset ?? 1, input.limit ?? READ_MAX_LINES);
+    const text = Buffer.from(bytes).toString('utf8');
+    const view = shownLines(text, input.offset ?? 1, input.limit ?? READ_MAX_LINES);
+    const reads = readsOf(invocation.state!, workspace);
+    const absolute = this.paths.absolute(input.file_path);
+    const sha256 = contentHash(bytes);
+    const before = reads.get(absolute);
+    // Reads of the same content add up (a long file read page by page); a changed content starts over.
+    let seen: ReadonlyArray<readonly [number, number]> = before?.sha256 === sha256 && before.seen !== undefined ? before.seen : before?.sha256 === sha256 ? [[1, view.total]] : [];
+    for (const [first, last] of view.whole) seen = addRange(seen, first, last);
+    reads.set(absolute, { sha256, size: bytes.length, modifiedMs: entry?.modifiedMs ?? 0, lines: view.total, seen });
+    return numberedLines(text, shown, input.offset ?? 1, input.limit ?? READ_MAX_LINES);
   }
+}
+
+/** The lines a Read of `offset`/`limit` shows whole (not cut for length), as ranges, and the text's line count. */
+function shownLines(text: string, offset: number, limit: number): { total: number; whole: Array<readonly [number, number]> } {
+  const lines = text === '' ? [] : splitLines(text);
+  const last = Math.min(lines.length, offset + limit - 1);
+  let whole: Array<readonly [number, number]> = [];
+  for (let n = offset; n <= last; n++) if (lines[n - 1]!.length <= READ_MAX_LINE_LENGTH) whole = addRange(whole, n, n);
+  return { total: lines.length, whole };
 }
 
 /**
