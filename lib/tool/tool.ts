@@ -70,6 +70,8 @@ export class Tool implements ToolInfo {
   readonly source: string;
   /** What calls do to the world. */
   readonly effects: ReadonlySet<ToolEffect>;
+  /** Whether the tool declared its effects (`effects: []` included); undeclared effects are unknown, not none. */
+  readonly effectsDeclared: boolean;
   readonly tags: ReadonlySet<string>;
   /** The free `metadata` option, frozen. */
   readonly metadata: Readonly<Record<string, unknown>>;
@@ -153,6 +155,7 @@ export class Tool implements ToolInfo {
     if (this.strict) assertStrictSchema(this.parameters, where);
     const options = spec.options;
     this.effects = new Set(options.effects ?? []);
+    this.effectsDeclared = options.effects !== undefined;
     this.tags = new Set(options.tags ?? []);
     this.metadata = Object.freeze({ ...options.metadata });
     this.availableWhen = options.availableWhen;
