@@ -18,7 +18,7 @@ import type { FileToolOptions } from './file-tool-options';
 import { credentialExclusions, VCS_FOLDERS } from './grep-exclusions';
 import type { PathPermissions } from './path-permissions';
 import type { RuleBehavior } from '../../permissions/permission-rule';
-import { checkRipgrepOption } from './ripgrep-path';
+import { checkRipgrepOption, ripgrepPath } from './ripgrep-path';
 import { LEFT_OUT_NOTE, MultiFileRules } from './rule-exclusions';
 import { ContainerRipgrep, HostRipgrep, isContainerWorkspace, SandboxRipgrep, type RipgrepBackend } from './ripgrep-backends';
 
@@ -159,6 +159,12 @@ export class GrepTool extends FilePathTool<typeof GrepInput> {
   readonly #names: readonly string[];
   readonly #exclusions: readonly string[];
   readonly #rules: MultiFileRules;
+  /** Whether ripgrep runs on the host from `@vscode/ripgrep` (no `rgPath`, no sandbox). */
+  readonly #hostRipgrep: boolean;
+  /** Whether the workspace is one Grep can search (a LocalWorkspace or a container workspace). */
+  readonly #workspaceKind: boolean;
+  /** See {@link unavailableReason}; null until computed. */
+  #unavailable: string | undefined | null = null;
 
   /**
    * @throws BuiltinToolError `INVALID_BUILTIN_OPTION` for an unusable root, `rgPath` or `timeoutMs`, or a `sandbox`
@@ -169,6 +175,7 @@ export class GrepTool extends FilePathTool<typeof GrepInput> {
     const local = workspace instanceof LocalWorkspace;
     const container = !local && isContainerWorkspace(workspace);
     const names = credentialNames(options);
+    let why: () => string | undefined = () => undefined;
     super(options, (permissions) => ({
       name: options.name ?? 'Grep',
       description: DESCRIPTION,
@@ -177,8 +184,9 @@ export class GrepTool extends FilePathTool<typeof GrepInput> {
       isReadOnly: true,
       isConcurrencySafe: true,
       readOnlyWhen: (input) => !touchesCredentials(input, permissions, names),
-      availableWhen: new Availability(() => local || container),
+      availableWhen: new Availability(() => (local || container) && why() === undefined),
     }));
+    why = () => this.unavailableReason;
     const timeout = options.timeoutMs ?? GREP_DEFAULT_TIMEOUT_MS;
     if (!Number.isInteger(timeout) || timeout <= 0) {
       throw new BuiltinToolError('INVALID_BUILTIN_OPTION', `Grep's timeoutMs must be a positive integer of milliseconds; got ${String(timeout)}.`);
@@ -187,6 +195,8 @@ export class GrepTool extends FilePathTool<typeof GrepInput> {
       throw new BuiltinToolError('INVALID_BUILTIN_OPTION', 'Grep runs in a sandbox only over a LocalWorkspace (whose root the sandbox sees); a container workspace searches inside its own container.');
     }
     const rgPath = checkRipgrepOption(options.rgPath);
+    this.#hostRipgrep = local && options.sandbox === undefined && rgPath === undefined;
+    this.#workspaceKind = local || container;
     this.#timeoutMs = timeout;
     this.#names = names;
     if (local) {
@@ -202,6 +212,29 @@ export class GrepTool extends FilePathTool<typeof GrepInput> {
   /** A rule is judged for every file the call may read: see {@link MultiFileRules}. */
   override matchRule(content: string, input: Record<string, unknown>, context: PermissionContext, behavior: RuleBehavior): boolean {
     return this.#rules.matchRule(content, searchPath(input), context, behavior);
+  }
+
+  /**
+   * Why the tool is not offered to the model, for the developer; undefined when it is. It is not offered over a
+   * workspace that is neither a LocalWorkspace nor a container workspace, nor, on the host without `rgPath`, when
+   * `@vscode/ripgrep` cannot be found (a model could not act on that failure). Computed once; the first time it is not
+   * offered, a process warning (`AGENTTOOLKIT_GREP_UNAVAILABLE`) says why.
+   */
+  get unavailableReason(): string | undefined {
+    if (this.#unavailable === null) {
+      let reason: string | undefined;
+      if (!this.#workspaceKind) reason = `${this.name} is not offered: it runs ripgrep where the files are and needs a LocalWorkspace or a container workspace (DockerWorkspace).`;
+      else if (this.#hostRipgrep) {
+        try {
+          ripgrepPath();
+        } catch (error) {
+          reason = `${this.name} is not offered: ${(error as Error).message}`;
+        }
+      }
+      this.#unavailable = reason;
+      if (reason !== undefined && this.#hostRipgrep) process.emitWarning(reason, { code: 'AGENTTOOLKIT_GREP_UNAVAILABLE' });
+    }
+    return this.#unavailable;
   }
 
   override checkPermissions(input: GrepParams, context: PermissionContext): PermissionDecision {
