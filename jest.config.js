@@ -6,14 +6,24 @@ const { isCI } = require('./scripts/ci-flag');
 const BRANCHES = 90;
 
 /**
- * Folders of lib/ (and spec/) whose peer dependency needs Node 22 or later (`ai` 7): their specs run on Node 22
- * through jest.node22.config.js, with their own coverage gate, as the last step of `npm test`; this run leaves them out.
+ * Folders of lib/ (and spec/) whose peer dependency needs Node 22 or later (`ai` 7). On Node 22 and later (CI runs
+ * Node 24) their specs run here with the rest and their folders are gated like any other. On Node 20 this run leaves
+ * them out, and the last step of `npm test` (scripts/test-node22.sh) runs them on a Node 22 binary installed outside
+ * the project, through jest.node22.config.js, with their own coverage gate.
  */
 const NODE22 = ['ai-sdk']; // the same list as in jest.node22.config.js
+const NODE22_HERE = Number(process.versions.node.split('.')[0]) >= 22;
+/** The folders this run leaves out: the Node 22 ones on an older Node, none from Node 22 on. */
+const LEFT_OUT = NODE22_HERE ? [] : NODE22;
+/**
+ * Packages that ship ES modules only, compiled to CommonJS for jest: typebox 1.x and arktype (every spec), and on
+ * Node 22 and later also `ai`, its own dependencies and the `zod` files they import by path (the AI SDK specs).
+ */
+const ESM_ONLY = ['typebox', 'arktype', 'arkregex', '@ark/[^/]+', ...(NODE22_HERE ? ['ai', '@ai-sdk/[^/]+', '@workflow/serde', 'zod'] : [])].join('|');
 
-/** Every folder under lib/ that holds TypeScript files, as `lib/a/b/` (the Node 22 folders left out). */
+/** Every folder under lib/ that holds TypeScript files, as `lib/a/b/` (the folders this run leaves out, left out). */
 function libFolders(dir = 'lib') {
-  if (NODE22.some((folder) => dir === `lib/${folder}`)) return [];
+  if (LEFT_OUT.some((folder) => dir === `lib/${folder}`)) return [];
   const entries = readdirSync(join(__dirname, dir), { withFileTypes: true });
   const here = entries.some((e) => e.isFile() && e.name.endsWith('.ts')) ? [`${dir}/`] : [];
   return here.concat(...entries.filter((e) => e.isDirectory()).map((e) => libFolders(`${dir}/${e.name}`)));
@@ -45,17 +55,17 @@ module.exports = {
   testEnvironment: 'node',
   roots: ['<rootDir>/spec'],
   testMatch: ['**/*.spec.ts'],
-  testPathIgnorePatterns: ['/node_modules/', ...NODE22.map((folder) => `<rootDir>/spec/${folder}/`)],
+  testPathIgnorePatterns: ['/node_modules/', ...LEFT_OUT.map((folder) => `<rootDir>/spec/${folder}/`)],
   transform: {
     '^.+\\.ts$': ['ts-jest', { tsconfig: '<rootDir>/tsconfig.json' }],
     // typebox 1.x and arktype ship ES modules only, and jest runs CommonJS (its require(esm) needs Node 24.9+): their
     // files are compiled to CommonJS for the tests. Node 20.19+ itself loads them from a CommonJS program (require(esm)).
-    '^.+/node_modules/(typebox|arktype|arkregex|@ark/[^/]+)/.+\\.m?js$': ['ts-jest', { tsconfig: { allowJs: true, module: 'commonjs', target: 'ES2022', isolatedModules: true }, diagnostics: false }],
+    [`^.+/node_modules/(${ESM_ONLY})/.+\\.m?js$`]: ['ts-jest', { tsconfig: { allowJs: true, module: 'commonjs', target: 'ES2022', isolatedModules: true }, diagnostics: false }],
     // @nestjs/* 12 ship ES modules only too; one of their files reads `import.meta.url`, which this transform maps.
     '^.+/node_modules/@nestjs/[^/]+/.+\\.m?js$': '<rootDir>/spec/nestjs/support/esm-transform.cjs',
   },
-  transformIgnorePatterns: ['/node_modules/(?!(typebox|arktype|arkregex|@ark/[^/]+|@nestjs/[^/]+)/)'],
-  collectCoverageFrom: ['lib/**/*.ts', ...NODE22.map((folder) => `!lib/${folder}/**`)],
+  transformIgnorePatterns: [`/node_modules/(?!(${ESM_ONLY}|@nestjs/[^/]+)/)`],
+  collectCoverageFrom: ['lib/**/*.ts', ...LEFT_OUT.map((folder) => `!lib/${folder}/**`)],
   coverageReporters: ['text-summary', 'lcov'],
   coverageThreshold: coverageThreshold(),
   testTimeout: 30000,

@@ -1,6 +1,7 @@
-// The specs of adapters whose peer dependency needs Node 22 or later (`ai` 7 declares `engines.node >= 22`), run by
-// `npm test` on a Node 22 binary installed outside the project (scripts/test-node22.sh), with their own coverage gate:
-// the main run (jest.config.js, on the project's Node 20) leaves these specs and their lib/ folder out.
+// The specs of adapters whose peer dependency needs Node 22 or later (`ai` 7 declares `engines.node >= 22`), for a
+// developer on Node 20: `npm test` runs them last on a Node 22 binary installed outside the project
+// (scripts/test-node22.sh), with their own coverage gate, since the main run (jest.config.js) on Node 20 leaves these
+// specs and their lib/ folder out. On Node 22 and later the main run takes them and this config is not used.
 const base = require('./jest.config.js');
 
 /**

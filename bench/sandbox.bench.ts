@@ -1,18 +1,35 @@
 /**
- * Latency of `execute('true')` per sandbox backend (median of many sequential calls), and Docker container start
- * measured apart. Docker needs AGENTTOOLKIT_DOCKER_HOST / AGENTTOOLKIT_DOCKER_IMAGE (scripts/test-engine.sh start);
+ * Latency of `execute('true')` per sandbox backend (median of many sequential calls) under each shell (`posix`, the
+ * bare sandbox's default, and `bash`) and with `readOnly` where the backend enforces it, and Docker container start
+ * (and the read-only companion container's first call) measured apart. Docker needs AGENTTOOLKIT_DOCKER_HOST / AGENTTOOLKIT_DOCKER_IMAGE (scripts/test-engine.sh start);
  * a backend whose engine is absent is skipped with a note.
  */
 import { spawnSync } from 'node:child_process';
-import { BubblewrapSandbox, SandboxPolicy, UnsafeLocalSandbox, type Sandbox } from '../lib/sandbox';
+import { BubblewrapSandbox, SandboxPolicy, UnsafeLocalSandbox, type Sandbox, type SandboxExecuteOptions } from '../lib/sandbox';
 import { DockerSandbox } from '../lib/sandbox/docker';
 import { formatNs, measureOnce, printTable } from './harness';
 
 const QUICK = process.env.BENCH_QUICK === '1';
 
-async function executeLatency(sandbox: Sandbox, runs: number): Promise<number> {
-  for (let i = 0; i < 5; i++) await sandbox.execute('true');
-  return measureOnce(() => sandbox.execute('true'), runs);
+async function executeLatency(sandbox: Sandbox, runs: number, options: SandboxExecuteOptions = {}): Promise<number> {
+  for (let i = 0; i < 5; i++) await sandbox.execute('true', options);
+  return measureOnce(() => sandbox.execute('true', options), runs);
+}
+
+/** The variants measured per backend: the bare default first, so the others read as a difference from it. */
+const VARIANTS: readonly [string, SandboxExecuteOptions][] = [
+  ['posix', {}],
+  ['bash', { shell: 'bash' }],
+  ['posix, readOnly', { readOnly: true }],
+  ['bash, readOnly', { shell: 'bash', readOnly: true }],
+];
+
+async function variants(name: string, sandbox: Sandbox, runs: number, row: (name: string, ms: number, runs: number, target: string) => void, target: string): Promise<void> {
+  const readOnly = (await sandbox.capabilities?.())?.readOnly ?? false;
+  for (const [label, options] of VARIANTS) {
+    if (options.readOnly === true && !readOnly) continue;
+    row(`${name} execute('true') (${label})`, await executeLatency(sandbox, runs, options), runs, label === 'posix' ? target : 'vs posix');
+  }
 }
 
 export default async function (): Promise<void> {
@@ -25,12 +42,12 @@ export default async function (): Promise<void> {
 
   const localRuns = QUICK ? 20 : 200;
   await using local = new UnsafeLocalSandbox(policy);
-  row("UnsafeLocalSandbox execute('true')", await executeLatency(local, localRuns), localRuns, '< 10 ms');
+  await variants('UnsafeLocalSandbox', local, localRuns, row, '< 10 ms');
 
   if (spawnSync('bwrap', ['--version']).status === 0) {
     const runs = QUICK ? 20 : 100;
     await using bwrap = new BubblewrapSandbox(policy);
-    row("BubblewrapSandbox execute('true')", await executeLatency(bwrap, runs), runs, '< 20 ms');
+    await variants('BubblewrapSandbox', bwrap, runs, row, '< 20 ms');
   } else {
     notes.push('BubblewrapSandbox skipped: bwrap not found (apt-get install bubblewrap).');
   }
@@ -41,7 +58,7 @@ export default async function (): Promise<void> {
     const runs = QUICK ? 10 : 50;
     await using docker = new DockerSandbox(image, policy, { connection: host });
     await docker.start();
-    row("DockerSandbox execute('true') (running container)", await executeLatency(docker, runs), runs, '< 80 ms');
+    await variants('DockerSandbox (running containers)', docker, runs, row, '< 80 ms');
     const startRuns = QUICK ? 3 : 7;
     const starts: number[] = [];
     for (let i = 0; i < startRuns; i++) {
@@ -53,6 +70,17 @@ export default async function (): Promise<void> {
     }
     starts.sort((a, b) => a - b);
     row('DockerSandbox start() (create + start container)', starts[Math.floor(starts.length / 2)]!, startRuns, 'measured apart');
+    const firstReadOnly: number[] = [];
+    for (let i = 0; i < startRuns; i++) {
+      const fresh = new DockerSandbox(image, policy, { connection: host });
+      await fresh.start();
+      const t = performance.now();
+      await fresh.execute('true', { readOnly: true });
+      firstReadOnly.push(performance.now() - t);
+      await fresh.close();
+    }
+    firstReadOnly.sort((a, b) => a - b);
+    row("DockerSandbox first execute('true', { readOnly }) (makes the read-only container)", firstReadOnly[Math.floor(firstReadOnly.length / 2)]!, startRuns, 'measured apart');
   } else {
     notes.push('DockerSandbox skipped: set AGENTTOOLKIT_DOCKER_HOST and AGENTTOOLKIT_DOCKER_IMAGE (eval "$(scripts/test-engine.sh start)").');
   }

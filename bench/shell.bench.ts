@@ -24,6 +24,7 @@ export default async function run(): Promise<void> {
   const rows = [
     await measure('parse only (tree-sitter), 200 characters', (i) => parser.parse(compound(i))!.delete()),
     await measure('analyzeCommand, 200-character compound command', (i) => analyzeCommand(compound(i))),
+    await measure('analyzeCommand, same, POSIX dialect', (i) => analyzeCommand(compound(i), { dialect: 'posix' })),
     await measure('engine.check, 5 command rules, same command', (i) => engine.check(tool, { command: compound(i) })),
   ];
   printTable(`Shell analysis (command length ${compound(0).length}; parser loaded in ${loadMs.toFixed(1)} ms)`, ['operation', 'median', '± spread'], rows.map((r) => [r.name, formatNs(r.medianNs), formatNs(r.spreadNs)]));

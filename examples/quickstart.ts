@@ -84,14 +84,18 @@ export function scriptedApproval(name: string, status: string, log: (line: strin
   return answer;
 }
 
-/** Runs one call the way a host loop does: approval first, status line, then execute. */
+/**
+ * Runs one call the way a host loop does: approval first, status line, then execute, told that the user approved
+ * (`execute` does not run an approval-gated call without `approved`).
+ */
 async function run(tools: Tools, call: ToolCallRequest, log: (line: string) => void): Promise<ActionResult<unknown>> {
   const tool = tools.get(call.name);
-  if (tool?.needsApproval(call.args) && !scriptedApproval(call.name, tool.formatStatus(call.args), log)) {
+  const asked = tool?.needsApproval(call.args) === true;
+  if (asked && !scriptedApproval(call.name, tool.formatStatus(call.args), log)) {
     return tools.declined(call.name, 'refunds need a manager');
   }
   log(`  ${tool ? tool.formatStatus(call.args) : call.name}`);
-  const result = await tools.execute(call.name, call.args);
+  const result = await tools.execute(call.name, call.args, { callId: call.id, approved: asked });
   log(`  -> ${result.ok ? 'ok' : 'failed'}`);
   return result;
 }
@@ -115,7 +119,7 @@ export async function main(log: (line: string) => void = console.log) {
   log('# OpenAI: tool calls from the model');
   const openaiMessages = [];
   for (const call of openAIChatToolCalls(completion.choices[0]!.message)) {
-    openaiMessages.push(openAIChatToolMessage(call.id, await run(tools, call, log)));
+    openaiMessages.push(openAIChatToolMessage(call, await run(tools, call, log)));
   }
   log('# OpenAI: `tool` messages to send back');
   log(JSON.stringify(openaiMessages, null, 2));
@@ -124,7 +128,7 @@ export async function main(log: (line: string) => void = console.log) {
   log('# Anthropic: tool_use blocks from the model');
   const anthropicBlocks = [];
   for (const call of anthropicToolUses(message)) {
-    anthropicBlocks.push(anthropicToolResult(call.id, await run(tools, call, log)));
+    anthropicBlocks.push(anthropicToolResult(call, await run(tools, call, log)));
   }
   const anthropicReply = { role: 'user' as const, content: anthropicBlocks };
   log('# Anthropic: the user message with tool_result blocks to send back');

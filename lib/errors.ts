@@ -49,6 +49,8 @@ export class AgentToolkitError<C extends AgentToolkitErrorCode = AgentToolkitErr
  *   Never thrown to the caller: the call fails with a generic message and the details are logged as the tool's bug.
  * - `OUTPUT_FOLDER_LINKED`: an output budget's `.agenttoolkit` or `.agenttoolkit/outputs` folder is a symbolic link.
  *   Never thrown to the caller: the full output is not saved, the result is cut without a copy and a warning logged.
+ * - `DUPLICATE_CALL_ID`: `runToolCalls` got two calls with one id in a batch (an approval is bound to the call's id,
+ *   so each call needs its own; the providers' call parsers give every call a unique id).
  *
  * The other core errors have classes of their own: `ToolDefinitionError` (`TOOL_DEFINITION`, at registration)
  * and `MissingDependencyError` (`MISSING_DEPENDENCY`, an `@Inject` dependency absent from the call's context).
@@ -63,7 +65,8 @@ export type CoreErrorCode =
   | 'CALL_TIMED_OUT'
   | 'STREAM_CLOSED'
   | 'INVALID_TOOL_OUTPUT'
-  | 'OUTPUT_FOLDER_LINKED';
+  | 'OUTPUT_FOLDER_LINKED'
+  | 'DUPLICATE_CALL_ID';
 
 /** An error of the tool registry and its pipeline; `code` is one of {@link CoreErrorCode}. */
 export class CoreError extends AgentToolkitError<CoreErrorCode> {}

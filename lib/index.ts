@@ -50,6 +50,7 @@ export { AGENT_STATE, type AgentState, type ToolInvocation } from './tool/agent-
 export { ExternalExecutionRequest, isExternalRequest } from './tool/external-execution';
 export { EXTERNAL_EXECUTION_KEY } from './tool/external-chunk';
 export { BASIC_GROUP, RESET_TOOLS, type ToolGroupInfo } from './tool/tool-groups';
+export { approvalKey, approvalOf, type ApprovableCall, type CallApproval } from './tool/call-approval';
 export { runToolCalls, type BatchCall, type RanCall, type RunToolCallsOptions, type RunToolCallsOutcome, type WaitingCall } from './tool/call-batching';
 export { BLANK_FAILURE_TEXT } from './result';
 export { BinaryContent, isBinaryContent, type BinaryJson, type Bytes } from './media/binary-content';

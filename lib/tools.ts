@@ -17,6 +17,7 @@ import { collectChunks, isStreamed, toChunks } from './streaming/to-chunks';
 import type { ToolChunk } from './streaming/tool-chunk';
 import { ToolResponse } from './streaming/tool-response';
 import type { ToolStream } from './streaming/tool-stream';
+import { approvalKey, approvalOf, type CallApproval } from './tool/call-approval';
 import { ExternalExecutionRequest } from './tool/external-execution';
 import { RESET_TOOLS, ToolGroups, type ToolGroupInfo } from './tool/tool-groups';
 import { toolsFromInstance, type InstanceNaming } from './tool/class-tools';
@@ -76,6 +77,18 @@ export interface ExecuteOptions {
    * a tool it refuses (a deferred tool not yet discovered) fails with its message. Default: none.
    */
   session?: ToolSession | undefined;
+  /**
+   * The approval of a call that needs one (`@RequiresApproval`, the `requiresApproval` option, true for these params):
+   * without it such a call is not run and resolves to `tools.unapproved(name)`, unless a registry middleware approved
+   * it (`PermissionMiddleware`, or one of your own passing `call.with({ approved: true })`).
+   *
+   * - `true`: the caller asked the user (or decided, for this call, that no one needs to be asked);
+   * - a {@link CallApproval} (`approvalOf(tool, call)`, or `waiting[0].approval` from `runToolCalls`): approves only
+   *   the call it was made for: `callId`, the tool's name and the validated input must all match.
+   *
+   * Ignored for calls that need no approval. Default: none.
+   */
+  approved?: boolean | CallApproval | undefined;
 }
 
 /**
@@ -119,7 +132,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
     this.outcomes = new Outcomes(this.resultType, this.log);
     this.outputBudgets = new OutputBudgets(options.outputBudget, this.log);
     this.invoker = new InvokeStep(this.outcomes, this.outputBudgets);
-    this.innermost = (call) => this.invoker.invokeCall(call);
+    this.innermost = (call) => (call.approved === true || !needsApproval(call.tool, call.params) ? this.invoker.invokeCall(call) : Promise.resolve(this.outcomes.unapproved(call.name)));
     this.formats = options.formats ?? [];
     const middleware = options.middleware ?? [];
     const steps = this.log.debug ? [...middleware, loggingStep(this.log)] : middleware;
@@ -270,7 +283,8 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
 
   /**
    * Executes a model's tool call. `args` is the arguments object, or the JSON text the provider sent.
-   * Never rejects for an expected failure; see the class docs.
+   * Never rejects for an expected failure; see the class docs. A call that needs approval runs only with
+   * `options.approved` (or a middleware's approval); without it the result is `tools.unapproved(name)`.
    */
   execute(name: string, args: unknown, options?: ExecuteOptions): Promise<R> {
     return this.dispatch(name, args, options, undefined);
@@ -440,10 +454,12 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
       if (!parsed.ok) return Promise.resolve(this.resultType.fail(parsed.error));
       const signal = options?.signal ?? NEVER_ABORTED;
       if (signal !== NEVER_ABORTED && signal.aborted) return Promise.resolve(this.outcomes.cancelledBeforeStart(name));
-      const running =
-        this.chain === undefined && onChunk === undefined && !tool.hasChunkPipeline
-          ? this.invoker.run(tool, parsed.params, context, signal, name)
-          : this.runChain(new ToolCall({ name, args, context, tool, params: parsed.params, signal, resultType: this.resultType, callId: options?.callId, onChunk }));
+      const approved = isApproved(tool, name, args, options);
+      const direct = this.chain === undefined && onChunk === undefined && !tool.hasChunkPipeline;
+      if (direct && !approved && needsApproval(tool, parsed.params)) return Promise.resolve(this.outcomes.unapproved(name));
+      const running = direct
+        ? this.invoker.run(tool, parsed.params, context, signal, name)
+        : this.runChain(new ToolCall({ name, args, context, tool, params: parsed.params, signal, resultType: this.resultType, callId: options?.callId, onChunk, approved }));
       return this.outputBudgets.budgetOf(tool) === undefined ? running : running.then((result) => this.outputBudgets.apply(tool, result));
     } catch (error) {
       return Promise.resolve(this.outcomes.internalError(name, error));
@@ -540,6 +556,27 @@ function settleOnAbort<T>(running: Promise<T>, signal: AbortSignal): Promise<T> 
       (error: unknown) => (done(), reject(error)),
     );
   });
+}
+
+/** Whether the caller approved this call (see `ExecuteOptions.approved`): `true`, or an approval made for exactly this call. */
+function isApproved(tool: Tool, name: string, args: unknown, options: ExecuteOptions | undefined): boolean {
+  const given = options?.approved;
+  if (given === true) return true;
+  if (given === undefined || given === false || given === null || typeof given !== 'object') return false;
+  try {
+    return approvalKey(given) === approvalKey(approvalOf(tool, { id: options?.callId ?? '', name, args }));
+  } catch {
+    return false;
+  }
+}
+
+/** The tool's approval predicate for validated params; one that throws asks (fail closed, as `needsApproval` does). */
+function needsApproval(tool: Tool, params: Record<string, unknown>): boolean {
+  try {
+    return tool.needsApproval(params);
+  } catch {
+    return true;
+  }
 }
 
 function describeValue(value: unknown): string {

@@ -6,6 +6,7 @@ import { failureText, resultText } from '../providers/result-text';
 import type { ToolCallRequest } from '../providers/tool-call-request';
 import { callNeedsApproval, selectionFilter, type ToolSelection } from '../providers/tool-selection';
 import type { ActionResult } from '../result';
+import { approvalKey, approvalOf } from '../tool/call-approval';
 import { toStrictSchema } from '../schema/strict-schema';
 import { ToolResponse } from '../streaming/tool-response';
 import { ToolResultState } from '../streaming/tool-chunk';
@@ -112,11 +113,22 @@ export function aiSdkTools(tools: Tools<ActionResult<unknown>>, options: AiSdkTo
   const selected = selectionFilter(tools, options);
   const context = options.context;
   const set: Record<string, AiSdkTool> = {};
-  // Call ids toolApproval let through: `execute` runs a call that needs approval only when its id is here (once).
-  const cleared = new Set<string>();
-  const gate = (name: string, input: unknown, execution: ToolExecutionOptions<unknown>): AiSdkToolOutput | undefined => {
+  // The calls toolApproval let through, by approval key (id, tool, canonical input), with how many times: `execute`
+  // runs a call that needs approval only when it is here, once, so an approval never runs another call or input.
+  const cleared = new Map<string, number>();
+  const keyOf = (tool: Tool, id: string, input: unknown) => approvalKey(approvalOf(tool, { id, name: tool.name, args: input }));
+  const clear = (key: string) => cleared.set(key, (cleared.get(key) ?? 0) + 1);
+  const takeCleared = (key: string): boolean => {
+    const count = cleared.get(key) ?? 0;
+    if (count > 1) cleared.set(key, count - 1);
+    else cleared.delete(key);
+    return count > 0;
+  };
+  /** `'needs-none'`, `'cleared'` (toolApproval let it through), or the refusal to yield. */
+  const gate = (name: string, input: unknown, execution: ToolExecutionOptions<unknown>): 'needs-none' | 'cleared' | AiSdkToolOutput => {
     const tool = tools.get(name);
-    if (tool === undefined || !callNeedsApproval(tool, input, context ?? tools.context) || cleared.delete(execution.toolCallId)) return undefined;
+    if (tool === undefined || !callNeedsApproval(tool, input, context ?? tools.context)) return 'needs-none';
+    if (takeCleared(keyOf(tool, execution.toolCallId, input))) return 'cleared';
     try {
       tools.logger.warn(`aiSdkTools: call '${execution.toolCallId}' of tool '${name}' needs approval but was not cleared by the set's toolApproval; pass both (\`...aiSdkTools(tools)\`) to generateText / streamText`);
     } catch {
@@ -140,8 +152,9 @@ export function aiSdkTools(tools: Tools<ActionResult<unknown>>, options: AiSdkTo
     const tool = Object.hasOwn(set, toolCall.toolName) ? tools.get(toolCall.toolName) : undefined;
     if (tool === undefined) return undefined;
     if (!callNeedsApproval(tool, toolCall.input, context ?? tools.context)) return 'not-applicable';
+    const key = keyOf(tool, toolCall.toolCallId, toolCall.input);
     if (options.approve === undefined) {
-      cleared.add(toolCall.toolCallId);
+      clear(key);
       return 'user-approval';
     }
     let approved = false;
@@ -150,7 +163,7 @@ export function aiSdkTools(tools: Tools<ActionResult<unknown>>, options: AiSdkTo
     } catch {
       approved = false;
     }
-    if (approved) cleared.add(toolCall.toolCallId);
+    if (approved) clear(key);
     return approved ? 'approved' : { type: 'denied', reason: failureText(tools.declined(tool.name)) };
   };
   return { tools: set, toolApproval };
@@ -158,12 +171,12 @@ export function aiSdkTools(tools: Tools<ActionResult<unknown>>, options: AiSdkTo
 
 /** Runs one call through the registry's pipeline, yielding the text so far while the tool streams, then the final output. */
 async function* run(tools: Tools<ActionResult<unknown>>, name: string, input: unknown, execution: ToolExecutionOptions<unknown>, context: ToolContext | undefined,
-  refused: AiSdkToolOutput | undefined): AsyncGenerator<AiSdkToolOutput, void, undefined> {
-  if (refused !== undefined) {
-    yield refused;
+  gate: 'needs-none' | 'cleared' | AiSdkToolOutput): AsyncGenerator<AiSdkToolOutput, void, undefined> {
+  if (typeof gate === 'object') {
+    yield gate;
     return;
   }
-  const stream = tools.stream(name, input, { signal: execution.abortSignal, callId: execution.toolCallId, context });
+  const stream = tools.stream(name, input, { signal: execution.abortSignal, callId: execution.toolCallId, context, approved: gate === 'cleared' });
   const sofar = new ToolResponse();
   for await (const chunk of stream) {
     if (chunk.state !== ToolResultState.RUNNING) continue;

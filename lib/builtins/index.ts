@@ -4,17 +4,19 @@
  * (loaded on first use) with the sound command rule matcher for any shell tool. See docs/builtins.md and
  * docs/shell-analysis.md.
  */
-export { analyzeCommand, analyzeCommandSync, type ShellAnalysis, type ShellFeature, type ShellRedirect, type SimpleCommand } from './shell/analyze-command';
+export { analyzeCommand, analyzeCommandSync, type AnalyzeOptions, type ShellDialect, type ShellAnalysis, type ShellFeature, type ShellRedirect, type SimpleCommand } from './shell/analyze-command';
 export { allowBlocker, commandMatchesRule, commandRule, compileCommandRule, ruleApplies, type CompiledCommandRule } from './shell/command-rule';
 export { loadBashParser, type BashParser } from './shell/bash-parser';
 export { ShellAnalysisError, type ShellAnalysisErrorCode } from './shell/shell-error';
 export type { ShellWord } from './shell/shell-word';
 export { judgeRedirectWrites, type RedirectWriteOptions } from './shell/redirect-writes';
-export { checkShellCommand, type ShellCheckOptions } from './shell/bash-check';
+export { checkShellCommand, isReadOnlyCommand, type ShellCheckOptions } from './shell/bash-check';
+export { BASH_ENVIRONMENT, GIT_CONFIG_OVERRIDES, type GitConfigOverride } from './shell/bash-environment';
 export { ReadTool, ReadInput, READ_MAX_LINES, READ_MAX_LINE_LENGTH, numberedLines, type ReadParams } from './files/read-tool';
 export { WriteTool, WriteInput, type WriteParams } from './files/write-tool';
 export { EditTool, EditInput, type EditParams } from './files/edit-tool';
-export { GlobTool, GlobInput, GLOB_DEFAULT_LIMIT, GLOB_MAX_LIMIT, type GlobParams } from './files/glob-tool';
+export { GlobTool, GlobInput, GLOB_DEFAULT_LIMIT, GLOB_MAX_LIMIT, GLOB_DEFAULT_TIMEOUT_MS, type GlobParams, type GlobToolOptions } from './files/glob-tool';
+export { LEFT_OUT_NOTE, type PermissionSource } from './files/rule-exclusions';
 export { GrepTool, GrepInput, GREP_DEFAULT_LIMIT, GREP_MAX_LIMIT, GREP_MAX_OUTPUT, GREP_DEFAULT_TIMEOUT_MS, ripgrepPath, type GrepParams, type GrepToolOptions } from './files/grep-tool';
 export { ripgrepMount, isContainerWorkspace, SANDBOX_RIPGREP_PATH, CONTAINER_RIPGREP_PATH, type ContainerSearchWorkspace } from './files/ripgrep-backends';
 export { fileTools, type FileTools } from './files/file-tools';

@@ -40,7 +40,10 @@ export type OpenAIAgentsOutputPart =
  *   (https://openai.github.io/openai-agents-js/guides/human-in-the-loop/);
  * - `execute`: `tools.execute` with the run's abort signal and the call id (validation, middleware, timeouts). A
  *   failed call is the tool's output text, never an exception, so the model reads it and the run goes on; a binary
- *   result (image, file) is a list of output items.
+ *   result (image, file) is a list of output items. A call that needs approval runs only when the run approved it
+ *   (`runContext.isToolApproved` for its tool and call id, as after `state.approve(interruption)`): a tool invoked
+ *   outside that path (`tool.invoke(...)` by hand, a run context that never approved the call) answers
+ *   `tools.unapproved(name)` and runs nothing.
  *
  * Each call renders the listing anew (descriptions and availability follow the context at that moment).
  * @throws CoreError `INVALID_OPTION` when a name in `names` is not registered.
@@ -63,14 +66,27 @@ export function openAIAgentsTools(tools: Tools<ActionResult<unknown>>, options: 
         // A tool that never asks is a static `false`: the SDK then runs a call whose arguments it cannot parse (the
         // registry answers it with a failed result) instead of holding it for approval as it does for a predicate.
         needsApproval: tool.requiresApproval ? async (_run: RunContext, input: unknown) => callNeedsApproval(tool, input, context ?? tools.context) : false,
-        execute: async (input: unknown, _run?: RunContext, details?: { signal?: AbortSignal | undefined; toolCall?: { callId?: string } | undefined }) => {
-          const result = await tools.execute(entry.name, input, { signal: details?.signal, callId: details?.toolCall?.callId, context });
+        execute: async (input: unknown, run?: RunContext, details?: { signal?: AbortSignal | undefined; toolCall?: { callId?: string } | undefined }) => {
+          const callId = details?.toolCall?.callId;
+          const gated = tool.requiresApproval && callNeedsApproval(tool, input, context ?? tools.context);
+          if (gated && !approvedByRun(run, entry.name, callId)) return toOutput(tools.unapproved(entry.name));
+          const result = await tools.execute(entry.name, input, { signal: details?.signal, callId, context, approved: gated });
           return toOutput(result);
         },
         errorFunction: null,
       });
       return { ...made, strict: entry.strict } as unknown as FunctionTool<unknown, never, OpenAIAgentsToolOutput>;
     });
+}
+
+/** Whether the run's context holds the approval of this call (`state.approve(interruption)`); a context that cannot say, none. */
+function approvedByRun(run: RunContext | undefined, toolName: string, callId: string | undefined): boolean {
+  if (callId === undefined || typeof run?.isToolApproved !== 'function') return false;
+  try {
+    return run.isToolApproved({ toolName, callId }) === true;
+  } catch {
+    return false;
+  }
 }
 
 /** A registry result as the tool's output: its text, or output items when it holds binary content. */

@@ -20,9 +20,10 @@ export { PermissionDecision, type DecisionReason, type PermissionDecisionInit } 
 export { PermissionContext, type PermissionContextInit } from './permission-context';
 export { PermissionEngine, type PermissionEngineOptions } from './permission-engine';
 export { ruleNamesTool, type PermissionSubject } from './permission-subject';
-export { DANGEROUS_FILES, DANGEROUS_DIRECTORIES, isDangerousPath, type DangerousPathOptions } from './dangerous-paths';
+export { DANGEROUS_PATHS, DANGEROUS_FILES, DANGEROUS_DIRECTORIES, isDangerousPath, type DangerousPathEntry, type DangerousPathOptions } from './dangerous-paths';
 export { isInsideWorkingDirectories, realPathOf, type WorkingDirectoryOptions } from './working-directories';
 export { PathResolutionError, type PathResolutionErrorCode } from '../fs/resolve-real-path';
 export { pathRule, pathMatchesRule, type PathMatchOptions, type RuleHooks } from './rule-matchers';
 export { escapePathPattern } from './path-pattern';
 export { PermissionMiddleware, type PermissionMiddlewareOptions } from './permission-middleware';
+export { type RuleCheckOptions, type RuleCheckReport, type RuleCheckTool } from './rule-check';

@@ -344,3 +344,18 @@ const NOT_FOLLOWED = Symbol('link not followed');
 export function absolutePath(path: string, cwd: string): string {
   return slashes(resolve(cwd, path));
 }
+
+/**
+ * The folder (absolute, `/`-separated) below which everything a path rule pattern can cover lies: its fixed leading
+ * part resolved against `cwd` (`secret/**` gives `<cwd>/secret`, `*.pem` gives `<cwd>`, `/etc/*` gives `/etc`).
+ * Links are not resolved. A multi-file tool (Grep, Glob) uses it to tell whether a rule may reach a file inside the
+ * folder it searches.
+ *
+ * @throws PermissionConfigError `INVALID_PERMISSION_RULE`, as {@link compilePathPattern}.
+ */
+export function patternBase(pattern: string, cwd: string): string {
+  const parsed = parse(pattern);
+  const fixed = parsed.segments.slice(0, parsed.literalCount).map((s) => (s[0] as { literal: string } | undefined)?.literal ?? '');
+  const start = parsed.anchor === 'root' ? '/' : parsed.anchor === 'home' ? homedir() : cwd;
+  return slashes(resolve(start, ...fixed));
+}

@@ -1,6 +1,6 @@
 import { PermissionBehavior } from './permission-behavior';
 import type { PermissionMode } from './permission-mode';
-import type { PermissionRule } from './permission-rule';
+import { readableRule, type PermissionRule } from './permission-rule';
 
 /**
  * Why a decision came out as it did, for hosts that show or log it:
@@ -52,7 +52,7 @@ export class PermissionDecision {
     readonly message: string,
     init: PermissionDecisionInit = {},
   ) {
-    this.suggestions = init.suggestions ? Object.freeze([...init.suggestions]) : NONE;
+    this.suggestions = init.suggestions ? Object.freeze(init.suggestions.map(readableRule)) : NONE;
     this.updatedInput = init.updatedInput;
     this.bypassImmune = init.bypassImmune === true && behavior === PermissionBehavior.ASK;
     this.reason = init.reason ?? TOOL_REASON;

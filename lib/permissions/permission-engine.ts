@@ -6,6 +6,7 @@ import { PermissionMode } from './permission-mode';
 import { PermissionConfigError } from './permission-error';
 import { formatPermissionRule, parsePermissionRule, parsePermissionSettings, type PermissionRule, type PermissionSettings, type RuleBehavior } from './permission-rule';
 import { ruleNamesTool, type PermissionSubject } from './permission-subject';
+import { checkRuleSet, ruleMisfit, type RuleCheckOptions, type RuleCheckReport, type RuleCheckTool } from './rule-check';
 
 /** Options of `new PermissionEngine(...)`: a context's fields, plus rules in their settings-file form. */
 export interface PermissionEngineOptions extends PermissionContextInit {
@@ -33,6 +34,9 @@ type Input = Record<string, unknown>;
  * rules again and carried on the final decision; a tool check or rule matcher that throws fails closed (DENY, or
  * "matches" for deny and ask rules, with the matcher's error in the message); arguments that do not validate are allowed (reason
  * `invalid_input`) unless a tool-wide deny rule applies, because such a call fails validation and runs nothing.
+ * A deny or ask rule meant for the tool that would match nothing (content on a tool without a rule matcher, or a
+ * tool name that differs from the tool's only by case) denies the call, naming the rule and its fix; see
+ * {@link PermissionEngine.checkRules} for the whole rule set against a registry.
  * Never returns PASSTHROUGH; never rejects.
  */
 export class PermissionEngine {
@@ -73,11 +77,36 @@ export class PermissionEngine {
   }
 
   /**
+   * Checks the rules against a registry (a `Tools`, or any list of tools), so that no rule silently matches nothing.
+   * Refused, all at once: a rule with content about a tool that judges no content (`deploy(prod)` on a tool without
+   * a rule matcher), a tool name that differs from a registered one only by case (`bash(rm:*)` beside `Bash`), and a
+   * tool name that no registered tool and no registered MCP server's prefix can match. A rule naming an `mcp__`
+   * server with no registered tool yet is a warning (its client may connect later; list it in
+   * `options.mcpServers` to silence the warning). `runToolCalls` calls this for every batch.
+   *
+   * @returns the warnings.
+   * @throws PermissionConfigError `RULE_MATCHES_NOTHING`, one line per refused rule, each naming the fix.
+   */
+  checkRules(tools: Iterable<RuleCheckTool> | { list(): readonly RuleCheckTool[] }, options: RuleCheckOptions = {}): RuleCheckReport {
+    const list = 'list' in tools && typeof tools.list === 'function' ? tools.list() : [...(tools as Iterable<RuleCheckTool>)];
+    const { problems, warnings } = checkRuleSet(this.current.rules, list, options);
+    if (problems.length > 0) throw new PermissionConfigError('RULE_MATCHES_NOTHING', problems.join('\n'));
+    return { warnings };
+  }
+
+  /**
    * The decision for one call of `tool` with the model's `args` (object or JSON text). See the class docs for the
    * order. ASK decisions carry suggested rules (the tool's `generateSuggestions`, unless the check gave its own).
    */
   async check(tool: PermissionSubject, args: unknown): Promise<PermissionDecision> {
     const context = this.current;
+    // A deny or ask rule meant for this tool that would match nothing (content it cannot judge, a name that differs
+    // only by case) fails closed: the user believes the call is denied or asked for.
+    for (const rule of context.rules) {
+      if (rule.behavior === PermissionBehavior.ALLOW) continue;
+      const misfit = ruleMisfit(rule, tool);
+      if (misfit !== undefined) return PermissionDecision.deny(`${misfit} Until then this call of ${tool.name} is denied.`, { reason: { type: 'rule', rule } });
+    }
     const parsed = tool.parseArgs(args);
     if (!parsed.ok) {
       const deny = await this.find(context, tool, PermissionBehavior.DENY, undefined);

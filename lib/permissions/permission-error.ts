@@ -8,8 +8,10 @@ import { AgentToolkitError } from '../errors';
  * - `INVALID_RULE_BEHAVIOR`: a rule hook (`matchRule`) was called without the rule's behaviour.
  * - `INVALID_PERMISSION_DECISION`: a tool's `checkPermissions` returned something that is not a decision (the
  *   engine then denies the call).
+ * - `RULE_MATCHES_NOTHING`: `PermissionEngine.checkRules` (and `runToolCalls`) found rules that can match no call of
+ *   the registry's tools; the message has one line per rule, naming the fix.
  */
-export type PermissionConfigErrorCode = 'INVALID_PERMISSION_RULE' | 'INVALID_PERMISSION_MODE' | 'INVALID_RULE_BEHAVIOR' | 'INVALID_PERMISSION_DECISION';
+export type PermissionConfigErrorCode = 'INVALID_PERMISSION_RULE' | 'INVALID_PERMISSION_MODE' | 'INVALID_RULE_BEHAVIOR' | 'INVALID_PERMISSION_DECISION' | 'RULE_MATCHES_NOTHING';
 
 /**
  * A permission configuration the host gave, or a tool's permission hook, cannot be used (see

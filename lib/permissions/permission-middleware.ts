@@ -20,7 +20,9 @@ export interface PermissionMiddlewareOptions {
  * that do not batch with `runToolCalls`: ALLOW runs the call (with the updated input when a check rewrote it,
  * validated again); DENY fails it as a permission denial with the decision's message; ASK asks through
  * `options.ask` and fails the call as the user's refusal when the answer is no, or as unapproved when there is no
- * one to ask. Failures are results for the model, never exceptions.
+ * one to ask. Failures are results for the model, never exceptions. A call it lets through is approved for the
+ * registry (`call.with({ approved: true })`): the engine's ALLOW (a rule, the mode) or the user's yes is the approval a
+ * `@RequiresApproval` tool needs, so `tools.execute` runs it without `ExecuteOptions.approved`.
  */
 export class PermissionMiddleware implements ToolMiddleware {
   constructor(
@@ -36,9 +38,9 @@ export class PermissionMiddleware implements ToolMiddleware {
       if (this.options.ask === undefined) return call.resultType.fail(unapprovedMessage(call.name, decision.message));
       if ((await this.options.ask(call, decision)) !== true) return call.resultType.fail(declinedMessage(call.name));
     }
-    if (decision.updatedInput === undefined) return next(call);
+    if (decision.updatedInput === undefined) return next(call.with({ approved: true }));
     const parsed = call.tool.parseArgs(decision.updatedInput);
     if (!parsed.ok) return call.resultType.fail(parsed.error);
-    return next(call.with({ params: parsed.params }));
+    return next(call.with({ params: parsed.params, approved: true }));
   }
 }

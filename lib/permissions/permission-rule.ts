@@ -9,7 +9,8 @@ export type RuleBehavior = PermissionBehavior.ALLOW | PermissionBehavior.DENY | 
  * pattern whose meaning belongs to the tool (`tool.matchRule`; none = every call of that tool), the behaviour and
  * where the rule came from (for example `"user"`, `"project"`, `"session"`: shown to users, never interpreted).
  *
- * Frozen when built by {@link permissionRule} or {@link parsePermissionRule}.
+ * Frozen when built by {@link permissionRule} or {@link parsePermissionRule}, and then read in text as its string
+ * form (`String(rule)` gives `Bash(git commit:*)`, as {@link formatPermissionRule} does).
  */
 export interface PermissionRule {
   readonly toolName: string;
@@ -37,6 +38,8 @@ export function permissionRule(toolName: string, behavior: RuleBehavior, ruleCon
   const rule: { -readonly [K in keyof PermissionRule]: PermissionRule[K] } = { toolName, behavior };
   if (ruleContent !== undefined && ruleContent !== '') rule.ruleContent = ruleContent;
   if (source !== undefined) rule.source = source;
+  // In text (a template literal, String(), a log line) a rule reads as its string form, not "[object Object]".
+  Object.defineProperty(rule, 'toString', { value: () => formatPermissionRule(rule), enumerable: false });
   return Object.freeze(rule);
 }
 
@@ -59,6 +62,18 @@ export function parsePermissionRule(text: string, behavior: RuleBehavior, source
     throw new PermissionConfigError('INVALID_PERMISSION_RULE', `Permission rule ${JSON.stringify(text)} has empty content. Write \`${match[1]}\` to cover every call of the tool.`);
   }
   return permissionRule(match[1]!, behavior, content, source);
+}
+
+/**
+ * `rule`, or a frozen copy of it, that reads as its string form in text (`String(rule)`: `Bash(git commit:*)`); a rule
+ * built by {@link permissionRule} already does. Used for the suggestions of a decision, which hooks may build as
+ * plain objects.
+ */
+export function readableRule(rule: PermissionRule): PermissionRule {
+  if (rule === null || typeof rule !== 'object' || Object.hasOwn(rule, 'toString')) return rule;
+  const copy = { ...rule };
+  Object.defineProperty(copy, 'toString', { value: () => formatPermissionRule(copy), enumerable: false });
+  return Object.freeze(copy);
 }
 
 /** The string form of a rule: `Tool` or `Tool(content)` (the inverse of {@link parsePermissionRule}). */

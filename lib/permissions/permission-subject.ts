@@ -22,6 +22,11 @@ export interface PermissionSubject {
    * of an allow rule than of a deny rule).
    */
   matchRule(ruleContent: string, input: Record<string, unknown>, context: PermissionContext, behavior: RuleBehavior): boolean | Promise<boolean>;
+  /**
+   * Whether {@link matchRule} judges content at all (`Tool` answers this). False: a rule with content about this tool
+   * would match nothing, and the engine refuses it. Undefined counts as true.
+   */
+  readonly hasRuleMatcher?: boolean;
   /** Rules that would allow this call, offered with an ASK. */
   generateSuggestions(input: Record<string, unknown>, context?: PermissionContext): readonly PermissionRule[];
 }

@@ -1,10 +1,11 @@
 /**
  * Where the pipeline reports: `debug` receives one line per call (name, outcome, duration in ms; never the arguments,
- * which may hold secrets), `warn` an exception thrown by a tool (with its stack), `error` an internal failure. Pass
+ * which may hold secrets), and an expected failure (a failed result, a `ToolError`), `warn` an exception thrown by a tool (with its stack),
+ * `error` an internal failure. Pass
  * `console`, or an adapter for pino/winston. Without `debug` the call-logging step is left out of the pipeline.
  */
 export interface ToolLogger {
-  /** One line per call: name, outcome, duration in ms. */
+  /** One line per call: name, outcome, duration in ms; and a tool's expected failure, its first line. */
   debug?(message: string, details?: Record<string, unknown>): void;
   /** An exception thrown by a tool, with its stack in `details`. */
   warn(message: string, details?: Record<string, unknown>): void;
@@ -12,8 +13,11 @@ export interface ToolLogger {
   error(message: string, details?: Record<string, unknown>): void;
 }
 
-/** The default logger: warnings and errors to the console, no per-call debug lines. */
+/**
+ * The default logger: warnings (a tool that threw) and errors (an internal failure) to the console, the details only
+ * when there are some; no per-call debug lines, and so no expected failures (a failed result is the model's to act on).
+ */
 export const consoleLogger: ToolLogger = {
-  warn: (message, details) => console.warn(message, details ?? ''),
-  error: (message, details) => console.error(message, details ?? ''),
+  warn: (message, details) => (details === undefined ? console.warn(message) : console.warn(message, details)),
+  error: (message, details) => (details === undefined ? console.error(message) : console.error(message, details)),
 };

@@ -69,11 +69,12 @@ export class Outcomes<R extends ActionResult<unknown>> {
   }
 
   /**
-   * Logs a tool's expected failure (a failed result it returned, or the message of a `ToolError` it threw): one warn
-   * line with the message's first line, no stack.
+   * Logs a tool's expected failure (a failed result it returned, or the message of a `ToolError` it threw): one
+   * `debug` line with the message's first line, no stack. Such a failure is the model's to act on, not a fault of
+   * the host, so it is not a warning; a logger without `debug` does not see it.
    */
   expectedFailure(name: string, message: unknown): void {
-    this.log('warn', `Tool '${name}' failed: ${messageOf(typeof message === 'string' ? message : '')}`);
+    this.log('debug', `Tool '${name}' failed: ${messageOf(typeof message === 'string' ? message : '')}`);
   }
 
   /** The error boundary's answer to an unexpected error: logged with its stack, a short generic message for the model. */
@@ -86,8 +87,9 @@ export class Outcomes<R extends ActionResult<unknown>> {
    * Logs `message`, with the error and its stack when one is passed. A logger that throws, or an error whose stack
    * cannot be read, never fails the call.
    */
-  private log(level: 'warn' | 'error', message: string, ...error: [unknown?]): void {
+  private log(level: 'debug' | 'warn' | 'error', message: string, ...error: [unknown?]): void {
     try {
+      if (level === 'debug') return void this.logger.debug?.(message);
       // One line with the error's first line, and its stack once in the details (never the error object too:
       // console loggers would print the stack twice).
       if (error.length === 0) this.logger[level](message);

@@ -19,6 +19,13 @@ export interface ToolCallInit {
    * `call.with({ onChunk })`) to observe or transform the chunks the consumer sees.
    */
   readonly onChunk?: ((chunk: ToolChunk) => void | Promise<void>) | undefined;
+  /**
+   * Whether the call's approval was given: by the caller (`ExecuteOptions.approved`) or by a middleware earlier in
+   * the chain, which passes `call.with({ approved: true })` to `next` (as `PermissionMiddleware` does for a call the
+   * engine allowed or the user approved). A call whose tool needs approval for these params and that is not approved
+   * is not run: the innermost step answers `unapproved`.
+   */
+  readonly approved?: boolean | undefined;
 }
 
 /**
@@ -40,6 +47,7 @@ export class ToolCall implements ToolCallInit {
   readonly resultType!: ActionResultClass;
   readonly callId?: string;
   readonly onChunk?: (chunk: ToolChunk) => void | Promise<void>;
+  readonly approved?: boolean;
 
   constructor(init: ToolCallInit) {
     Object.assign(this, init);

@@ -3,7 +3,7 @@ import type { ActionResult } from '../result';
 import { toWellFormed } from '../text/cut-text';
 import { binaryText, hasBinary, resultParts } from './result-parts';
 import { resultText } from './result-text';
-import type { ToolCallRequest } from './tool-call-request';
+import { providerIdOf, type ToolCallRequest } from './tool-call-request';
 
 /** The image media types a Messages API `image` block takes (the SDK's `Base64ImageSource`). */
 type AnthropicImageType = 'image/jpeg' | 'image/png' | 'image/gif' | 'image/webp';
@@ -30,10 +30,12 @@ export interface AnthropicToolResult {
  * `ActionResult.image` / `ActionResult.file`) are content blocks: JPEG, PNG, GIF and WebP as `image` blocks, PDF and
  * plain text as `document` blocks, any other media type as a text block with the base64 JSON form
  * (https://docs.anthropic.com/en/docs/agents-and-tools/tool-use/implement-tool-use#handling-tool-use-and-tool-result-content-blocks).
+ * `call` is the call from `anthropicToolUses` (its `tool_use` id is sent back, never an id the parser made up) or the
+ * `tool_use` id itself.
  */
-export function anthropicToolResult(toolUseId: string, result: ActionResult<unknown>): AnthropicToolResult {
+export function anthropicToolResult(call: string | ToolCallRequest, result: ActionResult<unknown>): AnthropicToolResult {
   const parts = resultParts(result);
-  const id = toWellFormed(toolUseId);
+  const id = toWellFormed(providerIdOf(call));
   if (!hasBinary(parts)) return { type: 'tool_result', tool_use_id: id, content: resultText(result), is_error: !result.ok };
   // Empty text blocks are refused by the API: they are left out.
   const content = parts.flatMap((part): AnthropicToolResultContent[] => (part.type === 'text' ? (part.text === '' ? [] : [{ type: 'text', text: part.text }]) : [binaryBlock(part.content)]));
@@ -54,5 +56,5 @@ function binaryBlock(content: BinaryContent): AnthropicToolResultContent {
  * ...]}`. Pass all the calls' results (e.g. from `executeToolCalls`), declined ones included.
  */
 export function anthropicToolResultMessage(results: ReadonlyArray<{ readonly call: ToolCallRequest; readonly result: ActionResult<unknown> }>): { role: 'user'; content: AnthropicToolResult[] } {
-  return { role: 'user', content: results.map(({ call, result }) => anthropicToolResult(call.id, result)) };
+  return { role: 'user', content: results.map(({ call, result }) => anthropicToolResult(call, result)) };
 }

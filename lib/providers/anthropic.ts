@@ -7,6 +7,7 @@ import type { ToolFormat } from '../tool/tool-format';
 import type { ToolSession } from '../tool/tool-session';
 import { objectParameters, type ObjectParameters } from './object-parameters';
 import { ANTHROPIC_RULES, assertProviderRules } from './provider-rules';
+import { withUniqueIds } from './call-ids';
 import type { ToolCallRequest } from './tool-call-request';
 
 /**
@@ -142,14 +143,18 @@ export interface AnthropicMessage {
   content: ReadonlyArray<{ type: string; id?: string; name?: string; input?: unknown }>;
 }
 
-/** The `tool_use` blocks of a response, as tool calls (`input` is already an object). */
+/**
+ * The `tool_use` blocks of a response, as tool calls (`input` is already an object). A block with no id or an id an
+ * earlier block has gets a made-up `id`, and `providerId` keeps Anthropic's, which the `tool_result` carries back.
+ */
 export function anthropicToolUses<M extends AnthropicMessage>(message: M): ToolCallRequest[] {
   // Read defensively: a malformed response (no content, null blocks, a block missing fields) never throws here; a
   // `tool_use` missing its name or input becomes a request that fails in `execute`, so it still gets a tool_result.
   const content = (message as Partial<AnthropicMessage> | null | undefined)?.content;
-  return (Array.isArray(content) ? content : []).flatMap((block: AnthropicMessage['content'][number] | null) =>
+  const calls = (Array.isArray(content) ? content : []).flatMap((block: AnthropicMessage['content'][number] | null) =>
     block?.type === 'tool_use' ? [{ id: String(block.id ?? ''), name: String(block.name ?? ''), args: block.input }] : [],
   );
+  return withUniqueIds(calls, 'anthropic');
 }
 
 export { anthropicToolResult, anthropicToolResultMessage, type AnthropicToolResult, type AnthropicToolResultContent } from './anthropic-result';

@@ -5,8 +5,11 @@ import type { Tool } from '../tool/tool';
 import type { ExecuteOptions, Tools } from '../tools';
 import type { ToolCallRequest } from './tool-call-request';
 
-/** Options of {@link executeToolCall}: those of `tools.execute` plus the approval step. */
-export interface ToolCallOptions extends ExecuteOptions {
+/**
+ * Options of {@link executeToolCall}: those of `tools.execute` plus the approval step. `approved` is not one of them:
+ * here `approve` is asked for each call that needs it, and only its yes approves the call.
+ */
+export interface ToolCallOptions extends Omit<ExecuteOptions, 'approved'> {
   /**
    * Asked for each call that needs confirmation (`tool.needsApproval(args)`, which sees the params after null
    * stripping, validation and defaults). False, a rejection or a throw declines the call. Without it, such calls are
@@ -41,17 +44,21 @@ export async function executeToolCall<R extends ActionResult<unknown>>(tools: To
   } catch {
     needsApproval = tool !== undefined; // an availability check that throws cannot vouch for the call: fail closed
   }
+  const { approve, ...rest } = options;
+  // A caller's own `approved` (from JavaScript, past the type) approves nothing here: only `approve`'s yes does.
+  const execution: ExecuteOptions = { ...rest, approved: undefined };
   if (tool !== undefined && needsApproval) {
-    if (options.approve === undefined) return tools.unapproved(call.name);
+    if (approve === undefined) return tools.unapproved(call.name);
     let approved = false;
     try {
-      approved = (await options.approve(tool, call)) === true;
+      approved = (await approve(tool, call)) === true;
     } catch {
       approved = false;
     }
     if (!approved) return tools.declined(call.name);
+    return tools.execute(call.name, args, { ...execution, approved: true });
   }
-  return tools.execute(call.name, args, options);
+  return tools.execute(call.name, args, execution);
 }
 
 /** A frozen deep copy of object arguments (JSON text is immutable already); unreadable ones are left for `execute` to fail. */

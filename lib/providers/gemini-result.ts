@@ -5,7 +5,7 @@ import type { ActionResult } from '../result';
 import { toWellFormed } from '../text/cut-text';
 import { binaryText, displayName, hasBinary, resultParts } from './result-parts';
 import { failureText, mayHoldBinary, jsonText, resultText } from './result-text';
-import type { ToolCallRequest } from './tool-call-request';
+import { providerIdOf, type ToolCallRequest } from './tool-call-request';
 import { wellFormedJson } from './well-formed';
 
 /**
@@ -30,13 +30,15 @@ export interface GeminiFunctionResponsePart {
 /**
  * A `functionResponse` part carrying a result back (provider rule: `response` is an object; the SDK documents the
  * `output` and `error` keys): `{ output: value }` on success, `{ error: message }` on failure (never blank), declined
- * and timed-out calls included. The call's id is echoed when it had one. A binary result (see `ActionResult.image` /
+ * and timed-out calls included. The id Gemini gave the call is echoed when it gave one (`providerId`, else `id`); an id
+ * the parser made up is never sent. A binary result (see `ActionResult.image` /
  * `ActionResult.file`) in a media type Gemini takes inline (PNG, JPEG, WebP, PDF, plain text) goes in `parts` as
  * inline data named by `displayName`, and `output` refers to it as `{"$ref": "<displayName>"}` (Gemini's documented
  * form for multimodal function responses); other media types are `output` as base64 JSON.
  */
 export function geminiFunctionResponse(call: ToolCallRequest, result: ActionResult<unknown>): GeminiFunctionResponsePart {
-  const head = { ...(call.id ? { id: toWellFormed(call.id) } : {}), name: toWellFormed(call.name) };
+  const id = providerIdOf(call);
+  const head = { ...(id ? { id: toWellFormed(id) } : {}), name: toWellFormed(call.name) };
   if (!result.ok) return { functionResponse: { ...head, response: { error: failureText(result) } } };
   const parts = resultParts(result);
   if (!hasBinary(parts)) return { functionResponse: { ...head, response: { output: geminiOutput(result) } } };

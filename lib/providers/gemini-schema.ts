@@ -62,7 +62,10 @@ interface Walk {
  * kept only for strings (`const` strings become one-value enums; numeric enums keep their type, gain their smallest
  * and largest value as bounds and are listed in the description), exclusive bounds rewritten as inclusive ones (an
  * integer bound moves by one; a number bound is named in the description), unsupported formats and keywords moved
- * into the description, counts written as strings. Local validation keeps enforcing the original schema.
+ * into the description, counts written as strings. A union is sent as `{anyOf}` alone (Gemini 3 and Vertex AI refuse
+ * any field beside `anyOf`): its description, `nullable` and `default` move into the branches. A string enum with an
+ * empty member (which Gemini refuses) is sent as a plain string with its values in the description. Local validation
+ * keeps enforcing the original schema.
  *
  * @param where - the tool, named in errors.
  * @throws ToolDefinitionError naming the tool, the path and the reason for what the subset cannot express: a
@@ -97,9 +100,9 @@ function convert(input: unknown, path: string, walk: Walk): GeminiSchema {
   const concrete = types.filter((type) => type !== 'null');
   if (concrete.length === 0 && !nullable) refuse(walk, path, 'accepts a value of any type (no type, as Type.Any() or Type.Unknown() give)', 'Give it a type.');
   if (concrete.length > 1) {
-    const { description, title: _title, ...rest } = node;
+    const { description, title: _title, default: _default, ...rest } = node;
     const anyOf = concrete.map((type) => convert(narrowValues({ ...rest, type }, type), path, walk));
-    return annotate({ anyOf, ...(nullable ? { nullable: true } : {}) }, typeof description === 'string' ? description : undefined);
+    return unionOf(anyOf, { nullable, description: typeof description === 'string' ? description : undefined, ...('default' in node ? { default: node.default } : {}) });
   }
   const type = concrete[0];
   if (type === undefined) return { type: 'NULL', ...(typeof node.title === 'string' ? { title: node.title } : {}), ...(typeof node.description === 'string' ? { description: node.description } : {}) };
@@ -116,7 +119,7 @@ function convert(input: unknown, path: string, walk: Walk): GeminiSchema {
   }
   if (typeof node.pattern === 'string' && type === 'string') out.pattern = node.pattern;
   for (const key of COUNTS_OF[type] ?? []) if (typeof node[key] === 'number') out[key] = String(node[key]);
-  boundsPart(node, type, out, notes);
+  if (type === 'number' || type === 'integer') boundsPart(node, type, out, notes);
   if (type === 'object') objectPart(node, path, walk, out);
   if (type === 'array') out.items = itemsOf(node, path, walk);
   for (const [key, value] of Object.entries(node)) {
@@ -134,7 +137,8 @@ function inline(node: SchemaNode, path: string, walk: Walk): GeminiSchema {
     refuse(walk, path, `refers back to '${name}', which contains it: a recursive schema cannot be inlined, and Gemini's schema subset has no references`, 'Bound the depth with explicit nested types.');
   }
   const target = convert(refTarget(walk.schema, ref), path, { ...walk, inlining: [...walk.inlining, name] });
-  return typeof node.description === 'string' ? { ...target, description: node.description } : target;
+  if (typeof node.description !== 'string') return target;
+  return target.anyOf === undefined ? { ...target, description: node.description } : unionOf(target.anyOf, { nullable: false, description: node.description });
 }
 
 function convertUnion(node: SchemaNode, branches: unknown[], path: string, walk: Walk): GeminiSchema {
@@ -150,8 +154,53 @@ function convertUnion(node: SchemaNode, branches: unknown[], path: string, walk:
   const withExtra = (schema: GeminiSchema): GeminiSchema => (schema.type === 'NULL' ? { ...schema, ...extra, nullable: undefined } : { ...schema, ...extra });
   if (literals !== undefined) return dropUndefined(withExtra(convert({ ...literals, ...(description === undefined ? {} : { description }) }, path, walk)));
   const anyOf = rest.map((branch) => convert(branch, pointer(path, branches.indexOf(branch)), walk));
-  if (anyOf.length === 1) return annotate(dropUndefined(withExtra(anyOf[0]!)), description ?? anyOf[0]!.description);
-  return annotate({ anyOf, ...extra }, description);
+  if (anyOf.length === 1 && anyOf[0]!.anyOf === undefined) return annotate(dropUndefined(withExtra(anyOf[0]!)), description ?? anyOf[0]!.description);
+  return unionOf(anyOf, { nullable, description, ...('default' in node ? { default: node.default } : {}) });
+}
+
+interface UnionExtras {
+  readonly nullable: boolean;
+  readonly description: string | undefined;
+  readonly default?: unknown;
+}
+
+/**
+ * `{anyOf}` and nothing else: Gemini 3 and Vertex AI refuse a schema with any field beside `anyOf` ("When using any_of,
+ * it must be the only field set"). What the union node carried moves into its branches: `nullable` onto each branch
+ * (a NULL branch already takes null), the description onto each branch (before the branch's own), the default onto the
+ * branches whose type it has. Nested unions are flattened, so no branch is itself a union with fields of its own.
+ */
+function unionOf(branches: readonly GeminiSchema[], extras: UnionExtras): GeminiSchema {
+  const flat = branches.flatMap((branch) => (branch.anyOf !== undefined && Object.keys(branch).length === 1 ? branch.anyOf : [branch]));
+  const anyOf = flat.map((branch) => {
+    const out: GeminiSchema = { ...branch };
+    if (extras.nullable && out.type !== 'NULL') out.nullable = true;
+    if (extras.description !== undefined) out.description = out.description === undefined || out.description === '' ? extras.description : `${extras.description} ${out.description}`;
+    if ('default' in extras && out.default === undefined && hasGeminiType(extras.default, out)) out.default = extras.default;
+    return out;
+  });
+  return { anyOf };
+}
+
+/** Whether `value` is of the branch's type (a null default goes to a nullable or NULL branch). */
+function hasGeminiType(value: unknown, branch: GeminiSchema): boolean {
+  if (value === null) return branch.nullable === true || branch.type === 'NULL';
+  switch (branch.type) {
+    case 'STRING':
+      return typeof value === 'string' && (branch.enum === undefined || branch.enum.includes(value));
+    case 'INTEGER':
+      return Number.isInteger(value);
+    case 'NUMBER':
+      return typeof value === 'number';
+    case 'BOOLEAN':
+      return typeof value === 'boolean';
+    case 'ARRAY':
+      return Array.isArray(value);
+    case 'OBJECT':
+      return typeof value === 'object' && !Array.isArray(value);
+    default:
+      return false;
+  }
 }
 
 function dropUndefined(schema: GeminiSchema): GeminiSchema {
@@ -179,10 +228,13 @@ function enumPart(node: SchemaNode, type: string, out: GeminiSchema, notes: stri
   if (values === undefined) return;
   const concrete = values.filter((value) => value !== null);
   if (concrete.length < values.length) out.nullable = true;
-  if (type === 'string') {
+  // Gemini refuses an empty string as an enum member ("enum[N]: cannot be empty"): such an enum is sent as a plain
+  // string with its values in the description, and local validation keeps enforcing them.
+  if (type === 'string' && concrete.length > 0 && !concrete.includes('')) {
     out.enum = concrete as string[];
     return;
   }
+  if (concrete.length === 0) return;
   notes.push(concrete.length === 1 ? constraintNote('const', concrete[0])! : constraintNote('enum', concrete)!);
   const numbers = concrete.filter((value): value is number => typeof value === 'number');
   if (numbers.length > 0 && (type === 'number' || type === 'integer')) {

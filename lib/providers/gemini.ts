@@ -3,6 +3,7 @@ import type { SchemaNode } from '../schema/schema-walk';
 import { assertProviderRules, GEMINI_RULES } from './provider-rules';
 import type { ToolFormat } from '../tool/tool-format';
 import { toGeminiSchema, type GeminiFunctionDeclaration } from './gemini-schema';
+import { withUniqueIds } from './call-ids';
 import type { ToolCallRequest } from './tool-call-request';
 
 export { toGeminiSchema, type GeminiFunctionDeclaration, type GeminiSchema, type GeminiType } from './gemini-schema';
@@ -36,16 +37,19 @@ export interface GeminiParts {
 
 /**
  * The `functionCall` parts of a response (the first candidate of a `GenerateContentResponse`) or of one `Content`, as
- * tool calls. A call without an id (the Gemini API often sends none) gets `""`: results are matched by name and order.
+ * tool calls. Every call gets an id of its own: one without an id (the Gemini API often sends none), or with an id an
+ * earlier call of the response has, gets a made-up one, and `providerId` keeps what Gemini sent (`""` for none); the
+ * function response then carries Gemini's id, or none (Gemini matches results by name and order), never the made-up one.
  */
 export function geminiFunctionCalls(response: { candidates?: ReadonlyArray<{ content?: GeminiParts }> } | GeminiParts): ToolCallRequest[] {
   if (response === null || typeof response !== 'object') return [];
   const content = 'candidates' in response ? response.candidates?.[0]?.content : (response as GeminiParts);
   const parts = content?.parts;
-  return (Array.isArray(parts) ? parts : []).flatMap((part: { functionCall?: GeminiFunctionCall } | null) => {
+  const calls = (Array.isArray(parts) ? parts : []).flatMap((part: { functionCall?: GeminiFunctionCall } | null) => {
     const functionCall = part?.functionCall;
-    return functionCall?.name ? [{ id: functionCall.id ?? '', name: functionCall.name, args: functionCall.args ?? {} }] : [];
+    return functionCall?.name ? [{ id: String(functionCall.id ?? ''), name: functionCall.name, args: functionCall.args ?? {} }] : [];
   });
+  return withUniqueIds(calls, 'gemini');
 }
 
 export { geminiFunctionResponse, geminiFunctionResponseContent, type GeminiFunctionResponseInlinePart, type GeminiFunctionResponsePart } from './gemini-result';

@@ -14,7 +14,8 @@ import { assertProviderRules, MCP_RULES } from './provider-rules';
 export interface McpToolAnnotations {
   readOnlyHint: boolean;
   destructiveHint?: boolean;
-  openWorldHint: boolean;
+  /** Left out for a tool whose effects are not declared: MCP then assumes it may reach an open world. */
+  openWorldHint?: boolean;
 }
 
 /** One entry of an MCP `tools/list` result: `{"name", "title"?, "icons"?, "description", "inputSchema", "outputSchema"?, "annotations", "_meta"?}`. */
@@ -33,7 +34,8 @@ export interface McpTool {
  * The MCP tool-listing format: `inputSchema` is the params schema as written with `$ref`s only into `$defs`, and
  * `annotations` come from the effects and approval: `readOnlyHint` is `tool.isReadOnly` (a tool that declares no
  * write, network or process effect, or `readOnly: true`; a tool whose effects are not declared is not read-only, so
- * no client auto-runs an undeclared destructive tool), `openWorldHint` for a network effect, and `destructiveHint:
+ * no client auto-runs an undeclared destructive tool), `openWorldHint` for a network effect (left out when the
+ * effects are not declared: they are unknown, and MCP's default for an absent hint is `true`), and `destructiveHint:
  * true` for a tool that requires approval (otherwise left out: MCP then assumes a tool that is not read-only may be
  * destructive; `false` would be a claim the library cannot make). The `title`, `icons` and `meta` options become
  * `title`, `icons` and `_meta`; a `returns` object schema becomes `outputSchema` (a `returns` schema of another type
@@ -46,7 +48,8 @@ export const mcpFormat: ToolFormat<McpTool> = {
   id: 'mcp',
   render(tool: Tool, description: string): McpTool {
     const readOnly = tool.isReadOnly;
-    const annotations: McpToolAnnotations = { readOnlyHint: readOnly, openWorldHint: tool.hasEffect(ToolEffect.NETWORK) };
+    const annotations: McpToolAnnotations = { readOnlyHint: readOnly };
+    if (tool.effectsDeclared) annotations.openWorldHint = tool.hasEffect(ToolEffect.NETWORK);
     if (!readOnly && tool.requiresApproval) annotations.destructiveHint = true;
     const entry = mcpToolExtras(tool, description);
     assertProviderRules(tool, description, entry.inputSchema, MCP_RULES);

@@ -2,6 +2,7 @@ import type { Tool } from '../tool/tool';
 import type { ToolFormat } from '../tool/tool-format';
 import type { JsonObject } from './object-parameters';
 import { openAIFunctionParameters } from './openai-parameters';
+import { withUniqueIds } from './call-ids';
 import type { ToolCallRequest } from './tool-call-request';
 
 /**
@@ -40,14 +41,16 @@ export interface OpenAIChatAssistantMessage {
 /**
  * The function calls of an assistant message (`message.tool_calls`), arguments kept as the JSON text the model sent:
  * `tools.execute` parses it, and malformed or truncated JSON becomes a failed result that says so. Custom tool calls
- * are skipped.
+ * are skipped. Every call gets an id of its own: one with no id or an id an earlier call has gets a made-up `id`, and
+ * `providerId` keeps OpenAI's, which the result builders send back.
  */
 export function openAIChatToolCalls<M extends OpenAIChatAssistantMessage>(message: M): ToolCallRequest[] {
   // Payloads are read defensively (a proxy or a truncated response may break the documented shape): null entries
   // are skipped, and a function call missing its name or arguments still becomes a request that fails in `execute`.
   const calls = (message as Partial<OpenAIChatAssistantMessage> | null | undefined)?.tool_calls;
-  return (Array.isArray(calls) ? calls : []).flatMap((call: Partial<NonNullable<OpenAIChatAssistantMessage['tool_calls']>[number]> | null) =>
+  const requests = (Array.isArray(calls) ? calls : []).flatMap((call: Partial<NonNullable<OpenAIChatAssistantMessage['tool_calls']>[number]> | null) =>
     call?.type === 'function' && call.function ? [{ id: String(call.id ?? ''), name: String(call.function.name ?? ''), args: call.function.arguments }] : [],
   );
+  return withUniqueIds(requests, 'openai');
 }
 export { openAIChatToolMessage, openAIChatToolMessages, type OpenAIChatAttachmentPart, type OpenAIChatToolMessage } from './openai-result';

@@ -2,6 +2,7 @@ import type { Tool } from '../tool/tool';
 import type { ToolFormat } from '../tool/tool-format';
 import type { JsonObject } from './object-parameters';
 import { openAIFunctionParameters } from './openai-parameters';
+import { withUniqueIds } from './call-ids';
 import type { ToolCallRequest } from './tool-call-request';
 
 /**
@@ -45,14 +46,17 @@ interface FunctionCallItem {
 
 /**
  * The `function_call` items of a response (`response.output`, or the items themselves), as tool calls keyed by
- * `call_id`; arguments kept as the JSON text the model sent (malformed JSON becomes a failed result in `execute`).
+ * `call_id`; arguments kept as the JSON text the model sent (malformed JSON becomes a failed result in `execute`). A
+ * call with no `call_id` or one an earlier call has gets a made-up `id`, and `providerId` keeps OpenAI's, which
+ * `openAIResponsesToolOutput(call, result)` sends back.
  */
 export function openAIResponsesToolCalls(response: { readonly output: ReadonlyArray<OpenAIResponsesOutputItem> } | ReadonlyArray<OpenAIResponsesOutputItem>): ToolCallRequest[] {
   const items = response !== null && typeof response === 'object' && 'output' in response ? response.output : response;
-  return (Array.isArray(items) ? items : []).flatMap((item: OpenAIResponsesOutputItem | null) => {
+  const calls = (Array.isArray(items) ? items : []).flatMap((item: OpenAIResponsesOutputItem | null) => {
     if (item?.type !== 'function_call') return [];
     const call = item as FunctionCallItem;
     return [{ id: String(call.call_id ?? ''), name: String(call.name ?? ''), args: call.arguments }];
   });
+  return withUniqueIds(calls, 'openai');
 }
 export { openAIResponsesToolOutput, type OpenAIResponsesOutputContent } from './openai-result';

@@ -4,7 +4,7 @@ import type { ActionResult } from '../result';
 import { toWellFormed } from '../text/cut-text';
 import { binaryText, displayName, hasBinary, resultParts, type ResultPart } from './result-parts';
 import { resultText } from './result-text';
-import type { ToolCallRequest } from './tool-call-request';
+import { providerIdOf, type ToolCallRequest } from './tool-call-request';
 
 /** Image media types OpenAI models take as input (PNG, JPEG, WebP, non-animated GIF): https://platform.openai.com/docs/guides/images-vision */
 const IMAGE_TYPES: ReadonlySet<string> = new Set(['image/png', 'image/jpeg', 'image/webp', 'image/gif']);
@@ -29,10 +29,12 @@ export type OpenAIResponsesOutputContent =
  * result is a string; a binary result (see `ActionResult.image` / `ActionResult.file`) is a list of input content:
  * images as `input_image` and PDFs as `input_file` (base64 `data:` URLs), other media types as `input_text` holding
  * the base64 JSON form (https://platform.openai.com/docs/api-reference/responses/create#responses-create-input).
+ * `call` is the call from `openAIResponsesToolCalls` (its `call_id` is sent back, never an id the parser made up) or
+ * the `call_id` itself.
  */
-export function openAIResponsesToolOutput(callId: string, result: ActionResult<unknown>): { type: 'function_call_output'; call_id: string; output: string | OpenAIResponsesOutputContent[] } {
+export function openAIResponsesToolOutput(call: string | ToolCallRequest, result: ActionResult<unknown>): { type: 'function_call_output'; call_id: string; output: string | OpenAIResponsesOutputContent[] } {
   const parts = resultParts(result);
-  const call_id = toWellFormed(callId);
+  const call_id = toWellFormed(providerIdOf(call));
   if (!hasBinary(parts)) return { type: 'function_call_output', call_id, output: result.ok ? resultText(result) : `Error: ${resultText(result)}` };
   const output = parts.map((part, index): OpenAIResponsesOutputContent => {
     if (part.type === 'text') return { type: 'input_text', text: part.text };
@@ -64,10 +66,11 @@ export type OpenAIChatAttachmentPart =
  * Chat Completions tool messages hold text only. An image or PDF in the result is replaced in the text by a note
  * naming the attachment (`[attachment 'shot.png' (image/png, 1234 bytes): in the next user message]`); send the
  * attachments with {@link openAIChatToolMessages}, which adds them as one user message after the tool messages. Other
- * media types are written in the text as base64 JSON.
+ * media types are written in the text as base64 JSON. `call` is the call from `openAIChatToolCalls` (its
+ * `tool_call_id` is sent back, never an id the parser made up) or the `tool_call_id` itself.
  */
-export function openAIChatToolMessage(callId: string, result: ActionResult<unknown>): OpenAIChatToolMessage {
-  return chatMessage(callId, result, resultParts(result), 0).message;
+export function openAIChatToolMessage(call: string | ToolCallRequest, result: ActionResult<unknown>): OpenAIChatToolMessage {
+  return chatMessage(providerIdOf(call), result, resultParts(result), 0).message;
 }
 
 /**
@@ -83,11 +86,11 @@ export function openAIChatToolMessages(
   const attachments: OpenAIChatAttachmentPart[] = [];
   let count = 0;
   for (const { call, result } of results) {
-    const built = chatMessage(call.id, result, resultParts(result), count);
+    const built = chatMessage(providerIdOf(call), result, resultParts(result), count);
     count += built.attachments.length;
     messages.push(built.message);
     for (const { name, content } of built.attachments) {
-      attachments.push({ type: 'text', text: `Attachment '${name}' from tool call ${toWellFormed(call.id)} (${toWellFormed(call.name)}):` });
+      attachments.push({ type: 'text', text: `Attachment '${name}' from tool call ${toWellFormed(providerIdOf(call))} (${toWellFormed(call.name)}):` });
       attachments.push(
         attachable(content) === 'image'
           ? { type: 'image_url', image_url: { url: content.toDataUrl(), detail: 'auto' } }

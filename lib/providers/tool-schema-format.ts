@@ -13,6 +13,8 @@ import { openAIResponsesFormat, openAIResponsesStrictFormat } from './openai-res
  * - `ANTHROPIC`: Messages `tools` (`input_schema`). `ANTHROPIC_STRICT`: the same with strict tool use (`strict: true`).
  * - `GEMINI`: function declarations in the OpenAPI subset.
  * - `MCP`: `tools/list` entries with annotations.
+ *
+ * Each reads as its `id` in text: `${ToolSchemaFormat.OPENAI}` and `String(ToolSchemaFormat.OPENAI)` give `"openai"`.
  */
 export const ToolSchemaFormat = {
   OPENAI: openAIChatFormat,
@@ -24,3 +26,8 @@ export const ToolSchemaFormat = {
   GEMINI: geminiFormat,
   MCP: mcpFormat,
 } as const;
+
+// In text (a template literal, String(), a log line) a built-in format reads as its id, not "[object Object]".
+for (const format of Object.values(ToolSchemaFormat)) {
+  Object.defineProperty(format, 'toString', { value: () => format.id, enumerable: false, configurable: true });
+}

@@ -1,16 +1,20 @@
 import { execFile } from 'node:child_process';
 import { readFileSync } from 'node:fs';
+import { posix, relative, sep } from 'node:path';
+import { isWithin } from '../fs/path-within';
+import { ISOLATED_BASE_ENVIRONMENT } from './base-environment';
 import type { BindMount } from './bind-mount';
-import { bubblewrapArgs, environmentArgs } from './bubblewrap-args';
+import { bubblewrapArgs, environmentArgs, SYSTEM_PATHS } from './bubblewrap-args';
 import { checkCall } from './call-options';
 import { readInheritedEnvironment } from './environment';
 import { quoted, SandboxError } from './errors';
 import { HOST_PROCESS_ENV, resolveHostBinary } from './host-binary';
+import { findHostBash, POSIX_SHELL, usableHostBash, type HostBash } from './host-shell';
 import { Lifecycle } from './lifecycle';
 import { byDepth, checkMountTargets, checkSourcesExist, explicitMounts, pinMountSources, policyMounts, type PlannedMount } from './mount-plan';
 import type { SandboxPolicy } from './policy';
 import { KILL_GRACE_MS, runProcessTree } from './process-tree';
-import type { Sandbox, SandboxExecuteOptions, SandboxResult } from './sandbox';
+import type { Sandbox, SandboxCapabilities, SandboxExecuteOptions, SandboxResult, SandboxShell } from './sandbox';
 import { resolveWorkingDirectory } from './working-directory';
 
 /** Options of {@link BubblewrapSandbox}. */
@@ -24,10 +28,13 @@ export interface BubblewrapSandboxOptions {
    * process's `PATH` (absolute entries only); a path is resolved against the host's current directory.
    */
   bwrapPath?: string;
+  /**
+   * The bash that runs `shell: 'bash'` calls, as a host path. Default `bash`, looked up once, when the sandbox is
+   * built, on the host process's `PATH` (absolute entries only). It must be visible inside the sandbox: under the
+   * system folders (`/usr`, `/bin`, ...) or a read-only path of the policy or mounts.
+   */
+  bashPath?: string;
 }
-
-/** `PATH` inside the sandbox. */
-export const SANDBOX_PATH = '/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin';
 
 /** The oldest bwrap with every option this backend passes (`--clearenv` arrived in 0.5.0). */
 export const MIN_BWRAP_VERSION = '0.5.0';
@@ -38,7 +45,12 @@ export const MIN_BWRAP_VERSION = '0.5.0';
  * (even when the host process is root), an empty tmpfs root with
  * the host's system folders (/usr /bin /sbin /lib /lib64) read-only, the policy's readable paths read-only and
  * writable paths read-write at their host locations, explicit mounts last, and an environment rebuilt from scratch:
- * `HOME=/tmp`, `PATH`, the policy's `environment`, the inherited variables, then the call's `env`.
+ * `PATH`, `HOME=/tmp`, `LANG=C.UTF-8`, `TERM=dumb`, the policy's `environment`, the inherited variables, then the
+ * call's `env`.
+ *
+ * The shell is the host's `/bin/sh` (`shell: 'posix'`) or the host's bash (`shell: 'bash'`), found once on the host's
+ * own `PATH` and run at the path it has inside the sandbox. `readOnly: true` is enforced: every bind read-only, the
+ * root, `/dev` and `/tmp` remounted read-only, and no network whatever the policy says.
  *
  * The host side never sees that environment: bwrap is resolved to an absolute path from the host's `PATH` when the
  * sandbox is built, and starts with an empty environment; the sandbox's variables reach the sandboxed shell only,
@@ -58,6 +70,7 @@ export class BubblewrapSandbox implements Sandbox {
   private readonly mounts: readonly BindMount[];
   private readonly bwrapName: string;
   private readonly bwrapPath: string | undefined;
+  private readonly bash: HostBash;
   private versionCheck: Promise<void> | undefined;
   /** The mounts with their sources pinned to real paths by the first call, before any command ran. */
   private pinnedMounts: readonly PlannedMount[] | undefined;
@@ -67,7 +80,7 @@ export class BubblewrapSandbox implements Sandbox {
    * @param options - see {@link BubblewrapSandboxOptions}.
    * @throws SandboxError `LIMIT_UNSUPPORTED` when the policy sets memory, pids or CPU limits; `ENVIRONMENT_MISSING`
    * for an inherited variable that is not set; `MOUNT_INVALID` for a mount target used twice; `OPTIONS_INVALID` for
-   * an empty `bwrapPath`.
+   * an empty `bwrapPath` or `bashPath`.
    */
   constructor(
     readonly policy: SandboxPolicy,
@@ -85,13 +98,15 @@ export class BubblewrapSandbox implements Sandbox {
       throw new SandboxError('OPTIONS_INVALID', 'BubblewrapSandbox bwrapPath must be a non-empty path or program name.');
     }
     this.bwrapPath = resolveHostBinary(this.bwrapName);
+    this.bash = findHostBash(options.bashPath, 'BubblewrapSandbox');
   }
 
   /**
    * See {@link Sandbox.execute}. `oomKilled` is never set.
    *
    * @throws SandboxError `OPTIONS_INVALID` for `keepBackground: true` (the pid namespace ends with the command);
-   * `ENGINE_UNAVAILABLE` when bwrap is missing or older than `MIN_BWRAP_VERSION` (0.5.0).
+   * `ENGINE_UNAVAILABLE` when bwrap is missing or older than `MIN_BWRAP_VERSION` (0.5.0); `SHELL_UNAVAILABLE` for
+   * `shell: 'bash'` when the host has no bash, or one the sandbox cannot see or could replace.
    */
   async execute(command: string, options: SandboxExecuteOptions = {}): Promise<SandboxResult> {
     return this.lifecycle.run(options.signal, async (signal) => {
@@ -101,14 +116,15 @@ export class BubblewrapSandbox implements Sandbox {
       }
       const bwrap = await this.checkedBwrap();
       const cwd = await resolveWorkingDirectory(this.policy, options.cwd);
-      const mounts = (this.pinnedMounts ??= pinMountSources([...byDepth(policyMounts(this.policy)), ...explicitMounts(this.mounts)]));
+      const mounts = this.plannedMounts();
+      const shell = this.shellPath(call.shell, mounts);
       await checkSourcesExist(mounts);
       return runProcessTree({
         file: bwrap,
-        args: bubblewrapArgs({ command, network: this.policy.enableNetworkAccess, mounts, cwd }),
+        args: bubblewrapArgs({ command, shell, network: this.policy.enableNetworkAccess, mounts, cwd, readOnly: call.readOnly }),
         env: HOST_PROCESS_ENV,
         awaitGone: awaitNamespaceGone,
-        fd3Data: environmentArgs({ HOME: '/tmp', PATH: SANDBOX_PATH, ...call.env }),
+        fd3Data: environmentArgs({ ...ISOLATED_BASE_ENVIRONMENT, ...call.env }),
         cwd: undefined,
         timeoutMs: call.timeoutMs,
         maxOutputBytes: call.maxOutputBytes,
@@ -121,6 +137,23 @@ export class BubblewrapSandbox implements Sandbox {
     });
   }
 
+  /**
+   * `posix` always, `bash` when the host's bash is visible inside the sandbox and outside every writable path;
+   * `readOnly` always. Pins the mount sources as the first call would.
+   *
+   * @throws SandboxError `MOUNT_INVALID` when a mount source cannot be resolved or lies inside a writable path.
+   */
+  async capabilities(): Promise<SandboxCapabilities> {
+    const mounts = this.plannedMounts();
+    let bash = true;
+    try {
+      this.shellPath('bash', mounts);
+    } catch {
+      bash = false;
+    }
+    return Promise.resolve(Object.freeze({ shells: Object.freeze(bash ? (['posix', 'bash'] as const) : (['posix'] as const)), readOnly: true }));
+  }
+
   /** Kills running commands and refuses new ones. Idempotent. */
   async close(): Promise<void> {
     await this.lifecycle.close();
@@ -129,6 +162,26 @@ export class BubblewrapSandbox implements Sandbox {
   /** Same as {@link BubblewrapSandbox.close}, for `await using`. */
   async [Symbol.asyncDispose](): Promise<void> {
     await this.close();
+  }
+
+  /** The mounts, their sources pinned to real paths by the first call (or {@link BubblewrapSandbox.capabilities}). */
+  private plannedMounts(): readonly PlannedMount[] {
+    return (this.pinnedMounts ??= pinMountSources([...byDepth(policyMounts(this.policy)), ...explicitMounts(this.mounts)]));
+  }
+
+  /**
+   * The shell's path inside the sandbox: `/bin/sh`, or the host's bash where the sandbox sees it, through the system
+   * folders (bound at the same place) or a read-only mount (the deepest one that holds it).
+   */
+  private shellPath(shell: SandboxShell, mounts: readonly PlannedMount[]): string {
+    if (shell === 'posix') return POSIX_SHELL;
+    const host = usableHostBash(this.bash, mounts.filter((m) => !m.readOnly).map((m) => m.source), 'BubblewrapSandbox');
+    if (SYSTEM_PATHS.some((root) => isWithin(root, host))) return host;
+    const mount = mounts.filter((m) => isWithin(m.source, host)).sort((a, b) => b.source.length - a.source.length)[0];
+    if (mount === undefined) {
+      throw new SandboxError('SHELL_UNAVAILABLE', `BubblewrapSandbox: bash resolved to ${quoted(host, 300)}, which the sandbox does not see (only the system folders ${SYSTEM_PATHS.join(' ')} and the policy's paths and mounts are bound). Add its folder to readablePaths, or pass a bashPath under /usr.`);
+    }
+    return posix.join(mount.target, relative(mount.source, host).split(sep).join('/'));
   }
 
   /** The resolved bwrap, checked once to be at least `MIN_BWRAP_VERSION` (0.5.0). */

@@ -1,8 +1,11 @@
 import { cutText } from '../text/cut-text';
 import { checkEnvironment } from './environment';
-import { SandboxError } from './errors';
+import { quoted, SandboxError } from './errors';
 import { timeout, type SandboxPolicy } from './policy';
-import type { SandboxExecuteOptions, SandboxOutputChunk } from './sandbox';
+import type { SandboxExecuteOptions, SandboxOutputChunk, SandboxShell } from './sandbox';
+
+/** The values of {@link SandboxExecuteOptions.shell}. */
+export const SANDBOX_SHELLS: readonly SandboxShell[] = Object.freeze(['posix', 'bash']);
 
 /**
  * The most bytes one argument or one `NAME=VALUE` variable may have, its terminating NUL included: Linux's
@@ -30,6 +33,10 @@ export interface CheckedCall {
   keepBackground: boolean;
   /** The call's output listener, if any. */
   onOutput: ((chunk: SandboxOutputChunk) => void) | undefined;
+  /** The shell asked for, default `'posix'`. */
+  shell: SandboxShell;
+  /** Whether the call must run read-only, default false. */
+  readOnly: boolean;
 }
 
 /**
@@ -39,7 +46,8 @@ export interface CheckedCall {
  * @param inherited - the backend's inherited host variables (already checked).
  * @throws SandboxError `OPTIONS_INVALID` for an empty command, a bad `env` entry, a command or variable longer than
  * {@link MAX_ARGUMENT_BYTES}, a command and variables longer than {@link MAX_EXEC_BYTES} together, a `timeoutMs` that is
- * not a positive integer up to 2^31 - 1 ms, a `keepBackground` that is not a boolean or an `onOutput` that is not a function. Messages name variables, never their values.
+ * not a positive integer up to 2^31 - 1 ms, a `keepBackground` or `readOnly` that is not a boolean, a `shell` other than
+ * `'posix'` and `'bash'`, or an `onOutput` that is not a function. Messages name variables, never their values.
  */
 export function checkCall(policy: SandboxPolicy, command: string, options: SandboxExecuteOptions, inherited: Readonly<Record<string, string>> = {}): CheckedCall {
   if (typeof command !== 'string' || command.trim() === '' || command.includes('\0')) {
@@ -52,7 +60,13 @@ export function checkCall(policy: SandboxPolicy, command: string, options: Sandb
   if (typeof keepBackground !== 'boolean') throw new SandboxError('OPTIONS_INVALID', 'execute keepBackground must be true or false.');
   const onOutput = options.onOutput;
   if (onOutput !== undefined && typeof onOutput !== 'function') throw new SandboxError('OPTIONS_INVALID', 'execute onOutput must be a function.');
-  return { timeoutMs, maxOutputBytes: policy.limits.maxOutputBytes, env, keepBackground, onOutput };
+  const shell = options.shell ?? 'posix';
+  if (!SANDBOX_SHELLS.includes(shell)) {
+    throw new SandboxError('OPTIONS_INVALID', `execute shell must be one of ${SANDBOX_SHELLS.map((s) => `'${s}'`).join(', ')}, got ${quoted(String(shell), 40)}.`);
+  }
+  const readOnly = options.readOnly ?? false;
+  if (typeof readOnly !== 'boolean') throw new SandboxError('OPTIONS_INVALID', 'execute readOnly must be true or false.');
+  return { timeoutMs, maxOutputBytes: policy.limits.maxOutputBytes, env, keepBackground, onOutput, shell, readOnly };
 }
 
 /** Refuses what `execve` would refuse with `E2BIG`, the same way on every backend, before anything starts. */

@@ -3,4 +3,4 @@ export { BubblewrapSandbox, type BubblewrapSandboxOptions } from './bubblewrap-s
 export { SandboxError, type SandboxErrorCode } from './errors';
 export { DEFAULT_MAX_OUTPUT_BYTES, DEFAULT_TIMEOUT_MS, SandboxPolicy, type SandboxLimits, type SandboxPolicyOptions } from './policy';
 export type { SandboxCapabilities, SandboxExecuteOptions, Sandbox, SandboxOutputChunk, SandboxResult, SandboxShell } from './sandbox';
-export { UnsafeLocalSandbox } from './unsafe-local-sandbox';
+export { UnsafeLocalSandbox, type UnsafeLocalSandboxOptions } from './unsafe-local-sandbox';

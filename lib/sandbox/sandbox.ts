@@ -42,8 +42,10 @@ export interface SandboxExecuteOptions {
   shell?: SandboxShell;
   /**
    * Runs the command so that it can read but not write any file nor connect anywhere (read-only file system, no
-   * network). A backend that cannot enforce this refuses the option (`SandboxError` `READ_ONLY_UNSUPPORTED`);
-   * {@link Sandbox.capabilities} says which do.
+   * network), default false. A backend that cannot enforce this refuses the option (`SandboxError`
+   * `READ_ONLY_UNSUPPORTED`, UnsafeLocalSandbox); {@link Sandbox.capabilities} says which do. BubblewrapSandbox
+   * remounts everything read-only for the call; DockerSandbox runs it in a second, read-only container (own `/tmp`
+   * and processes). See docs/sandbox.md for each backend's cost and limits.
    */
   readOnly?: boolean;
 }
@@ -70,7 +72,7 @@ export interface SandboxOutputChunk {
  */
 export interface SandboxResult {
   /**
-   * Exit status of the command (`/bin/sh -c`). A command killed by a signal inside the sandbox reports `128 + signal`
+   * Exit status of the command (the shell's, see {@link SandboxExecuteOptions.shell}). A command killed by a signal inside the sandbox reports `128 + signal`
    * like a shell does (137 for SIGKILL). `null` only when the call timed out: the sandbox killed it, so it has no
    * status of its own.
    */
@@ -105,13 +107,16 @@ export interface SandboxResult {
  */
 export interface Sandbox extends AsyncDisposable {
   /**
-   * Runs `command` with `/bin/sh -c` inside the sandbox.
+   * Runs `command` with `/bin/sh -c` (or bash, see {@link SandboxExecuteOptions.shell}) inside the sandbox, in an
+   * environment rebuilt from a small base (`PATH`, `HOME`, `LANG`, `TERM`) and the variables the host passes (the
+   * policy's `environment`, inherited names, the call's `env`); the host's other variables never reach it.
    *
    * @param command - a shell command line (non-empty).
-   * @param options - cwd, extra environment, cancellation signal, timeout and background processes, see
-   *   {@link SandboxExecuteOptions}.
+   * @param options - cwd, extra environment, cancellation signal, timeout, background processes, shell and read-only
+   *   runs, see {@link SandboxExecuteOptions}.
    * @returns the exit status and captured output, see {@link SandboxResult}. A non-zero exit is a result, not an error.
-   * @throws SandboxError `SANDBOX_CLOSED` after `close()`, `CWD_INVALID`, `OPTIONS_INVALID`, and engine errors.
+   * @throws SandboxError `SANDBOX_CLOSED` after `close()`, `CWD_INVALID`, `OPTIONS_INVALID` (an unknown `shell`, a
+   *   `readOnly` that is not a boolean, ...), `SHELL_UNAVAILABLE`, `READ_ONLY_UNSUPPORTED`, and engine errors.
    * @throws the signal's reason when `options.signal` aborts.
    */
   execute(command: string, options?: SandboxExecuteOptions): Promise<SandboxResult>;

@@ -1,6 +1,7 @@
 import type { ToolContext } from '../context/tool-context';
 import { anthropicFormat, type AnthropicTool } from '../providers/anthropic';
 import { anthropicToolResult, type AnthropicToolResult } from '../providers/anthropic-result';
+import { providerIdOf, type ToolCallRequest } from '../providers/tool-call-request';
 import type { ActionResult } from '../result';
 import { requireSession, splitListing } from './provider-listing';
 import type { ToolSearch } from './tool-search';
@@ -63,9 +64,11 @@ export interface AnthropicToolReferenceResult {
  * The `tool_result` for a call of `search_tools` in `mode: 'client'`: the tools found as `tool_reference` blocks, which
  * make the API load those deferred tools' definitions
  * (https://platform.claude.com/docs/en/agents-and-tools/tool-use/tool-search-tool, custom tool search). A failed
- * search, or one that found nothing, is answered as any other result (its text).
+ * search, or one that found nothing, is answered as any other result (its text). `call` is the call from
+ * `anthropicToolUses` (Anthropic's `tool_use` id is sent back) or the `tool_use` id itself.
  */
-export function anthropicToolSearchResult(toolUseId: string, result: ActionResult<unknown>): AnthropicToolReferenceResult | AnthropicToolResult {
+export function anthropicToolSearchResult(call: string | ToolCallRequest, result: ActionResult<unknown>): AnthropicToolReferenceResult | AnthropicToolResult {
+  const toolUseId = providerIdOf(call);
   const found = result.ok ? (result.result as ToolSearchFound | undefined) : undefined;
   if (found === undefined || !Array.isArray(found.tools) || found.tools.length === 0) return anthropicToolResult(toolUseId, result);
   return { type: 'tool_result', tool_use_id: toolUseId, content: found.tools.map((tool) => ({ type: 'tool_reference', tool_name: tool.name })) };

@@ -1,6 +1,7 @@
 import type { ToolContext } from '../context/tool-context';
 import { openAIResponsesFormat, openAIResponsesStrictFormat, type OpenAIResponsesOutputItem, type OpenAIResponsesTool } from '../providers/openai-responses';
-import type { ToolCallRequest } from '../providers/tool-call-request';
+import { withUniqueIds } from '../providers/call-ids';
+import { providerIdOf, type ToolCallRequest } from '../providers/tool-call-request';
 import type { ActionResult } from '../result';
 import type { Tool } from '../tool/tool';
 import { cutText } from '../text/cut-text';
@@ -94,16 +95,18 @@ interface ToolSearchCallItem {
 /**
  * The client-executed `tool_search_call` items of a response, as calls of the session's `search_tools` (`name` is
  * `search.toolName`; run them with `tools.execute(call.name, call.args, { session })`). Server-executed ones are
- * left out: OpenAI answered them itself.
+ * left out: OpenAI answered them itself. A call with no `call_id` or one an earlier call has gets a made-up `id` (see
+ * `ToolCallRequest.providerId`); pass the call to {@link openAIToolSearchOutput} to answer with OpenAI's.
  */
 export function openAIToolSearchCalls(search: ToolSearch, response: { readonly output: ReadonlyArray<OpenAIResponsesOutputItem> } | ReadonlyArray<OpenAIResponsesOutputItem>): ToolCallRequest[] {
   const items = response !== null && typeof response === 'object' && 'output' in response ? response.output : response;
-  return (Array.isArray(items) ? items : []).flatMap((item: OpenAIResponsesOutputItem | null) => {
+  const calls = (Array.isArray(items) ? items : []).flatMap((item: OpenAIResponsesOutputItem | null) => {
     if (item?.type !== 'tool_search_call') return [];
     const call = item as ToolSearchCallItem;
     if (call.execution === 'server') return [];
     return [{ id: String(call.call_id ?? ''), name: search.toolName, args: call.arguments }];
   });
+  return withUniqueIds(calls, 'openai');
 }
 
 /** The input item answering a client-executed tool search (the SDK's `ResponseToolSearchOutputItemParam`). */
@@ -118,8 +121,9 @@ export interface OpenAIToolSearchOutput {
 /**
  * The `tool_search_output` item for a client-executed search: the tools found, loaded, in their groups' namespaces
  * (the same namespaces as {@link openAIToolSearchTools}). A failed search, or one that found nothing, loads nothing.
+ * `call` is the call from {@link openAIToolSearchCalls} (OpenAI's `call_id` is sent back) or the `call_id` itself.
  */
-export function openAIToolSearchOutput(search: ToolSearch, callId: string, result: ActionResult<unknown>, options: Pick<OpenAIToolSearchOptions, 'strict' | 'namespaces' | 'context'> = {}): OpenAIToolSearchOutput {
+export function openAIToolSearchOutput(search: ToolSearch, call: string | ToolCallRequest, result: ActionResult<unknown>, options: Pick<OpenAIToolSearchOptions, 'strict' | 'namespaces' | 'context'> = {}): OpenAIToolSearchOutput {
   const found = result.ok ? (result.result as ToolSearchFound | undefined) : undefined;
   const names = new Set((found?.tools ?? []).map((tool) => tool.name));
   const listing = openAIToolSearchTools(search, { ...options, execution: 'server' });
@@ -128,5 +132,5 @@ export function openAIToolSearchOutput(search: ToolSearch, callId: string, resul
     const loaded = entry.tools.filter((tool) => names.has(tool.name));
     return loaded.length === 0 ? [] : [{ ...entry, tools: loaded }];
   });
-  return { type: 'tool_search_output', call_id: callId, execution: 'client', status: 'completed', tools };
+  return { type: 'tool_search_output', call_id: providerIdOf(call), execution: 'client', status: 'completed', tools };
 }

@@ -9,6 +9,7 @@ import { isExternalRequest, type ExternalExecutionRequest } from './external-exe
 import type { Tool } from './tool';
 import type { ToolSession } from './tool-session';
 import { asClause, cutText } from '../text/cut-text';
+import { approvalKey, approvalKeys, approvalOf, assertUniqueCallIds, type CallApproval } from './call-approval';
 
 /** One tool call of a model's turn, provider-neutral (the shape of the provider adapters' `ToolCallRequest`). */
 export interface BatchCall {
@@ -25,8 +26,14 @@ export interface RunToolCallsOptions {
    * `checkPermissions` asks, and is denied when that check denies.
    */
   readonly engine?: PermissionEngine | undefined;
-  /** Ids of calls the user already approved: an ASK for them runs (a DENY still denies). */
-  readonly approved?: Iterable<string> | undefined;
+  /**
+   * The approvals the user gave: the `approval` of each call that waited for one (`waiting[0].approval`). An ASK for a
+   * call runs when one of them was made for exactly that call (the same id, tool and validated input, see
+   * {@link CallApproval}); a DENY still denies. An approval never covers another call, whatever its id.
+   * @throws CoreError `INVALID_OPTION` for an entry that is not a `CallApproval` (an id string, the form this option
+   *   took before approvals were bound to the call).
+   */
+  readonly approved?: Iterable<CallApproval> | undefined;
   readonly context?: ToolContext | undefined;
   readonly signal?: AbortSignal | undefined;
   /** The conversation's session (`ToolSearchSession`): passed to `execute`; a call it refuses runs (and fails) without approval. */
@@ -46,7 +53,13 @@ export interface RanCall<R extends ActionResult<unknown>> {
  * rules) or `external` (the host executes it: `request`), every later one `queued` (not examined yet).
  */
 export type WaitingCall =
-  | { readonly call: BatchCall; readonly reason: 'approval'; readonly decision?: PermissionDecision }
+  | {
+      readonly call: BatchCall;
+      readonly reason: 'approval';
+      readonly decision?: PermissionDecision;
+      /** What the user approves: exactly this call; pass it back in `approved` once the user said yes. */
+      readonly approval: CallApproval;
+    }
   | { readonly call: BatchCall; readonly reason: 'external'; readonly request: ExternalExecutionRequest }
   | { readonly call: BatchCall; readonly reason: 'queued' };
 
@@ -59,7 +72,7 @@ export interface RunToolCallsOutcome<R extends ActionResult<unknown>> {
 type Gate =
   | { kind: 'run'; args: unknown; safe: boolean; decision?: PermissionDecision }
   | { kind: 'denied'; decision: PermissionDecision }
-  | { kind: 'approval'; decision?: PermissionDecision }
+  | { kind: 'approval'; decision?: PermissionDecision; approval: CallApproval }
   | { kind: 'external'; args: unknown };
 
 /**
@@ -67,33 +80,43 @@ type Gate =
  * concurrency-safe calls run together, every other call alone, in order; a denied call gets a failed result and
  * the rest go on; the first call that needs approval or external execution stops the run: it and every later call
  * are returned as waiting. A helper, not an agent loop: after asking the user, call again with the waiting calls
- * and `approved`; after an external execution, hand its outcome to `tools.completeExternal`.
+ * and `approved` (the `approval` of each call the user approved); after an external execution, hand its outcome to
+ * `tools.completeExternal`.
  *
  * Unknown tools and invalid arguments are not special: they run (alone) and `execute` returns their failed result.
  * Never rejects for an expected failure.
+ * @throws PermissionConfigError `RULE_MATCHES_NOTHING` when the engine's rules cannot match the registry's tools (see
+ *   `PermissionEngine.checkRules`).
+ * @throws CoreError `DUPLICATE_CALL_ID` when two calls share an id (use the providers' parsers, which give every call
+ *   its own), `INVALID_OPTION` when `approved` holds something that is not a `CallApproval`.
  */
 export async function runToolCalls<R extends ActionResult<unknown>>(tools: Tools<R>, calls: readonly BatchCall[], options: RunToolCallsOptions = {}): Promise<RunToolCallsOutcome<R>> {
-  const approved = new Set(options.approved ?? []);
+  options.engine?.checkRules(tools);
+  assertUniqueCallIds(calls, 'runToolCalls');
+  const approved = approvalKeys(options.approved, 'runToolCalls({ approved })');
   const ran: RanCall<R>[] = [];
-  const execute = (call: BatchCall, args: unknown) => tools.execute(call.name, args, { context: options.context, signal: options.signal, callId: call.id, session: options.session });
+  // Only calls this gate let through reach `execute`, so each is approved there as far as approval goes.
+  const execute = (call: BatchCall, args: unknown) => tools.execute(call.name, args, { context: options.context, signal: options.signal, callId: call.id, session: options.session, approved: true });
   const gate = async (call: BatchCall): Promise<Gate> => {
     const tool = tools.get(call.name);
     if (tool === undefined || options.session?.refusal(tool, options.context ?? tools.context) !== undefined) return { kind: 'run', args: call.args, safe: false };
     let args = call.args;
     let decision: PermissionDecision | undefined;
-    const isApproved = approved.has(call.id);
+    // The approval is computed (a validation) only for a call that asks.
+    let approval: CallApproval | undefined;
+    const isApproved = () => approved.has(approvalKey((approval ??= approvalOf(tool, call))));
     if (options.engine !== undefined) {
       decision = await options.engine.check(tool, call.args);
       if (decision.behavior === PermissionBehavior.DENY) return { kind: 'denied', decision };
-      if (decision.behavior === PermissionBehavior.ASK && !isApproved) return { kind: 'approval', decision };
+      if (decision.behavior === PermissionBehavior.ASK && !isApproved()) return { kind: 'approval', decision, approval: approval! };
       args = decision.updatedInput ?? args;
     } else {
-      if (!isApproved && tool.needsApproval(call.args)) return { kind: 'approval' };
+      if (tool.needsApproval(call.args) && !isApproved()) return { kind: 'approval', approval: approval! };
       // No engine, but the tool's own verdict still counts: its DENY (a dangerous path, say) is never run, and its
       // ASK (a FunctionTool asks by default) waits for approval like a `requiresApproval` call.
       const own = await ownVerdict(tool, call.args);
       if (own?.behavior === PermissionBehavior.DENY) return { kind: 'denied', decision: own };
-      if (own?.behavior === PermissionBehavior.ASK && !isApproved) return { kind: 'approval', decision: own };
+      if (own?.behavior === PermissionBehavior.ASK && !isApproved()) return { kind: 'approval', decision: own, approval: approval! };
     }
     if (tool.isExternalTool && tool.parseArgs(args).ok) return { kind: 'external', args };
     return { kind: 'run', args, safe: tool.isConcurrencySafe, decision };
@@ -136,7 +159,10 @@ async function waitingHead<R extends ActionResult<unknown>>(
   gate: Gate & { kind: 'approval' | 'external' },
   execute: (call: BatchCall, args: unknown) => Promise<R>,
 ): Promise<{ kind: 'ran'; ran: RanCall<R> } | { kind: 'waiting'; waiting: WaitingCall }> {
-  if (gate.kind === 'approval') return { kind: 'waiting', waiting: gate.decision ? { call, reason: 'approval', decision: gate.decision } : { call, reason: 'approval' } };
+  if (gate.kind === 'approval') {
+    const { approval } = gate;
+    return { kind: 'waiting', waiting: gate.decision ? { call, reason: 'approval', decision: gate.decision, approval } : { call, reason: 'approval', approval } };
+  }
   const result = await execute(call, gate.args);
   if (result.ok && isExternalRequest(result.result)) return { kind: 'waiting', waiting: { call, reason: 'external', request: result.result } };
   return { kind: 'ran', ran: { call, result } };

@@ -28,10 +28,24 @@ export interface InstanceNaming {
 /**
  * Builds one {@link Tool} per `@Action` method of `instance`'s class (scanned once per class), bound to the instance.
  * @param naming - per-instance names and group ({@link InstanceNaming}).
- * @throws ToolDefinitionError when a method cannot be a tool (the message names class, method and parameter), or
- *   when `names` maps a name that is not one of the class's tools.
+ * @throws ToolDefinitionError when a method cannot be a tool (the message names class, method and parameter), when
+ *   `names` maps a name that is not one of the class's tools, or when `instance` is a class or another function
+ *   (the message says to pass an instance: `register(new MyTools(...))`).
  */
 export function toolsFromInstance(instance: object, naming: InstanceNaming = {}): Tool[] {
+  if (typeof instance === 'function') {
+    // A class passed where its instance belongs: its @Action methods live on its prototype, which an instance reaches.
+    const name = (instance as { name?: unknown }).name;
+    const named = typeof name === 'string' && name !== '' ? name : undefined;
+    const prototype = (instance as { prototype?: unknown }).prototype;
+    const isClass = /^class\b/.test(Function.prototype.toString.call(instance)) || (typeof prototype === 'object' && prototype !== null && scanClass(instance as abstract new (...args: never[]) => unknown).actions.length > 0);
+    const shown = named ?? (isClass ? 'The class' : 'The value passed');
+    throw new ToolDefinitionError(
+      isClass
+        ? `${shown} is a class, not an instance: its @Action methods run on an instance. Pass an instance: register(new ${shown}(...)).`
+        : `${shown} is a function, not an instance of a class with @Action methods. Pass an instance (register(new MyTools())), or register a function as a tool with tools.action({ name, description, params }, fn).`,
+    );
+  }
   const ctor = instance.constructor as abstract new (...args: never[]) => unknown;
   const scanned = scanClass(ctor);
   if (scanned.actions.length === 0) {

@@ -8,6 +8,7 @@ import type { PermissionDecision } from '../permissions/permission-decision';
 import type { PermissionRule, RuleBehavior } from '../permissions/permission-rule';
 import type { ToolChunk } from '../streaming/tool-chunk';
 import { assertJsonSchema, plainJsonSchema, readSchema, type JsonSchema } from '../schema/json-schema';
+import { splitRootDefault } from '../schema/root-default';
 import { checksFieldsOnly, compileNullStripper, type NullStripper } from '../schema/null-stripping';
 import { isStandardJsonSchema, standardToJsonSchema } from '../schema/standard-schema';
 import { compileUndeclaredStripper, type UndeclaredStripper } from '../schema/strip-undeclared';
@@ -69,6 +70,8 @@ export class Tool implements ToolInfo {
   readonly source: string;
   /** What calls do to the world. */
   readonly effects: ReadonlySet<ToolEffect>;
+  /** Whether the tool declared its effects (`effects: []` included); undeclared effects are unknown, not none. */
+  readonly effectsDeclared: boolean;
   readonly tags: ReadonlySet<string>;
   /** The free `metadata` option, frozen. */
   readonly metadata: Readonly<Record<string, unknown>>;
@@ -114,6 +117,8 @@ export class Tool implements ToolInfo {
   private readonly status: StatusRenderer | undefined;
   private readonly approval: boolean | ((params: never) => boolean);
   private readonly body: ToolBody;
+  /** The params schema's root default: the arguments of a call that sends none (see {@link parseArgs}). */
+  private readonly rootDefault: Readonly<Record<string, unknown>> | undefined;
   /** Whether validation may write defaults into nested objects (then arguments are deep-copied first). */
   private readonly hasDefaults: boolean;
 
@@ -138,7 +143,9 @@ export class Tool implements ToolInfo {
     this.description = spec.description;
     this.paramsSchema = spec.params;
     const plain = plainJsonSchema(params as object);
-    this.parameters = plain.schema;
+    const root = splitRootDefault(plain.schema, where);
+    this.parameters = root.schema;
+    this.rootDefault = root.value;
     this.validator = lazyValidator(this.parameters, where);
     this.hasDefaults = plain.text.includes('"default"');
     this.stripNulls = compileNullStripper(this.parameters, where);
@@ -148,6 +155,7 @@ export class Tool implements ToolInfo {
     if (this.strict) assertStrictSchema(this.parameters, where);
     const options = spec.options;
     this.effects = new Set(options.effects ?? []);
+    this.effectsDeclared = options.effects !== undefined;
     this.tags = new Set(options.tags ?? []);
     this.metadata = Object.freeze({ ...options.metadata });
     this.availableWhen = options.availableWhen;
@@ -169,6 +177,13 @@ export class Tool implements ToolInfo {
     this.mcpName = traits.mcpName;
     this.middlewares = traits.middlewares;
     this.hasChunkPipeline = traits.middlewares.length > 0 || traits.isExternalTool;
+    if (this.rootDefault !== undefined) {
+      const checked = this.parseArgs(this.rootDefault);
+      if (!checked.ok) {
+        const fields = checked.error.split('\n').filter((line) => line.startsWith('- '));
+        throw new ToolDefinitionError(`${where}: the params schema's root default does not match the schema: ${fields.length > 0 ? fields.join('; ') : checked.error}. Fix the default.`);
+      }
+    }
   }
 
   /** The description rendered against `context` (a `descriptionFromContext` falls back when its dependency is absent). */
@@ -238,6 +253,8 @@ export class Tool implements ToolInfo {
    * fields removed (before validation and defaults, without touching the caller's object; see `compileNullStripper`;
    * when that makes them invalid while the arguments as sent are valid, the arguments as sent are used);
    * schema defaults applied; then the fields the schema does not declare removed (see `compileUndeclaredStripper`).
+   * Arguments that are absent (`undefined`, `null`, blank JSON text) stand for the schema's root `default` when it
+   * declares one (zod's `z.object({...}).default({})`); without one, blank text is `{}` and `undefined` or `null` fail.
    * A failure carries the model-facing message: one line per offending field. Never throws: arguments a host passes that cannot be read as JSON data (a getter or Proxy trap that throws, a cycle) fail like
    * malformed JSON.
    */
@@ -249,7 +266,8 @@ export class Tool implements ToolInfo {
     }
   }
 
-  private parseData(args: unknown): ParsedArgs {
+  private parseData(sent: unknown): ParsedArgs {
+    const args = this.rootDefault !== undefined && (sent === undefined || sent === null || (typeof sent === 'string' && sent.trim() === '')) ? this.rootDefault : sent;
     let data: unknown;
     // Whether `data` may hold a null for the null stripper to look at: JSON text without the word `null` cannot.
     let mayHoldNull = true;
@@ -310,6 +328,14 @@ export class Tool implements ToolInfo {
   /** Whether this call only reads (default {@link isReadOnly}). */
   checkReadOnly(input: Record<string, unknown>): boolean {
     return this.traits.readOnlyWhen ? this.traits.readOnlyWhen(input) : this.isReadOnly;
+  }
+
+  /**
+   * Whether this tool judges rule content (`Tool(content)`): a `matchRule` hook was given or a subclass overrides
+   * {@link matchRule}. The permission engine refuses content rules about a tool without one, which would match nothing.
+   */
+  get hasRuleMatcher(): boolean {
+    return this.traits.matchRule !== undefined || Object.getPrototypeOf(this).matchRule !== Tool.prototype.matchRule;
   }
 
   /** Whether a rule's content pattern covers this call (default: false, see docs/permissions.md). */

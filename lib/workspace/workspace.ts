@@ -19,6 +19,11 @@ export interface EditOptions {
 export interface GlobOptions {
   /** Also match names that start with a dot (`.env`, `.git/`). Default false, as in a shell. */
   readonly dot?: boolean;
+  /**
+   * Stops the search: when it fires, `glob` rejects with the signal's reason (as Node's own APIs do). The built-in
+   * Glob tool passes one that fires after its time limit.
+   */
+  readonly signal?: AbortSignal;
 }
 
 /**
@@ -65,9 +70,11 @@ export interface Workspace {
 
   /**
    * Finds entries (files and directories) whose root-relative path matches a glob pattern (`*`, `**`, `?`,
-   * `[...]`, `{a,b}`), sorted by path. Symbolic links are neither followed nor listed.
+   * `[...]`, `{a,b}`; every other character is literal), sorted by path. Symbolic links are neither followed nor
+   * listed. Matching takes time linear in each path (no backtracking), whatever the pattern.
    * @throws `INVALID_PATH` (pattern with NUL), `PATH_OUTSIDE_WORKSPACE` (absolute pattern, `..`, or a match that
-   * would lie outside the root).
+   * would lie outside the root), `INVALID_ARGUMENT` (braces that expand to more than 256 alternatives or 65,536
+   * characters), the signal's reason when `options.signal` fires.
    */
   glob(pattern: string, options?: GlobOptions): Promise<Entry[]>;
 

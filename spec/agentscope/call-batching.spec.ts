@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import {
+  approvalOf,
   FunctionTool,
   runToolCalls,
   ToolBase,
@@ -91,7 +92,9 @@ describe('runToolCalls', () => {
     expect(first.reason === 'approval' && first.decision?.behavior).toBe(PermissionBehavior.ASK);
     expect(gate.started).toEqual(['r1']);
 
-    const resumed = runToolCalls(tools, waiting.map((w) => w.call), { engine: new PermissionEngine(), approved: ['d1'] });
+    const approval = first.reason === 'approval' ? first.approval : undefined;
+    expect(approval).toEqual({ callId: 'd1', tool: 'deploy', input: expect.any(String) });
+    const resumed = runToolCalls(tools, waiting.map((w) => w.call), { engine: new PermissionEngine(), approved: [approval!] });
     await gate.release('d1', 'r2');
     expect((await resumed).ran.map((r) => r.result.result)).toEqual(['d1', 'r2']);
   });
@@ -112,7 +115,6 @@ describe('runToolCalls', () => {
     const tools = registry(gate);
     const engine = new PermissionEngine({ settings: { deny: ['write', 'read'] } });
     engine.removeRule({ toolName: 'read', behavior: PermissionBehavior.DENY });
-    engine.addRules(['read(x)'], PermissionBehavior.DENY);
     const outcome = runToolCalls(tools, [call('r1', 'read'), call('w1', 'write'), call('r2', 'read')], { engine });
     await gate.release('r1');
     await gate.release('r2');
@@ -147,14 +149,14 @@ describe('runToolCalls', () => {
       ['h1', false],
     ]);
     expect(outcome.waiting.map((w) => [w.call.id, w.reason])).toEqual([['p1', 'approval']]);
-    expect(outcome.waiting[0]).toEqual({ call: call('p1', 'pay', {}), reason: 'approval' });
+    expect(outcome.waiting[0]).toEqual({ call: call('p1', 'pay', {}), reason: 'approval', approval: { callId: 'p1', tool: 'pay', input: '{}' } });
   });
 
   it('lets an approval answer an ask, never a deny', async () => {
     const gate = new Gate();
     const tools = registry(gate);
     const engine = new PermissionEngine({ settings: { deny: ['deploy'] } });
-    const { ran } = await runToolCalls(tools, [call('d1', 'deploy')], { engine, approved: ['d1'] });
+    const { ran } = await runToolCalls(tools, [call('d1', 'deploy')], { engine, approved: [approvalOf(tools.get('deploy')!, call('d1', 'deploy'))] });
     expect([ran[0]!.result.ok, ran[0]!.decision?.behavior]).toEqual([false, PermissionBehavior.DENY]);
     expect(gate.started).toEqual([]);
   });

@@ -89,6 +89,11 @@ describe('tool traits from @Action options', () => {
   it('gives tools without a matcher tool-wide rules only', async () => {
     const engine = new PermissionEngine({ settings: { deny: ['hash(anything)'] } });
     expect(tool('hash').matchRule('anything', {}, engine.context, PermissionBehavior.DENY)).toBe(false);
+    // A deny rule with content the tool cannot judge would match nothing: the call is denied, naming the fix.
+    const misfit = await engine.check(tool('hash'), {});
+    expect(misfit.behavior).toBe(PermissionBehavior.DENY);
+    expect(misfit.message).toContain('Write hash without content');
+    engine.removeRule(permissionRule('hash', PermissionBehavior.DENY, 'anything'));
     // `hash` declares no effects: treated as having side effects, so the engine asks.
     expect((await engine.check(tool('hash'), {})).behavior).toBe(PermissionBehavior.ASK);
     engine.addRules(['hash'], PermissionBehavior.ALLOW);

@@ -1,5 +1,6 @@
 import { Type } from '@sinclair/typebox';
 import {
+  approvalOf,
   ActionResult,
   ExternalExecutionRequest,
   FunctionTool,
@@ -248,11 +249,12 @@ describe('review: call batching without an engine still honours the tool verdict
       { id: '3', name: 'guarded', args: { id: 'throw' } },
       { id: '4', name: 'fn', args: { id: 'b' } },
     ];
-    const first = await runToolCalls(tools, calls, { approved: ['2'] });
+    const first = await runToolCalls(tools, calls, { approved: [approvalOf(tools.get('guarded')!, calls[1]!)] });
     expect(first.ran.map((r) => [r.call.id, r.result.ok])).toEqual([['1', true], ['2', false], ['3', false]]);
     expect(guarded.ran).toEqual(['a']);
     expect(first.waiting.map((w) => [w.call.id, w.reason])).toEqual([['4', 'approval']]);
-    const second = await runToolCalls(tools, [calls[3]!], { approved: ['4'] });
+    const head = first.waiting[0]!;
+    const second = await runToolCalls(tools, [calls[3]!], { approved: head.reason === 'approval' ? [head.approval] : [] });
     expect(second.ran.map((r) => r.result.result)).toEqual(['fn b']);
   });
 });

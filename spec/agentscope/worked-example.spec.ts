@@ -63,7 +63,7 @@ describe('docs/permissions.md worked example', () => {
     expect(queued.map((w) => w.reason)).toEqual(['queued']);
 
     // The user approves c5 once; the host resumes with the waiting calls.
-    const second = await runToolCalls(tools, first.waiting.map((w) => w.call), { engine, approved: ['c5'] });
+    const second = await runToolCalls(tools, first.waiting.map((w) => w.call), { engine, approved: ask!.reason === 'approval' ? [ask!.approval] : [] });
     expect(second.ran.map((r) => r.result.result)).toEqual(['deployed to staging']);
     expect(second.waiting.map((w) => [w.call.id, w.reason])).toEqual([['c6', 'approval']]);
 

@@ -100,6 +100,25 @@ describe('aiSdkTools: approval cannot be skipped', () => {
     await generateText({ model: replay.model, prompt: 'pay', tools: set.tools, stopWhen: stepCountIs(3) });
     expect(ran).toHaveLength(1);
   });
+
+  it.each([
+    ['another input', 'p1', { amount: 900, memo: { text: 'y' } }],
+    ['another call id', 'p2', { amount: 500, memo: { text: 'y' } }],
+  ])('an approval cleared for one call does not run the same tool with %s', async (_what, id, input) => {
+    const { tools, ran } = payments();
+    const set = aiSdkTools(tools, { approve: () => true });
+    expect(await set.toolApproval({ toolCall: { toolCallId: 'p1', toolName: 'pay', input: { amount: 500, memo: { text: 'y' } } } })).toBe('approved');
+    const outputs: unknown[] = [];
+    const execution = { toolCallId: id, messages: [], abortSignal: undefined } as never;
+    for await (const output of set.tools.pay!.execute!(input, execution) as AsyncIterable<unknown>) outputs.push(output);
+    expect(outputs.at(-1)).toMatchObject({ ok: false, error: expect.stringMatching(/needs approval/) });
+    expect(ran).toEqual([]);
+    // The approved call itself still runs, once (the key order of its input does not matter).
+    const again: unknown[] = [];
+    for await (const output of set.tools.pay!.execute!({ memo: { text: 'y' }, amount: 500 }, { toolCallId: 'p1', messages: [] } as never) as AsyncIterable<unknown>) again.push(output);
+    expect(again.at(-1)).toMatchObject({ ok: true });
+    expect(ran).toHaveLength(1);
+  });
 });
 
 describe('aiSdkTools: a failing tool does not leak its exception to the model', () => {

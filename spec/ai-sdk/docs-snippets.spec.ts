@@ -60,6 +60,29 @@ describe('docs/frameworks/ai-sdk.md snippets', () => {
     expect((await deployWithConsent(callingModel('deploy', { service: 'api' }).model, false)).text).not.toContain('deployed api');
   });
 
+  it('the human-in-the-loop snippet continues with every step of a two-step first answer', async () => {
+    const { deployWithConsent } = (await run(2)) as { deployWithConsent: (model: unknown, approved: boolean) => Promise<{ text: string }> };
+    const script: LanguageModelV4Content[][] = [
+      [{ type: 'tool-call', toolCallId: 's1', toolName: 'status', input: JSON.stringify({ service: 'api' }) }],
+      [{ type: 'tool-call', toolCallId: 'd1', toolName: 'deploy', input: JSON.stringify({ service: 'api' }) }],
+      [{ type: 'text', text: 'done' }],
+    ];
+    const prompts: LanguageModelV4CallOptions['prompt'][] = [];
+    const model = new MockLanguageModelV4({
+      doGenerate: async ({ prompt }) => {
+        const content = script[prompts.push(prompt) - 1]!;
+        return { content, finishReason: { unified: content[0]!.type === 'tool-call' ? 'tool-calls' : 'stop', raw: undefined }, usage: USAGE, warnings: [] };
+      },
+    });
+    expect((await deployWithConsent(model, true)).text).toBe('done');
+    expect(prompts).toHaveLength(3); // status, then deploy (approval asked), then the answer after the approved deploy
+    const results = prompts[2]!.flatMap((message) => (message.role === 'tool' ? message.content : [])).filter((part) => part.type === 'tool-result');
+    expect(results.map((part) => [part.toolCallId, part.output])).toEqual([
+      ['s1', { type: 'text', value: 'api: green' }],
+      ['d1', { type: 'text', value: 'deployed api' }],
+    ]);
+  });
+
   it('the streaming snippet reports the build progress as preliminary results', async () => {
     const { watchBuild } = (await run(3)) as { watchBuild: (model: unknown, onProgress: (text: string) => void) => Promise<string> };
     let step = 0;

@@ -220,7 +220,8 @@ describe('inheritance', () => {
     const tools = new Tools().register(new ChildBilling());
     expect(tools.list().map((t) => t.name).sort()).toEqual(['ping_loud', 'refund']);
     expect((await tools.execute('refund', { orderId: 'o', amount: 3 })).result).toBe('child refunded 3');
-    expect((await tools.execute('ping_loud', {})).result).toBe('PONG');
+    expect((await tools.execute('ping_loud', {})).error).toMatch(/was not run: it needs approval/);
+    expect((await tools.execute('ping_loud', {}, { approved: true })).result).toBe('PONG');
     expect(tools.get('ping_loud')!.requiresApproval).toBe(true);
     expect(tools.get('refund')!.requiresApproval).toBe(false);
     expect(tools.get('refund')!.group).toBe('billing');

@@ -11,6 +11,8 @@ import { compileUndeclaredStripper } from '../../lib/schema/strip-undeclared';
 function spyLogger() {
   const lines: Array<{ level: string; message: string; details: Record<string, unknown> | undefined }> = [];
   const logger: ToolLogger = {
+    // Expected failures arrive at debug level ("Tool '<name>' failed: ..."); the per-call lines ("tool <name> ...") are left out.
+    debug: (message, details) => void (message.startsWith("Tool '") && lines.push({ level: 'debug', message, details })),
     warn: (message, details) => lines.push({ level: 'warn', message, details }),
     error: (message, details) => lines.push({ level: 'error', message, details }),
   };
@@ -36,7 +38,8 @@ describe('undeclared fields', () => {
       expect((await tools.execute('f', '{"a":"1","injected":"surprise","__proto__":{"x":1}}')).result).toEqual({ a: '1' });
       expect(tool.formatStatus({ a: '1', injected: 'surprise' })).toBe('keys a');
       tool.needsApproval({ a: '1', injected: 'surprise' });
-      expect(seen).toEqual([{ a: '1' }]);
+      // Each execute asks the predicate too (an approval-gated call runs only when approved).
+      expect(seen).toEqual([{ a: '1' }, { a: '1' }, { a: '1' }]);
     }
   });
 
@@ -117,9 +120,9 @@ describe('expected failures', () => {
     expect((await tools.execute('find', { id: 'thrown' })).error).toBe('No order thrown.\nList the orders first.');
     expect((await tools.execute('find', { id: 'async' })).error).toBe('No order async.');
     expect(lines).toEqual([
-      { level: 'warn', message: "Tool 'find' failed: No order returned.", details: undefined },
-      { level: 'warn', message: "Tool 'find' failed: No order thrown.", details: undefined },
-      { level: 'warn', message: "Tool 'find' failed: No order async.", details: undefined },
+      { level: 'debug', message: "Tool 'find' failed: No order returned.", details: undefined },
+      { level: 'debug', message: "Tool 'find' failed: No order thrown.", details: undefined },
+      { level: 'debug', message: "Tool 'find' failed: No order async.", details: undefined },
     ]);
   });
 
@@ -176,7 +179,7 @@ describe('expected failures', () => {
         "Tool 'find' failed: No order o-2.",
         "Tool 'track' failed: looking... no order o-3",
         "Tool 'track' failed: looking... no order o-4",
-      ].map((message) => ({ level: 'warn', message, details: undefined })),
+      ].map((message) => ({ level: 'debug', message, details: undefined })),
     );
   });
 

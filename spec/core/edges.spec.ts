@@ -109,12 +109,16 @@ describe('edge cases of definitions', () => {
     const tools = new Tools({ logger: { debug, warn: jest.fn(), error: jest.fn() } });
     tools.action({ name: 'fails', description: 'x' }, () => ActionResult.fail('no'));
     await tools.execute('fails', {});
+    // The expected failure is a debug line too, never a warning.
+    expect(debug).toHaveBeenCalledWith("Tool 'fails' failed: no");
     expect(debug).toHaveBeenCalledWith('tool fails failed', expect.objectContaining({ ok: false }));
     const warn = jest.spyOn(console, 'warn').mockImplementation(() => undefined);
     const error = jest.spyOn(console, 'error').mockImplementation(() => undefined);
     consoleLogger.warn('w');
     consoleLogger.error('e', { a: 1 });
-    expect(warn).toHaveBeenCalledWith('w', '');
+    // No trailing argument (which printed a trailing space) when there are no details.
+    expect(warn).toHaveBeenCalledWith('w');
+    expect(warn.mock.calls[0]).toHaveLength(1);
     expect(error).toHaveBeenCalledWith('e', { a: 1 });
     warn.mockRestore();
     error.mockRestore();

@@ -70,9 +70,9 @@ describe('review: malformed provider payloads never throw', () => {
     expect(openAIChatToolCalls(null as unknown as OpenAIChatAssistantMessage)).toEqual([]);
     expect(anthropicToolUses({} as AnthropicMessage)).toEqual([]);
     expect(anthropicToolUses({ content: [null, { type: 'tool_use', id: 't' }] } as unknown as AnthropicMessage)).toEqual([{ id: 't', name: '', args: undefined }]);
-    expect(openAIResponsesToolCalls([null, { type: 'function_call' }] as unknown as [])).toEqual([{ id: '', name: '', args: undefined }]);
+    expect(openAIResponsesToolCalls([null, { type: 'function_call' }] as unknown as [])).toEqual([{ id: expect.stringMatching(/^openai_[0-9a-f]{12}_0$/), providerId: '', name: '', args: undefined }]);
     expect(openAIResponsesToolCalls({ output: null } as unknown as { output: [] })).toEqual([]);
-    expect(geminiFunctionCalls({ parts: [null, { functionCall: { name: 'add', args: { a: 1 } } }] } as unknown as { parts: [] })).toEqual([{ id: '', name: 'add', args: { a: 1 } }]);
+    expect(geminiFunctionCalls({ parts: [null, { functionCall: { name: 'add', args: { a: 1 } } }] } as unknown as { parts: [] })).toEqual([{ id: expect.stringMatching(/^gemini_[0-9a-f]{12}_0$/), providerId: '', name: 'add', args: { a: 1 } }]);
     expect(geminiFunctionCalls(null as unknown as { parts: [] })).toEqual([]);
   });
 

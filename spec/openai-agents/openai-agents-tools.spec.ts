@@ -4,7 +4,7 @@
  */
 import 'reflect-metadata';
 import { Type } from '@sinclair/typebox';
-import { Agent, Runner, Usage, setTracingDisabled, type AgentInputItem, type Model, type ModelRequest, type ModelResponse } from '@openai/agents-core';
+import { Agent, RunContext, Runner, Usage, setTracingDisabled, type AgentInputItem, type Model, type ModelRequest, type ModelResponse } from '@openai/agents-core';
 import { Action, BinaryContent, CoreError, Param, RequiresApproval, TimeoutMiddleware, ToolChunk, ToolError, ToolGroup, Tools, type ToolLogger } from '../../lib';
 import { openAIAgentsTools } from '../../lib/openai-agents';
 
@@ -122,6 +122,30 @@ describe('openAIAgentsTools with the Agents SDK Runner', () => {
     expect(files.deleted).toEqual(['notes.txt']);
     expect(resumed.finalOutput).toBe('done');
     expect(model.results(model.requests.length - 1).d1).toEqual({ type: 'text', text: 'deleted notes.txt' });
+  });
+
+  it('attack: a tool invoked by hand runs no call that needs approval the run did not approve', async () => {
+    const { tools, files } = registry();
+    const del = openAIAgentsTools(tools).find((t) => t.name === 'delete')!;
+    const details = (callId: string, args: unknown) => ({ toolCall: { type: 'function_call' as const, callId, name: 'delete', arguments: JSON.stringify(args) } });
+    for (const [context, callId] of [[new RunContext(), 'x1'], [new RunContext(), ''], [{} as RunContext, 'x2'], [undefined as unknown as RunContext, 'x3']] as const) {
+      expect(await del.invoke(context, JSON.stringify({ path: 'precious' }), details(callId, { path: 'precious' }))).toMatch(/was not run: it needs approval/);
+    }
+    expect(await del.invoke(new RunContext(), JSON.stringify({ path: 'precious' }))).toMatch(/was not run: it needs approval/);
+    expect(files.deleted).toEqual([]);
+    // A call the predicate lets through needs no approval.
+    expect(await del.invoke(new RunContext(), JSON.stringify({ path: 'tmp/x' }), details('x4', { path: 'tmp/x' }))).toBe('deleted tmp/x');
+
+    // The run's approval of d1 approves d1 only: invoking another call id with that run's context is refused.
+    const model = new ScriptedModel([[functionCall('d1', 'delete', { path: 'notes.txt' })]]);
+    const agent = new Agent({ name: 'Assistant', instructions: 'Help.', model, tools: [del] });
+    const first = await new Runner().run(agent, 'clean up');
+    first.state.approve(first.interruptions[0]!);
+    const approvedContext = (first.state as unknown as { _context: RunContext })._context;
+    expect(await del.invoke(approvedContext, JSON.stringify({ path: 'precious' }), details('d2', { path: 'precious' }))).toMatch(/needs approval/);
+    expect(files.deleted).toEqual(['tmp/x']);
+    await new Runner().run(agent, first.state);
+    expect(files.deleted).toEqual(['tmp/x', 'notes.txt']);
   });
 
   it('interrupts a call that needs approval; rejected, the tool never runs and the model reads the rejection', async () => {

@@ -43,7 +43,7 @@ describe('model calls in, results out', () => {
     expect(anthropicToolUses({ content: [{ type: 'text' }, { type: 'server_tool_use', id: 's', name: 'web_search', input: {} }] })).toEqual([]);
     expect(geminiFunctionCalls({ candidates: [] })).toEqual([]);
     expect(geminiFunctionCalls({})).toEqual([]);
-    expect(geminiFunctionCalls({ parts: [{ functionCall: { args: {} } }, { functionCall: { name: 'add' } }, {}] })).toEqual([{ id: '', name: 'add', args: {} }]);
+    expect(geminiFunctionCalls({ parts: [{ functionCall: { args: {} } }, { functionCall: { name: 'add' } }, {}] })).toEqual([{ id: expect.stringMatching(/^gemini_[0-9a-f]{12}_0$/), providerId: '', name: 'add', args: {} }]);
   });
 
   it('gives a timed-out call a failed result like any other', async () => {

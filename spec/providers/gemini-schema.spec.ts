@@ -8,11 +8,34 @@ const property = (schema: object) => gemini({ type: 'object', properties: { p: s
 describe('toGeminiSchema: the OpenAPI subset', () => {
   it('writes type lists and null branches as nullable, and several types as anyOf', () => {
     expect(property({ type: ['string', 'null'] })).toEqual({ type: 'STRING', nullable: true });
-    expect(property({ type: ['string', 'integer', 'null'], description: 'Id', minLength: 1 })).toEqual({ anyOf: [{ type: 'STRING', minLength: '1' }, { type: 'INTEGER' }], nullable: true, description: 'Id' });
-    expect(property({ anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'null' }] })).toEqual({ anyOf: [{ type: 'STRING' }, { type: 'NUMBER' }], nullable: true });
+    expect(property({ type: ['string', 'integer', 'null'], description: 'Id', minLength: 1 })).toEqual({ anyOf: [{ type: 'STRING', minLength: '1', nullable: true, description: 'Id' }, { type: 'INTEGER', nullable: true, description: 'Id' }] });
+    expect(property({ anyOf: [{ type: 'string' }, { type: 'number' }, { type: 'null' }] })).toEqual({ anyOf: [{ type: 'STRING', nullable: true }, { type: 'NUMBER', nullable: true }] });
     expect(property({ type: 'null' })).toEqual({ type: 'NULL' });
     expect(property({ enum: ['a', null] })).toEqual({ type: 'STRING', enum: ['a'], nullable: true });
     expect(property({ oneOf: [{ type: 'string', description: 'Only' }, { type: 'null' }] })).toEqual({ type: 'STRING', description: 'Only', nullable: true });
+  });
+
+  it('sends a union as anyOf alone (Gemini 3 and Vertex AI: "When using any_of, it must be the only field set"): description, nullable and default move into the branches', () => {
+    expect(property({ type: ['string', 'number'], description: 'Id or index' })).toEqual({ anyOf: [{ type: 'STRING', description: 'Id or index' }, { type: 'NUMBER', description: 'Id or index' }] });
+    expect(property({ type: ['string', 'number'], default: 'a' })).toEqual({ anyOf: [{ type: 'STRING', default: 'a' }, { type: 'NUMBER' }] });
+    expect(property({ anyOf: [{ type: 'string', description: 'a name' }, { type: 'integer' }, { type: 'null' }], default: 3, description: 'Who' })).toEqual({
+      anyOf: [{ type: 'STRING', description: 'Who a name', nullable: true }, { type: 'INTEGER', description: 'Who', nullable: true, default: 3 }],
+    });
+    expect(property({ anyOf: [{ type: ['string', 'integer'] }, { type: 'boolean' }], description: 'Nested' })).toEqual({ anyOf: [{ type: 'STRING', description: 'Nested' }, { type: 'INTEGER', description: 'Nested' }, { type: 'BOOLEAN', description: 'Nested' }] });
+    expect(property({ anyOf: [{ type: ['string', 'integer'] }, { type: 'null' }], description: 'One left' })).toEqual({ anyOf: [{ type: 'STRING', description: 'One left', nullable: true }, { type: 'INTEGER', description: 'One left', nullable: true }] });
+    expect(property({ type: ['integer', 'null'], default: null })).toEqual({ type: 'INTEGER', nullable: true, default: null });
+    const referred = gemini({ type: 'object', $defs: { U: { type: ['string', 'boolean'] } }, properties: { u: { $ref: '#/$defs/U', description: 'A U' } } });
+    expect(referred.properties!.u).toEqual({ anyOf: [{ type: 'STRING', description: 'A U' }, { type: 'BOOLEAN', description: 'A U' }] });
+  });
+
+  it('sends an enum with an empty string member (refused: "enum[N]: cannot be empty") as a plain string naming its values', () => {
+    expect(property({ type: 'string', enum: ['list', ''] })).toEqual({ type: 'STRING', description: '(one of "list", "")' });
+    expect(property({ const: '' })).toEqual({ type: 'STRING', description: '(always "")' });
+    expect(property({ type: 'string', enum: [null] })).toEqual({ type: 'STRING', nullable: true });
+  });
+
+  it('keeps numeric bounds off non-numeric types (JSON Schema ignores them there; Gemini refuses them)', () => {
+    expect(property({ type: 'string', minimum: 1 })).toEqual({ type: 'STRING' });
   });
 
   it('a union of null with null is NULL, without a redundant nullable (found by the property test)', () => {

@@ -166,7 +166,7 @@ describe('MCP: title, icons and _meta', () => {
       title: 'Refund an order',
       icons: [{ src: 'https://example.com/refund.png', mimeType: 'image/png', sizes: ['48x48'] }, { src: 'data:image/svg+xml;base64,PHN2Zy8+', theme: 'dark' }],
       _meta: { 'example.com/team': 'billing' },
-      annotations: { readOnlyHint: false, openWorldHint: false, destructiveHint: true },
+      annotations: { readOnlyHint: false, destructiveHint: true },
     });
     expect(Object.keys(plain!)).toEqual(['name', 'description', 'inputSchema', 'annotations']);
     // Never in a model-facing schema of another format.

@@ -41,7 +41,8 @@ describe('MCP: our tools served to the official MCP client', () => {
       ['distance', { readOnlyHint: true, openWorldHint: false }],
       ['fetch_page', { readOnlyHint: false, openWorldHint: true }],
       ['delete_file', { readOnlyHint: false, openWorldHint: false, destructiveHint: true }],
-      ['explode', { readOnlyHint: false, openWorldHint: false }],
+      // No declared effects: unknown, so no openWorldHint (MCP's default for an absent hint is true).
+      ['explode', { readOnlyHint: false }],
     ]);
     expect(tools[0]!.inputSchema).toMatchObject({ type: 'object', required: ['from', 'to'], properties: { unit: { type: 'string', default: 'm' } } });
     expect(tools[3]!.inputSchema).toEqual({ type: 'object', properties: {}, additionalProperties: false });

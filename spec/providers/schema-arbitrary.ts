@@ -47,6 +47,8 @@ const leaf: fc.Arbitrary<Node> = fc.oneof(
   { weight: 40, arbitrary: fc.constantFrom<Node>({ type: 'boolean' }, { type: 'null' }, { type: ['string', 'null'] }, { type: ['integer', 'string'] }) },
   { weight: 40, arbitrary: enumSchema },
   { weight: 20, arbitrary: fc.constantFrom<Node>({}, { not: { type: 'string' } }, { $ref: '#/$defs/Shared' }, { type: 'string', default: 'd' }) },
+  // Unions carrying a description, a default or null (Gemini takes nothing beside anyOf).
+  { weight: 20, arbitrary: fc.constantFrom<Node>({ type: ['string', 'number'], description: 'Id or index', default: 'a' }, { type: ['integer', 'boolean', 'null'], default: null }, { anyOf: [{ type: 'string' }, { type: 'integer' }], default: 3, description: 'Size' }, { anyOf: [{ type: ['string', 'integer'] }, { type: 'null' }], description: 'Nested' }, { oneOf: [{ type: 'string', enum: ['', 'x'] }, { type: 'boolean' }], description: 'E' }) },
   { weight: 1, arbitrary: hugeEnum },
 );
 

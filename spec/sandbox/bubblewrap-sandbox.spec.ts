@@ -1,7 +1,10 @@
-import { mkdirSync, readFileSync, writeFileSync } from 'node:fs';
+import { copyFileSync, mkdirSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { BindMount, BubblewrapSandbox, SandboxPolicy } from '../../lib/sandbox';
+import { bubblewrapArgs } from '../../lib/sandbox/bubblewrap-args';
+import { SANDBOX_PATH } from '../../lib/sandbox/base-environment';
 import { commonBehaviour } from './common-behaviour';
+import { hardenedBehaviour } from './hardened-behaviour';
 import { describeWithEngine, tempDir } from './helpers';
 
 describe('BubblewrapSandbox construction', () => {
@@ -26,8 +29,68 @@ describe('BubblewrapSandbox construction', () => {
   });
 });
 
+describe('bubblewrapArgs', () => {
+  const launch = { command: 'true', shell: '/bin/sh', network: true, mounts: [{ source: '/w', target: '/w', readOnly: false }], cwd: undefined };
+
+  it('binds read-only, remounts the root, /dev and /tmp read-only last, and never shares the network when readOnly', () => {
+    const args = bubblewrapArgs({ ...launch, readOnly: true });
+    expect(args).not.toContain('--share-net');
+    expect(args).not.toContain('--bind');
+    expect(args.join(' ')).toContain('--ro-bind /w /w --remount-ro /dev --remount-ro /tmp --remount-ro / -- /bin/sh -c true');
+    const writable = bubblewrapArgs({ ...launch, readOnly: false });
+    expect(writable).toContain('--share-net');
+    expect(writable.join(' ')).toContain('--bind /w /w -- /bin/sh -c true');
+  });
+});
+
 describeWithEngine('bwrap', 'BubblewrapSandbox (real bwrap)', () => {
   commonBehaviour((policy) => new BubblewrapSandbox(policy), { floodBytes: 1024 ** 3, keepBackground: false });
+
+  describe('shell, environment and readOnly', () => {
+    hardenedBehaviour({
+      make: (policy, { mounts, inheritEnvironment }) => new BubblewrapSandbox(policy, { mounts, inheritEnvironment }),
+      base: { PATH: SANDBOX_PATH, HOME: '/tmp', LANG: 'C.UTF-8', TERM: 'dumb' },
+      ownNames: [],
+      readOnly: true,
+      inside: (path) => path,
+      bindTarget: '/extra',
+      connect: (port) => `busybox nc 127.0.0.1 ${port} </dev/null`,
+      reachesHostLoopback: true,
+    });
+  });
+
+  describe("shell 'bash' without a usable bash", () => {
+    let bin: ReturnType<typeof tempDir>;
+    let work: ReturnType<typeof tempDir>;
+    beforeEach(() => {
+      bin = tempDir();
+      work = tempDir();
+      copyFileSync('/usr/bin/bash-static', join(bin.path, 'bash'));
+    });
+    afterEach(() => {
+      bin.remove();
+      work.remove();
+    });
+
+    it('refuses a bash missing from the host PATH with SHELL_UNAVAILABLE, and capabilities say so', async () => {
+      await using sandbox = new BubblewrapSandbox(SandboxPolicy.forWorkspace(work.path), { bashPath: 'agenttoolkit-no-such-bash' });
+      await expect(sandbox.execute('true', { shell: 'bash' })).rejects.toMatchObject({ code: 'SHELL_UNAVAILABLE', message: expect.stringContaining('agenttoolkit-no-such-bash') });
+      await expect(sandbox.capabilities()).resolves.toEqual({ shells: ['posix'], readOnly: true });
+      expect((await sandbox.execute('echo posix')).stdout).toBe('posix\n');
+    });
+
+    it('refuses a bash the sandbox does not see, and runs one under a readable path at its place inside', async () => {
+      await using unseen = new BubblewrapSandbox(SandboxPolicy.forWorkspace(work.path), { bashPath: join(bin.path, 'bash') });
+      await expect(unseen.execute('true', { shell: 'bash' })).rejects.toMatchObject({ code: 'SHELL_UNAVAILABLE', message: expect.stringContaining('does not see') });
+      await using seen = new BubblewrapSandbox(SandboxPolicy.forWorkspace(work.path), { bashPath: join(bin.path, 'bash'), mounts: [BindMount.readOnly(bin.path, '/opt/shells')] });
+      expect((await seen.execute('echo "$BASH_VERSION $0"', { shell: 'bash' })).stdout).toMatch(/^5\.\S+ \/opt\/shells\/bash\n$/);
+    });
+
+    it('refuses a bash inside a writable path, which a command could replace before the next call', async () => {
+      await using sandbox = new BubblewrapSandbox(SandboxPolicy.forWorkspace(work.path, { writablePaths: [bin.path] }), { bashPath: join(bin.path, 'bash') });
+      await expect(sandbox.execute('true', { shell: 'bash' })).rejects.toMatchObject({ code: 'SHELL_UNAVAILABLE', message: expect.stringContaining('writable path') });
+    });
+  });
 
   let dir: ReturnType<typeof tempDir>;
   beforeEach(() => {
@@ -78,7 +141,7 @@ describeWithEngine('bwrap', 'BubblewrapSandbox (real bwrap)', () => {
       const result = await sandbox.execute('env; echo; cat /proc/1/cmdline /proc/self/cmdline | tr "\\0" " "', { env: { FROM_CALL: '2' } });
       const [envPart, cmdlines] = result.stdout.split('\n\n');
       const names = envPart!.split('\n').map((line) => line.split('=')[0]).filter(Boolean).sort();
-      expect(names.filter((n) => !['PWD', 'SHLVL', '_', 'OLDPWD'].includes(n!))).toEqual(['AGENTTOOLKIT_SECRET_TOKEN', 'FROM_CALL', 'FROM_POLICY', 'HOME', 'PATH']);
+      expect(names.filter((n) => !['PWD', 'SHLVL', '_', 'OLDPWD'].includes(n!))).toEqual(['AGENTTOOLKIT_SECRET_TOKEN', 'FROM_CALL', 'FROM_POLICY', 'HOME', 'LANG', 'PATH', 'TERM']);
       expect(envPart).toContain('AGENTTOOLKIT_SECRET_TOKEN=hunter2-bwrap-secret');
       expect(cmdlines).not.toContain('hunter2');
     } finally {

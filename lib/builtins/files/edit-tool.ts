@@ -8,6 +8,9 @@ import { failed, failedFrom } from './failure';
 import { FilePathTool } from './file-path-tool';
 import type { FileToolOptions } from './file-tool-options';
 import { freshness, recordWritten } from './freshness';
+import { matchWithEndings } from './line-endings';
+import { firstUnseenLine } from './read-records';
+import { AmbiguousMatchError, TextNotFoundError } from '../../workspace/errors';
 
 /** The JSON Schema of the `Edit` tool's params: `file_path`, `old_string`, `new_string`, optional `replace_all`. */
 export const EditInput = deepFreeze({
@@ -33,11 +36,14 @@ export type EditParams = { file_path: string; old_string: string; new_string: st
 
 const DESCRIPTION =
   'Replaces exact text in a file of the workspace. old_string must match the file exactly (copy it from Read ' +
-  'output without the line number prefix) and occur once, unless replace_all is true. Read the file first.';
+  'output without the line number prefix; line breaks match the file\'s own, CRLF included, and the replacement ' +
+  'is written with them) and occur once, unless replace_all is true. Read the file first.';
 
 /**
  * The built-in `Edit` tool over a {@link workspace!Workspace}: literal replacement written back atomically, read before
- * write enforced from the agent state. Refuses an empty or missing old text, several occurrences without
+ * write enforced from the agent state. Line breaks in `old_string` match any line break of the file (`\r\n`, `\r` or
+ * `\n`, as Read shows every line without its ending), and `new_string` is written with the file's breaks at the match
+ * (see `matchWithEndings`). Refuses an empty or missing old text, several occurrences without
  * `replace_all`, and identical old and new text. Same permission verdict as `Write`.
  */
 export class EditTool extends FilePathTool<typeof EditInput> {
@@ -70,19 +76,16 @@ export class EditTool extends FilePathTool<typeof EditInput> {
       if (found.kind === 'refused') return failed(found.message);
       if (found.kind === 'missing') return failed(`'${shown}' does not exist. Use Write to create a file.`);
       if (found.kind === 'directory') return failed(`'${shown}' is a directory, not a file.`);
-      const count = await workspace.editFile(path, oldText, newText, { replaceAll });
       const before = Buffer.from(found.text).toString('utf8');
-      recordWritten(workspace, state, absolute, replaceLiteral(before, oldText, newText, replaceAll));
-      return `Edited '${shown}': ${count} replacement${count === 1 ? '' : 's'}.`;
+      const match = matchWithEndings(before, oldText, newText, replaceAll);
+      if (match.kind === 'none') return failedFrom(new TextNotFoundError(shown), `edit '${shown}'`, shown);
+      if (match.kind === 'ambiguous') return failedFrom(new AmbiguousMatchError(shown, match.count), `edit '${shown}'`, shown);
+      if (match.replacements === undefined) await workspace.writeFile(path, match.content, { overwrite: true });
+      else for (const { oldText: actual, newText: replacement, count } of match.replacements) await workspace.editFile(path, actual, replacement, { replaceAll: count > 1 });
+      recordWritten(workspace, state, absolute, match.content, firstUnseenLine(found.record) === undefined);
+      return `Edited '${shown}': ${match.count} replacement${match.count === 1 ? '' : 's'}.`;
     } catch (error) {
       return failedFrom(error, `edit '${shown}'`, shown);
     }
   }
-}
-
-/** The literal replacement the workspace made, computed on the content that was checked. */
-function replaceLiteral(text: string, oldText: string, newText: string, all: boolean): string {
-  if (all) return text.split(oldText).join(newText);
-  const at = text.indexOf(oldText);
-  return text.slice(0, at) + newText + text.slice(at + oldText.length);
 }

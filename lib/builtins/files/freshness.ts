@@ -1,12 +1,13 @@
 import type { AgentState } from '../../tool/agent-state';
 import type { Workspace } from '../../workspace/workspace';
-import { contentHash, readsOf } from './read-records';
+import { splitLines } from './line-endings';
+import { contentHash, readsOf, type ReadRecord } from './read-records';
 
 /** Where a file a tool is about to change stands. */
 export type Freshness =
   | { readonly kind: 'missing' }
   | { readonly kind: 'directory' }
-  | { readonly kind: 'fresh'; readonly text: Uint8Array }
+  | { readonly kind: 'fresh'; readonly text: Uint8Array; readonly record: ReadRecord }
   | { readonly kind: 'refused'; readonly message: string };
 
 /**
@@ -26,13 +27,16 @@ export async function freshness(workspace: Workspace, state: AgentState, absolut
   if (contentHash(bytes) !== record.sha256) {
     return { kind: 'refused', message: `'${shown}' has changed on disk since it was read. Read it again, then change it.` };
   }
-  return { kind: 'fresh', text: bytes };
+  return { kind: 'fresh', text: bytes, record };
 }
 
-/** Records content the tool itself just wrote, so a later change needs no fresh Read. */
-export function recordWritten(workspace: Workspace, state: AgentState, absolute: string, content: string): void {
+/**
+ * Records content the tool itself just wrote, so a later change needs no fresh Read. `seenWhole` false (an Edit of a
+ * file read only in part) records none of its lines as seen: a later Write then needs the new content read.
+ */
+export function recordWritten(workspace: Workspace, state: AgentState, absolute: string, content: string, seenWhole = true): void {
   const bytes = Buffer.from(content, 'utf8');
-  readsOf(state, workspace).set(absolute, { sha256: contentHash(bytes), size: bytes.length, modifiedMs: Date.now() });
+  readsOf(state, workspace).set(absolute, { sha256: contentHash(bytes), size: bytes.length, modifiedMs: Date.now(), ...(seenWhole ? {} : { lines: splitLines(content).length, seen: [] }) });
 }
 
 /** `n line(s)` of a text, a trailing newline not counting as a further line. */

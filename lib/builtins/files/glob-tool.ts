@@ -8,7 +8,11 @@ import { relative } from 'node:path';
 import { isWithin } from '../../fs/path-within';
 import { resolveRealPath } from '../../fs/resolve-real-path';
 import { CREDENTIAL_DIRECTORIES, CREDENTIAL_FILES } from './credential-paths';
-import { failedFrom } from './failure';
+import type { RuleBehavior } from '../../permissions/permission-rule';
+import type { ToolInvocation } from '../../tool/agent-state';
+import { BuiltinToolError } from './errors';
+import { failed, failedFrom } from './failure';
+import { LEFT_OUT_NOTE, MultiFileRules } from './rule-exclusions';
 import { FilePathTool } from './file-path-tool';
 import type { FileToolOptions } from './file-tool-options';
 import type { PathPermissions } from './path-permissions';
@@ -17,6 +21,14 @@ import type { PathPermissions } from './path-permissions';
 export const GLOB_DEFAULT_LIMIT = 100;
 /** Largest `head_limit` of Glob. */
 export const GLOB_MAX_LIMIT = 1000;
+/** Default time a Glob call may take (walk and matching) before it is stopped, in milliseconds. */
+export const GLOB_DEFAULT_TIMEOUT_MS = 30_000;
+
+/** Options of {@link GlobTool}. */
+export interface GlobToolOptions extends FileToolOptions {
+  /** Time a call may take before it is stopped, in milliseconds (default {@link GLOB_DEFAULT_TIMEOUT_MS}). */
+  readonly timeoutMs?: number;
+}
 
 /** The JSON Schema of the `Glob` tool's params: `pattern`, optional `path` and `head_limit`. */
 export const GlobInput = deepFreeze({
@@ -50,8 +62,15 @@ const DESCRIPTION =
  */
 export class GlobTool extends FilePathTool<typeof GlobInput> {
   readonly #credentialNames: readonly string[];
+  readonly #rules: MultiFileRules;
+  readonly #timeoutMs: number;
 
-  constructor(options: FileToolOptions) {
+  /** @throws BuiltinToolError `INVALID_BUILTIN_OPTION` for a `timeoutMs` that is not a positive integer. */
+  constructor(options: GlobToolOptions) {
+    const timeout = options.timeoutMs ?? GLOB_DEFAULT_TIMEOUT_MS;
+    if (!Number.isSafeInteger(timeout) || timeout <= 0) {
+      throw new BuiltinToolError('INVALID_BUILTIN_OPTION', `Glob's timeoutMs must be a positive integer of milliseconds; got ${String(timeout)}.`);
+    }
     const names = credentialNames(options);
     super(options, (permissions) => ({
       name: options.name ?? 'Glob',
@@ -63,6 +82,13 @@ export class GlobTool extends FilePathTool<typeof GlobInput> {
       readOnlyWhen: (input) => !touchesCredentials(input, permissions, names),
     }));
     this.#credentialNames = names;
+    this.#rules = new MultiFileRules(this.name, this.permissions, options.engine);
+    this.#timeoutMs = timeout;
+  }
+
+  /** A rule is judged for every file the call may list: see {@link MultiFileRules}. */
+  override matchRule(content: string, input: Record<string, unknown>, context: PermissionContext, behavior: RuleBehavior): boolean {
+    return this.#rules.matchRule(content, searchFolder(input), context, behavior);
   }
 
   override checkPermissions(input: GlobParams, context: PermissionContext): PermissionDecision {
@@ -82,22 +108,31 @@ export class GlobTool extends FilePathTool<typeof GlobInput> {
     return `${searchFolder(input)}/x`;
   }
 
-  override async call(input: GlobParams): Promise<string | ActionResult> {
+  override async call(input: GlobParams, invocation?: ToolInvocation): Promise<string | ActionResult> {
     const folder = input.path === undefined ? '.' : this.paths.forWorkspace(input.path);
     const pattern = folder === '.' ? input.pattern : `${escapeGlob(folder)}/${input.pattern}`;
     const limit = input.head_limit ?? GLOB_DEFAULT_LIMIT;
     const where = input.path === undefined ? '' : ` in '${this.paths.display(input.path)}'`;
+    const cancelled = invocation?.signal;
+    const signal = cancelled === undefined ? AbortSignal.timeout(this.#timeoutMs) : AbortSignal.any([cancelled, AbortSignal.timeout(this.#timeoutMs)]);
     let entries: Entry[];
     try {
-      entries = await this.paths.workspace.glob(pattern, { dot: true });
+      entries = await this.paths.workspace.glob(pattern, { dot: true, signal });
     } catch (error) {
+      if (signal.aborted) {
+        return failed(cancelled?.aborted === true ? `${this.name} '${input.pattern}'${where} was cancelled.`
+          : `${this.name} '${input.pattern}'${where} took longer than ${this.#timeoutMs} ms and was stopped. Narrow the pattern or the path.`);
+      }
       return failedFrom(error, `search for '${input.pattern}'${where}`, input.pattern);
     }
-    const files = entries.filter((e) => !e.isDirectory && !e.isSymlink)
-      .sort((a, b) => b.modifiedMs - a.modifiedMs || (a.path < b.path ? -1 : 1));
-    if (files.length === 0) return `No files match '${input.pattern}'${where}.`;
+    const found = entries.filter((e) => !e.isDirectory && !e.isSymlink);
+    const files = this.#rules.filters ? found.filter((e) => !this.#rules.isDenied(e.path)) : found;
+    const note = files.length < found.length ? LEFT_OUT_NOTE : undefined;
+    files.sort((a, b) => b.modifiedMs - a.modifiedMs || (a.path < b.path ? -1 : 1));
+    if (files.length === 0) return `No files match '${input.pattern}'${where}.${note === undefined ? '' : ` ${note}`}`;
     const lines = files.slice(0, limit).map((e) => e.path);
     if (files.length > limit) lines.push('', `(Showing ${limit} of ${files.length} files, newest first. Narrow the pattern or raise head_limit.)`);
+    if (note !== undefined) lines.push('', note);
     return lines.join('\n');
   }
 }

@@ -17,7 +17,9 @@ import { FilePathTool } from './file-path-tool';
 import type { FileToolOptions } from './file-tool-options';
 import { credentialExclusions, VCS_FOLDERS } from './grep-exclusions';
 import type { PathPermissions } from './path-permissions';
-import { checkRipgrepOption } from './ripgrep-path';
+import type { RuleBehavior } from '../../permissions/permission-rule';
+import { checkRipgrepOption, ripgrepPath } from './ripgrep-path';
+import { LEFT_OUT_NOTE, MultiFileRules } from './rule-exclusions';
 import { ContainerRipgrep, HostRipgrep, isContainerWorkspace, SandboxRipgrep, type RipgrepBackend } from './ripgrep-backends';
 
 export { ripgrepPath } from './ripgrep-path';
@@ -156,6 +158,13 @@ export class GrepTool extends FilePathTool<typeof GrepInput> {
   readonly #timeoutMs: number;
   readonly #names: readonly string[];
   readonly #exclusions: readonly string[];
+  readonly #rules: MultiFileRules;
+  /** Whether ripgrep runs on the host from `@vscode/ripgrep` (no `rgPath`, no sandbox). */
+  readonly #hostRipgrep: boolean;
+  /** Whether the workspace is one Grep can search (a LocalWorkspace or a container workspace). */
+  readonly #workspaceKind: boolean;
+  /** See {@link unavailableReason}; null until computed. */
+  #unavailable: string | undefined | null = null;
 
   /**
    * @throws BuiltinToolError `INVALID_BUILTIN_OPTION` for an unusable root, `rgPath` or `timeoutMs`, or a `sandbox`
@@ -166,6 +175,7 @@ export class GrepTool extends FilePathTool<typeof GrepInput> {
     const local = workspace instanceof LocalWorkspace;
     const container = !local && isContainerWorkspace(workspace);
     const names = credentialNames(options);
+    let why: () => string | undefined = () => undefined;
     super(options, (permissions) => ({
       name: options.name ?? 'Grep',
       description: DESCRIPTION,
@@ -174,8 +184,9 @@ export class GrepTool extends FilePathTool<typeof GrepInput> {
       isReadOnly: true,
       isConcurrencySafe: true,
       readOnlyWhen: (input) => !touchesCredentials(input, permissions, names),
-      availableWhen: new Availability(() => local || container),
+      availableWhen: new Availability(() => (local || container) && why() === undefined),
     }));
+    why = () => this.unavailableReason;
     const timeout = options.timeoutMs ?? GREP_DEFAULT_TIMEOUT_MS;
     if (!Number.isInteger(timeout) || timeout <= 0) {
       throw new BuiltinToolError('INVALID_BUILTIN_OPTION', `Grep's timeoutMs must be a positive integer of milliseconds; got ${String(timeout)}.`);
@@ -184,6 +195,8 @@ export class GrepTool extends FilePathTool<typeof GrepInput> {
       throw new BuiltinToolError('INVALID_BUILTIN_OPTION', 'Grep runs in a sandbox only over a LocalWorkspace (whose root the sandbox sees); a container workspace searches inside its own container.');
     }
     const rgPath = checkRipgrepOption(options.rgPath);
+    this.#hostRipgrep = local && options.sandbox === undefined && rgPath === undefined;
+    this.#workspaceKind = local || container;
     this.#timeoutMs = timeout;
     this.#names = names;
     if (local) {
@@ -193,6 +206,35 @@ export class GrepTool extends FilePathTool<typeof GrepInput> {
       this.#backend = new ContainerRipgrep(workspace, rgPath, this.name);
     }
     this.#exclusions = this.#backend === undefined ? [] : credentialExclusions(this.paths.root, options.credentialPaths);
+    this.#rules = new MultiFileRules(this.name, this.permissions, options.engine);
+  }
+
+  /** A rule is judged for every file the call may read: see {@link MultiFileRules}. */
+  override matchRule(content: string, input: Record<string, unknown>, context: PermissionContext, behavior: RuleBehavior): boolean {
+    return this.#rules.matchRule(content, searchPath(input), context, behavior);
+  }
+
+  /**
+   * Why the tool is not offered to the model, for the developer; undefined when it is. It is not offered over a
+   * workspace that is neither a LocalWorkspace nor a container workspace, nor, on the host without `rgPath`, when
+   * `@vscode/ripgrep` cannot be found (a model could not act on that failure). Computed once; the first time it is not
+   * offered, a process warning (`AGENTTOOLKIT_GREP_UNAVAILABLE`) says why.
+   */
+  get unavailableReason(): string | undefined {
+    if (this.#unavailable === null) {
+      let reason: string | undefined;
+      if (!this.#workspaceKind) reason = `${this.name} is not offered: it runs ripgrep where the files are and needs a LocalWorkspace or a container workspace (DockerWorkspace).`;
+      else if (this.#hostRipgrep) {
+        try {
+          ripgrepPath();
+        } catch (error) {
+          reason = `${this.name} is not offered: ${(error as Error).message}`;
+        }
+      }
+      this.#unavailable = reason;
+      if (reason !== undefined && this.#hostRipgrep) process.emitWarning(reason, { code: 'AGENTTOOLKIT_GREP_UNAVAILABLE' });
+    }
+    return this.#unavailable;
   }
 
   override checkPermissions(input: GrepParams, context: PermissionContext): PermissionDecision {
@@ -225,7 +267,8 @@ export class GrepTool extends FilePathTool<typeof GrepInput> {
     if ('unresolvable' in located) return failed(`'${path}' cannot be resolved (${located.unresolvable}).`);
     if ('failure' in located) return failed(located.failure);
     const credentialSearch = touchesCredentials(input, this.permissions, this.#names);
-    const args = this.#arguments(input, credentialSearch, located.target);
+    const filtering = this.#rules.filters;
+    const args = this.#arguments(input, credentialSearch, located.target, filtering);
     const signal = AbortSignal.any([invocation.signal, AbortSignal.timeout(this.#timeoutMs)]);
     const run = await backend.run(args, located.cwd, signal, MAX_RG_OUTPUT);
     const where = shown === undefined ? '' : ` in '${shown}'`;
@@ -236,17 +279,22 @@ export class GrepTool extends FilePathTool<typeof GrepInput> {
         : `${this.name} '${input.pattern}'${where} took longer than ${this.#timeoutMs} ms and was stopped. Narrow the path, glob or type.`);
     }
     const errors = run.stderr.trim();
-    const lines = outputLines(run.stdout, located.target === '.', run.stopped === 'output');
+    const kept = filtering ? withoutDenied(run.stdout, input.output_mode ?? 'files_with_matches', located.target === '.', (file) => this.#rules.isDenied(file)) : { stdout: run.stdout, leftOut: false };
+    const lines = outputLines(kept.stdout, located.target === '.', run.stopped === 'output');
+    const note = kept.leftOut ? `\n\n${LEFT_OUT_NOTE}` : '';
+    if (kept.leftOut && lines.length === 0) return `No matches for '${input.pattern}'${where}.${note}`;
     if (run.code === 1 || (run.code === 0 && lines.length === 0)) return `No matches for '${input.pattern}'${where}.`;
     if (lines.length === 0) return failed(`${this.name} '${input.pattern}'${where} failed: ${errors || `ripgrep exited with code ${String(run.code)}`}`);
     const text = page(lines, input, run.stopped === 'output');
     const warning = errors === '' ? '' : `\n\n(Some files could not be searched: ${cutText(errors, 1000)})`;
-    return cutText(text + warning, GREP_MAX_OUTPUT, '\n... (output cut; narrow the search or lower head_limit)');
+    return cutText(text + note + warning, GREP_MAX_OUTPUT, '\n... (output cut; narrow the search or lower head_limit)');
   }
 
-  #arguments(input: GrepParams, credentialSearch: boolean, target: string): string[] {
+  #arguments(input: GrepParams, credentialSearch: boolean, target: string, withNull: boolean): string[] {
     const mode = input.output_mode ?? 'files_with_matches';
     const args = ['--no-config', '--hidden', '--color=never', '--no-heading', '--with-filename', '--sort=path', `--max-columns=${MAX_COLUMNS}`, '--max-columns-preview'];
+    // Each printed path followed by a NUL, so that files a deny rule covers can be told apart and left out.
+    if (withNull) args.push('--null');
     if (mode === 'files_with_matches') args.push('--files-with-matches');
     else if (mode === 'count') args.push('--count');
     else {
@@ -269,6 +317,43 @@ export class GrepTool extends FilePathTool<typeof GrepInput> {
 
 function searchPath(input: Record<string, unknown>): string {
   return typeof input.path === 'string' && input.path !== '' ? input.path : '.';
+}
+
+/**
+ * ripgrep's `--null` output without the files `denied` covers, in the form ripgrep prints without `--null`
+ * (`path:line:text`, a context line `path-line-text`, `path:count`, one path per line), and whether any was left out.
+ * `denied` gets the path relative to the workspace root.
+ */
+function withoutDenied(stdout: string, mode: string, fromRoot: boolean, denied: (file: string) => boolean): { stdout: string; leftOut: boolean } {
+  const rootRelative = (path: string) => (fromRoot && path.startsWith('./') ? path.slice(2) : path);
+  let leftOut = false;
+  const keep = (path: string) => {
+    if (!denied(rootRelative(path))) return true;
+    leftOut = true;
+    return false;
+  };
+  if (mode === 'files_with_matches') {
+    const paths = stdout.split('\0');
+    const last = paths.pop()!;
+    const kept = paths.filter(keep);
+    return { stdout: kept.map((p) => `${p}\n`).join('') + last, leftOut };
+  }
+  const out: string[] = [];
+  for (const line of stdout.split('\n')) {
+    const cut = line.indexOf('\0');
+    if (cut < 0) {
+      // A group separator (`--`), or the empty string after the last newline.
+      if (line !== '--' || (out.length > 0 && out[out.length - 1] !== '--')) out.push(line);
+      continue;
+    }
+    const path = line.slice(0, cut);
+    if (!keep(path)) continue;
+    const rest = line.slice(cut + 1);
+    out.push(`${path}${/^\d+-/.test(rest) ? '-' : ':'}${rest}`);
+  }
+  while (out.length > 1 && out[out.length - 2] === '--') out.splice(out.length - 2, 1);
+  if (out[0] === '--') out.shift();
+  return { stdout: out.join('\n'), leftOut };
 }
 
 /** ripgrep's lines, `./` dropped when the root was searched, a last partial line dropped when output was cut. */

@@ -9,7 +9,8 @@ import { cutText } from '../../text/cut-text';
 import { failed, failedFrom } from './failure';
 import { FilePathTool } from './file-path-tool';
 import type { FileToolOptions } from './file-tool-options';
-import { contentHash, readsOf } from './read-records';
+import { splitLines } from './line-endings';
+import { addRange, contentHash, readsOf } from './read-records';
 
 /** Most lines one Read returns, and its default `limit`. */
 export const READ_MAX_LINES = 2000;
@@ -79,11 +80,27 @@ export class ReadTool extends FilePathTool<typeof ReadInput> {
     }
     if (!isUtf8(bytes)) return failed(`'${shown}' is not UTF-8 text (it may be binary); Read shows text files only.`);
     const entry = await workspace.stat(path).catch(() => null);
-    readsOf(invocation.state!, workspace).set(this.paths.absolute(input.file_path), {
-      sha256: contentHash(bytes), size: bytes.length, modifiedMs: entry?.modifiedMs ?? 0,
-    });
-    return numberedLines(Buffer.from(bytes).toString('utf8'), shown, input.offset ?? 1, input.limit ?? READ_MAX_LINES);
+    const text = Buffer.from(bytes).toString('utf8');
+    const view = shownLines(text, input.offset ?? 1, input.limit ?? READ_MAX_LINES);
+    const reads = readsOf(invocation.state!, workspace);
+    const absolute = this.paths.absolute(input.file_path);
+    const sha256 = contentHash(bytes);
+    const before = reads.get(absolute);
+    // Reads of the same content add up (a long file read page by page); a changed content starts over.
+    let seen: ReadonlyArray<readonly [number, number]> = before?.sha256 === sha256 && before.seen !== undefined ? before.seen : before?.sha256 === sha256 ? [[1, view.total]] : [];
+    for (const [first, last] of view.whole) seen = addRange(seen, first, last);
+    reads.set(absolute, { sha256, size: bytes.length, modifiedMs: entry?.modifiedMs ?? 0, lines: view.total, seen });
+    return numberedLines(text, shown, input.offset ?? 1, input.limit ?? READ_MAX_LINES);
   }
+}
+
+/** The lines a Read of `offset`/`limit` shows whole (not cut for length), as ranges, and the text's line count. */
+function shownLines(text: string, offset: number, limit: number): { total: number; whole: Array<readonly [number, number]> } {
+  const lines = text === '' ? [] : splitLines(text);
+  const last = Math.min(lines.length, offset + limit - 1);
+  let whole: Array<readonly [number, number]> = [];
+  for (let n = offset; n <= last; n++) if (lines[n - 1]!.length <= READ_MAX_LINE_LENGTH) whole = addRange(whole, n, n);
+  return { total: lines.length, whole };
 }
 
 /**
@@ -92,14 +109,14 @@ export class ReadTool extends FilePathTool<typeof ReadInput> {
  */
 export function numberedLines(text: string, shown: string, offset: number, limit: number): string {
   if (text === '') return `(The file '${shown}' is empty.)`;
-  const lines = text.split('\n');
-  if (text.endsWith('\n')) lines.pop();
+  // Lines end at `\r\n`, `\r` or `\n` (Windows, old Mac and Unix files), none of them shown.
+  const lines = splitLines(text);
   const total = lines.length;
   if (offset > total) return `(The file '${shown}' has ${total} line${total === 1 ? '' : 's'}; offset ${offset} is past its end.)`;
   const last = Math.min(total, offset + limit - 1);
   const out: string[] = [];
   for (let n = offset; n <= last; n++) {
-    const line = lines[n - 1]!.replace(/\r$/, '');
+    const line = lines[n - 1]!;
     const cut = line.length > READ_MAX_LINE_LENGTH
       ? cutText(line, READ_MAX_LINE_LENGTH, ` ... [line cut: ${line.length} characters]`)
       : line;

@@ -8,6 +8,7 @@ import { failed, failedFrom } from './failure';
 import { FilePathTool } from './file-path-tool';
 import type { FileToolOptions } from './file-tool-options';
 import { freshness, lineCount, recordWritten } from './freshness';
+import { firstUnseenLine } from './read-records';
 
 /** The JSON Schema of the `Write` tool's params: `file_path` and `content`. */
 export const WriteInput = deepFreeze({
@@ -28,7 +29,8 @@ export type WriteParams = { file_path: string; content: string };
 
 const DESCRIPTION =
   'Writes a whole text file of the workspace, creating it (and its folders) or replacing its content. An existing ' +
-  'file must have been read with Read first and not changed since. Prefer Edit to change part of a file.';
+  'file must have been read whole with Read first (every line, with offset for long files) and not changed since. ' +
+  'Prefer Edit to change part of a file.';
 
 /**
  * The built-in `Write` tool over a {@link workspace!Workspace}: atomic, parents created, read before write enforced from the
@@ -59,6 +61,14 @@ export class WriteTool extends FilePathTool<typeof WriteInput> {
     try {
       const found = await freshness(workspace, state, absolute, path, shown);
       if (found.kind === 'refused') return failed(found.message);
+      // Write replaces every line: the agent must have seen each of them (Edit replaces only the text it names).
+      const unseen = found.kind === 'fresh' ? firstUnseenLine(found.record) : undefined;
+      if (unseen !== undefined && found.kind === 'fresh') {
+        return failed(
+          `'${shown}' has been read only in part (line ${unseen} of its ${found.record.lines} lines was not shown whole), and Write replaces the whole file. ` +
+            'Read all of it first (Read with offset for the lines not yet shown), or change only the part you read with Edit.',
+        );
+      }
       // A new file is created exclusively: one that appeared since the check is refused, never overwritten.
       await workspace.writeFile(path, input.content, { overwrite: found.kind !== 'missing' });
       recordWritten(workspace, state, absolute, input.content);

@@ -3,6 +3,22 @@ import { parseBash, type SyntaxNode } from './syntax-tree';
 import { dynamicWord, literalWord, type ShellWord } from './shell-word';
 import { wordOf } from './word-of';
 import { gitSubcommandView, isAssignment, isSafeVariable, isWrapper, SHELLS, unwrap } from './wrappers';
+import { backquoteSubstitutions, decodeDelimiter, endsEarly, stripLeadingTabs } from './heredoc';
+import { bashOnlyConstruct, type ShellDialect } from './posix-dialect';
+import { builtinStateChange } from './variables';
+
+export type { ShellDialect } from './posix-dialect';
+
+/** Options of {@link analyzeCommand}. */
+export interface AnalyzeOptions {
+  /**
+   * The shell that will run the command (default `bash`). With `posix` (dash, busybox ash), every construct whose
+   * meaning differs between bash and a POSIX sh (`$'...'`, `&>`, `|&`, `<<<`, `[[`, arrays, `function`, brace
+   * expansion, `((...))`, `<(...)`, bash-only `${...}` forms, `select`, `coproc`, `declare`...) makes the command
+   * unanalysable.
+   */
+  readonly dialect?: ShellDialect;
+}
 
 /**
  * Risk features of a command. `command_substitution`, `process_substitution`, `arithmetic` (`$((...))`, `((...))`
@@ -67,6 +83,8 @@ export interface SimpleCommand {
 /** What {@link analyzeCommand} found. Frozen; shared between callers. */
 export interface ShellAnalysis {
   readonly command: string;
+  /** The grammar the command was analysed in. */
+  readonly dialect: ShellDialect;
   readonly commands: readonly SimpleCommand[];
   readonly features: ReadonlySet<ShellFeature>;
   readonly redirects: readonly ShellRedirect[];
@@ -83,25 +101,32 @@ const MAX_INLINE_DEPTH = 4;
 const CACHE_SIZE = 64;
 const cache = new Map<string, ShellAnalysis>();
 
-/** Analyses `command` (loading the bash parser on first use); see {@link analyzeCommandSync}. */
-export async function analyzeCommand(command: string): Promise<ShellAnalysis> {
-  return analyzeWith(loadedBashParser() ?? (await loadBashParser()), command);
+/**
+ * Analyses `command` for the shell `options.dialect` names (default bash), loading the bash parser on first use; see
+ * {@link analyzeCommandSync}.
+ *
+ * @throws ShellAnalysisError `SHELL_PARSER_UNAVAILABLE` when the parser cannot be loaded.
+ */
+export async function analyzeCommand(command: string, options: AnalyzeOptions = {}): Promise<ShellAnalysis> {
+  return analyzeWith(loadedBashParser() ?? (await loadBashParser()), command, options.dialect ?? 'bash');
 }
 
 /** Analyses `command` with the parser already loaded (`await loadBashParser()` once first); undefined when it is not. */
-export function analyzeCommandSync(command: string): ShellAnalysis | undefined {
+export function analyzeCommandSync(command: string, options: AnalyzeOptions = {}): ShellAnalysis | undefined {
   const parser = loadedBashParser();
-  return parser === undefined ? undefined : analyzeWith(parser, command);
+  return parser === undefined ? undefined : analyzeWith(parser, command, options.dialect ?? 'bash');
 }
 
-function analyzeWith(parser: BashParser, command: string): ShellAnalysis {
-  const cached = cache.get(command);
+function analyzeWith(parser: BashParser, command: string, dialect: ShellDialect): ShellAnalysis {
+  const key = `${dialect}\0${command}`;
+  const cached = cache.get(key);
   if (cached !== undefined) return cached;
-  const walker = new Walker(parser);
+  const walker = new Walker(parser, dialect);
   if (command.length > MAX_LENGTH) walker.failure = `the command is longer than ${MAX_LENGTH} characters`;
   else walker.source(command, false, 0);
   const analysis: ShellAnalysis = Object.freeze({
     command,
+    dialect,
     commands: Object.freeze(walker.commands),
     features: readOnlySet(walker.features),
     redirects: Object.freeze(walker.redirects),
@@ -109,7 +134,7 @@ function analyzeWith(parser: BashParser, command: string): ShellAnalysis {
     unanalysable: walker.failure,
   });
   if (cache.size >= CACHE_SIZE) cache.delete(cache.keys().next().value as string);
-  cache.set(command, analysis);
+  cache.set(key, analysis);
   return analysis;
 }
 
@@ -133,6 +158,14 @@ const EXPRESSION_PARTS = new Set([
   'string', 'translated_string', 'concatenation', 'array', 'subscript', 'heredoc_content', 'heredoc_start', 'heredoc_end', 'file_descriptor',
 ]);
 
+/** Tokens that keep a backslash-newline inside them, as the shell does (quoted text, comments, here-document bodies) or as word-of decodes it. */
+const TOKENS_WITH_CONTINUATIONS: ReadonlySet<string> = new Set(['word', 'string_content', 'raw_string', 'ansi_c_string', 'comment', 'heredoc_body', 'heredoc_content', 'string']);
+
+/** A character that cannot end or start a word: a blank, a newline or an operator character. */
+function isWordCharacter(c: string | undefined): boolean {
+  return c !== undefined && !' \t\n;&|()<>'.includes(c);
+}
+
 class Walker {
   readonly commands: SimpleCommand[] = [];
   readonly redirects: ShellRedirect[] = [];
@@ -140,20 +173,44 @@ class Walker {
   readonly features = new Set<ShellFeature>();
   failure: string | undefined;
   private inline = 0;
+  /** The source being walked, innermost inline code last. */
+  private readonly texts: string[] = [];
 
-  constructor(private readonly parser: BashParser) {}
+  constructor(
+    private readonly parser: BashParser,
+    private readonly dialect: ShellDialect,
+  ) {}
 
   /** Parses and walks shell source (the command, or inline code found in it). */
   source(text: string, nested: boolean, depth: number): void {
     if (this.inline > MAX_INLINE_DEPTH) return this.fail('inline shell code nested too deep');
     this.inline++;
     const { root, dispose } = parseBash(this.parser, text);
+    this.texts.push(text);
     try {
       if (root.hasError) this.fail('the command has a syntax error', 'parse_error');
+      this.continuations(root, text);
       this.statement(root, nested, depth);
     } finally {
       dispose();
+      this.texts.pop();
       this.inline--;
+    }
+  }
+
+  /**
+   * The shell removes a backslash-newline before it splits words, so `r\<newline>m` is `rm`; the grammar reads it as
+   * a blank between two words. A line continuation with word characters on both sides that no token of the tree
+   * holds (a word, a string, a comment, a here-document) is therefore unanalysable.
+   */
+  private continuations(root: SyntaxNode, text: string): void {
+    for (let i = text.indexOf('\\\n'); i >= 0; i = text.indexOf('\\\n', i + 2)) {
+      let backslashes = 0;
+      for (let k = i - 1; k >= 0 && text[k] === '\\'; k--) backslashes++;
+      if (backslashes % 2 === 1 || !isWordCharacter(text[i - 1]) || !isWordCharacter(text[i + 2])) continue;
+      const holder = root.descendantForIndex(i, i + 2);
+      if (holder !== null && holder.startIndex <= i && holder.endIndex >= i + 2 && TOKENS_WITH_CONTINUATIONS.has(holder.type)) continue;
+      return this.fail('a line continuation joins two words the parser reads apart');
     }
   }
 
@@ -162,9 +219,17 @@ class Walker {
     this.failure ??= reason;
   }
 
+  /** In the POSIX dialect, fails on a construct bash reads differently (see {@link bashOnlyConstruct}). */
+  private posix(node: SyntaxNode): void {
+    if (this.dialect !== 'posix') return;
+    const construct = bashOnlyConstruct(node);
+    if (construct !== undefined) this.fail(`${construct} is bash syntax, and the command runs in a POSIX sh`);
+  }
+
   private statement(node: SyntaxNode, nested: boolean, depth: number): void {
     if (depth > MAX_DEPTH) return this.fail('the command is nested too deep');
     if (node.isError || node.isMissing) return this.fail('the command has a syntax error', 'parse_error');
+    this.posix(node);
     const type = node.type;
     if (!node.isNamed) {
       if (type === '&') this.features.add('background');
@@ -223,6 +288,7 @@ class Walker {
   private word(node: SyntaxNode, nested: boolean, depth: number): void {
     if (depth > MAX_DEPTH) return this.fail('the command is nested too deep');
     if (node.isError || node.isMissing) return this.fail('the command has a syntax error', 'parse_error');
+    this.posix(node);
     switch (node.type) {
       case 'command_substitution':
         this.features.add('command_substitution');
@@ -297,6 +363,8 @@ class Walker {
     let target: ShellWord | undefined;
     let sawTarget = false;
     const destination = node.childForFieldName('destination');
+    this.posix(node);
+    const heredoc: { start?: SyntaxNode; body?: SyntaxNode; end?: SyntaxNode } = {};
     for (const child of node.children) {
       if (child === null) continue;
       if (!child.isNamed) {
@@ -304,8 +372,10 @@ class Walker {
         continue;
       }
       if (child.type === 'file_descriptor') fd = Number(child.text);
-      else if (child.type === 'heredoc_start' || child.type === 'heredoc_end' || child.type === 'heredoc_content') continue;
-      else if (child.type === 'heredoc_body') this.word(child, nested, depth + 1);
+      else if (child.type === 'heredoc_start') heredoc.start = child;
+      else if (child.type === 'heredoc_end') heredoc.end = child;
+      else if (child.type === 'heredoc_content') continue;
+      else if (child.type === 'heredoc_body') heredoc.body = child;
       else if (node.type === 'heredoc_redirect') later.push(child);
       else if (!sawTarget && (child.id === destination?.id || node.type === 'herestring_redirect')) {
         sawTarget = true;
@@ -313,11 +383,50 @@ class Walker {
         this.word(child, nested, depth + 1);
       } else this.word(child, nested, depth + 1);
     }
+    if (node.type === 'heredoc_redirect') this.heredoc(heredoc, operator === '<<-', nested, depth);
     const kind = node.type === 'heredoc_redirect' ? 'heredoc' : node.type === 'herestring_redirect' ? 'herestring' : redirectKind(operator, target);
     const redirect: ShellRedirect = Object.freeze({ operator, fd, kind, target });
     into.push(redirect);
     this.redirects.push(redirect);
     return later;
+  }
+
+  /**
+   * A here-document, read as the shell reads it: the delimiter decoded with quote removal (`E'O'F` is `EOF`, and
+   * quoted), the document ending at the first line equal to it (tabs stripped for `<<-`), and the body of an unquoted
+   * delimiter walked for every substitution, backquotes included. Where the parse tree ends the document elsewhere
+   * than the shell would, the command is unanalysable.
+   */
+  private heredoc(parts: { start?: SyntaxNode; body?: SyntaxNode; end?: SyntaxNode }, stripTabs: boolean, nested: boolean, depth: number): void {
+    const { start, body, end } = parts;
+    const delimiter = start === undefined ? undefined : decodeDelimiter(start.text);
+    if (delimiter === undefined) return this.fail(`a here-document delimiter the analysis cannot read (${start?.text ?? 'none'})`);
+    const source = this.texts[this.texts.length - 1]!;
+    if (end === undefined || source.slice(end.startIndex, end.endIndex) !== end.text) return this.fail('a here-document without a recognised end');
+    // The whole end line, as the shell compares it (`EOF ` does not end it).
+    const lineStart = source.lastIndexOf('\n', end.startIndex - 1) + 1;
+    const lineEnd = source.indexOf('\n', end.startIndex);
+    const endLine = source.slice(lineStart, lineEnd < 0 ? source.length : lineEnd);
+    const first = body ?? end;
+    const bodyStart = source.lastIndexOf('\n', first.startIndex - 1) + 1;
+    const lines = lineStart > bodyStart ? source.slice(bodyStart, lineStart - 1).split('\n') : [];
+    const strip = (l: string) => (stripTabs ? stripLeadingTabs(l) : l);
+    if (strip(endLine) !== delimiter.text || endsEarly(lines, delimiter, stripTabs)) {
+      return this.fail(`the here-document delimited by ${start!.text} does not end where the shell ends it`);
+    }
+    if (delimiter.quoted || body === undefined) return;
+    this.word(body, nested, depth + 1);
+    const skip: [number, number][] = [];
+    for (const child of body.namedChildren) {
+      if (child === null || child.type === 'heredoc_content') continue;
+      skip.push([child.startIndex - body.startIndex, child.endIndex - body.startIndex]);
+    }
+    const codes = source.slice(body.startIndex, body.endIndex) === body.text ? backquoteSubstitutions(body.text, skip) : undefined;
+    if (codes === undefined) return this.fail('a here-document body the analysis cannot read');
+    for (const code of codes) {
+      this.features.add('command_substitution');
+      this.source(code, true, depth + 1);
+    }
   }
 
   private declaration(node: SyntaxNode, nested: boolean, depth: number): void {
@@ -352,6 +461,7 @@ class Walker {
       else if (child.type === 'file_redirect' || child.type === 'herestring_redirect' || child.type === 'heredoc_redirect') {
         for (const statement of this.redirect(child, redirects, nested, depth)) this.statement(statement, nested, depth + 1);
       } else if (child.type === 'command_name') {
+        this.posix(child);
         const name = child.namedChildren[0];
         if (name === undefined || name === null) return this.fail('a command without a name');
         this.word(name, nested, depth + 1);
@@ -423,6 +533,8 @@ class Walker {
       else if (code !== null) this.source(code, true, depth + 1);
     }
     if (base === 'find') this.findExec(run, depth);
+    const state = base === undefined ? undefined : builtinStateChange(base, run);
+    if (state !== undefined) this.features.add(state);
     if (base !== undefined && LOOSE_WRAPPERS.has(base)) {
       // It runs a command among its arguments, behind options we do not model: a deny rule may match from any word
       // on, and no allow rule looks through it.

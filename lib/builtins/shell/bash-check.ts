@@ -49,10 +49,10 @@ export function checkShellCommand(analysis: ShellAnalysis, context: PermissionCo
   if (risk !== undefined) return immune(`The command has ${risk.split('_').join(' ')}, whose effect is only known when it runs.`);
   const opaque = analysis.commands.find((c) => c.opaque);
   if (opaque !== undefined) return immune(`The command runs ${opaque.words.map((w) => w.text).join(' ')}, whose code is only known when it runs.`);
-  const writes = analysis.redirects.some((r) => r.kind === 'write' && !(r.target?.literal && HARMLESS.has(r.target.text)));
+  const writes = hasWrites(analysis);
   const credential = credentialRead(analysis, context.cwd, options.credentialPaths);
   const credentialAsk = () => PermissionDecision.ask(`The command reads ${credential}, which may be a credential file; the user must confirm.`);
-  if (analysis.commands.length > 0 && !writes && analysis.commands.every(isReadOnly)) {
+  if (isReadOnlyCommand(analysis)) {
     if (credential !== undefined) return credentialAsk();
     return PermissionDecision.allow('The command only reads.', { reason: { type: 'read_only' } });
   }
@@ -76,7 +76,10 @@ export function checkShellCommand(analysis: ShellAnalysis, context: PermissionCo
   const redirects = judgeRedirectWrites(analysis, context, options);
   if (redirects.behavior !== PermissionBehavior.PASSTHROUGH) return redirects;
   if (credential !== undefined) return credentialAsk();
-  if ((context.mode === PermissionMode.ACCEPT_EDITS || context.mode === PermissionMode.DONT_ASK) && analysis.commands.length > 0 && !writes) {
+  // An assignment (`PATH=bin; mv a b`) may change which program a later command runs; an earlier part of a
+  // compound (`mv a/d d2 && cp x d2/y`) may change what a later path resolves to, which was judged before it ran.
+  const steered = analysis.features.has('assignment') || resolutionChanger(analysis) !== undefined;
+  if ((context.mode === PermissionMode.ACCEPT_EDITS || context.mode === PermissionMode.DONT_ASK) && analysis.commands.length > 0 && !writes && !steered) {
     const inside = analysis.commands.every((c) => {
       const name = programName(c);
       if (name === undefined || !EDIT_COMMANDS.has(name)) return false;
@@ -89,6 +92,40 @@ export function checkShellCommand(analysis: ShellAnalysis, context: PermissionCo
 }
 
 const HARMLESS: ReadonlySet<string> = new Set(['/dev/null', '/dev/stdout', '/dev/stderr']);
+
+function hasWrites(analysis: ShellAnalysis): boolean {
+  return analysis.redirects.some((r) => r.kind === 'write' && !(r.target?.literal && HARMLESS.has(r.target.text)));
+}
+
+/**
+ * Whether the analysis judges the whole command read-only: it can be analysed, has no injection risk, every simple
+ * command is read-only, no output goes to a file, and it assigns no variable that steers later commands. This is the
+ * verdict behind the read-only ALLOW of {@link checkShellCommand} (which still asks for credential reads), and the
+ * one the Bash tool enforces with the sandbox's `readOnly` option.
+ */
+export function isReadOnlyCommand(analysis: ShellAnalysis): boolean {
+  if (analysis.unanalysable !== undefined || INJECTION.some((f) => analysis.features.has(f)) || analysis.commands.some((c) => c.opaque)) return false;
+  return analysis.commands.length > 0 && !hasWrites(analysis) && !analysis.features.has('assignment') && analysis.commands.every(isReadOnly);
+}
+
+/**
+ * Programs that can change what a later path resolves to: they move entries, create links (`ln`, `cp -R` copies
+ * links as links), change folder, or unpack and check out trees that may hold links. As an earlier part of a compound
+ * they make the later parts' paths, judged against the file system as it is before the command, unreliable. `mkdir`,
+ * `touch`, `rm`, `rmdir` and `sed -i` are not among them: they create folders and regular files or remove entries,
+ * and never make a path that was judged inside lead outside.
+ */
+const RESOLUTION_CHANGERS: ReadonlySet<string> = new Set([
+  'mv', 'ln', 'cp', 'cd', 'pushd', 'popd', 'tar', 'unzip', 'cpio', 'rsync', 'install', 'git', 'patch', 'link', 'bsdtar', '7z',
+]);
+
+/** The first part of a compound, before its last simple command, that may change what a later path resolves to. */
+function resolutionChanger(analysis: ShellAnalysis): SimpleCommand | undefined {
+  return analysis.commands.slice(0, -1).find((c) => {
+    const name = riskName(c);
+    return name === undefined || RESOLUTION_CHANGERS.has(name) || c.redirects.some((r) => r.kind === 'write');
+  });
+}
 const FILE_COMMANDS: ReadonlySet<string> = new Set(['rm', 'mv', 'cp', 'chmod', 'chown', 'chgrp', 'touch', 'ln', 'sed', 'mkdir', 'rmdir']);
 const EDIT_COMMANDS: ReadonlySet<string> = new Set(['mkdir', 'touch', 'rm', 'rmdir', 'mv', 'cp', 'sed']);
 
@@ -231,7 +268,32 @@ const READ_ONLY: ReadonlyMap<string, { readonly refused?: readonly string[]; rea
 
 /** git subcommands that only read, with the options that would make them write or run something refused. */
 const GIT_READ_ONLY: ReadonlySet<string> = new Set(['status', 'log', 'diff', 'show', 'ls-files', 'ls-tree', 'cat-file', 'rev-parse', 'rev-list', 'describe', 'shortlog', 'blame', 'grep']);
-const GIT_REFUSED: readonly string[] = ['--output', '-O', '--open-files-in-pager', '--ext-diff', '--textconv'];
+const GIT_REFUSED: readonly string[] = ['--output', '-O', '--open-files-in-pager', '--ext-diff', '--textconv', '--filters'];
+
+/**
+ * Subcommands that run a repository's `diff.<driver>.textconv` programs (and `git diff` its `diff.<driver>.command`
+ * ones) unless told not to: the environment cannot turn these off, since git configuration has no wildcard for a
+ * driver name (gitattributes(5), "Performing text diffs of binary files"). They are read-only only with the options
+ * that stop it. `log` runs them only when it shows patches.
+ */
+const GIT_DIFF_DRIVERS: ReadonlyMap<string, readonly string[]> = new Map([
+  ['diff', ['--no-textconv', '--no-ext-diff']],
+  ['show', ['--no-textconv']],
+  ['blame', ['--no-textconv']],
+  ['annotate', ['--no-textconv']],
+  ['log', ['--no-textconv']],
+]);
+
+/** `git log` options that make it show patches (git-log(1), "Diff Formatting"). */
+const GIT_LOG_PATCH: readonly string[] = ['-p', '-u', '--patch', '--patch-with-stat', '--patch-with-raw', '--cc', '-c', '-m', '--dd', '--remerge-diff', '--full-diff'];
+const GIT_LOG_PATCH_PREFIXES: readonly string[] = ['-U', '--unified', '--word-diff', '--color-words', '-L', '--diff-merges'];
+
+function runsDiffDrivers(sub: string, args: readonly ShellWord[]): boolean {
+  const needed = GIT_DIFF_DRIVERS.get(sub);
+  if (needed === undefined) return false;
+  if (sub === 'log' && !args.some((w) => GIT_LOG_PATCH.includes(w.text) || GIT_LOG_PATCH_PREFIXES.some((p) => w.text.startsWith(p)))) return false;
+  return !needed.every((option) => args.some((w) => w.text === option));
+}
 
 function isReadOnly(command: SimpleCommand): boolean {
   if (command.runsShellCode || command.assignments.length > 0) return false;
@@ -262,6 +324,7 @@ function gitReadOnly(command: SimpleCommand): boolean {
   if (sub === undefined || !sub.literal) return false;
   const args = view.slice(2);
   if (args.some((w) => w.literal && GIT_REFUSED.some((o) => w.text === o || w.text.startsWith(`${o}=`)))) return false;
+  if (runsDiffDrivers(sub.text, args)) return false;
   if (GIT_READ_ONLY.has(sub.text)) return true;
   const only = (allowed: readonly string[]) => args.every((w) => w.literal && allowed.some((a) => w.text === a || w.text.startsWith(`${a}=`)));
   switch (sub.text) {

@@ -3,16 +3,18 @@ import { deepFreeze } from '../../schema/deep-freeze';
 import type { PermissionContext } from '../../permissions/permission-context';
 import type { PermissionDecision } from '../../permissions/permission-decision';
 import { ActionResult } from '../../result';
-import type { Sandbox, SandboxOutputChunk, SandboxResult } from '../../sandbox/sandbox';
+import type { Sandbox, SandboxCapabilities, SandboxExecuteOptions, SandboxOutputChunk, SandboxResult } from '../../sandbox/sandbox';
 import { ToolChunk, ToolResultState } from '../../streaming/tool-chunk';
 import { cutText } from '../../text/cut-text';
 import type { ToolInvocation } from '../../tool/agent-state';
 import { ToolBase } from '../../tool/tool-base';
 import { ToolEffect } from '../../tool/tool-effect';
 import { BuiltinToolError } from '../files/errors';
-import { analyzeCommand } from './analyze-command';
-import { checkShellCommand, type ShellCheckOptions } from './bash-check';
+import { analyzeCommand, type ShellAnalysis, type ShellDialect } from './analyze-command';
+import { BASH_ENVIRONMENT } from './bash-environment';
+import { checkShellCommand, isReadOnlyCommand, type ShellCheckOptions } from './bash-check';
 import { commandRule } from './command-rule';
+import { READ_ONLY_VERDICT } from './read-only-verdict';
 
 /** Default `timeout` of Bash, in ms. */
 export const BASH_DEFAULT_TIMEOUT_MS = 120_000;
@@ -35,7 +37,7 @@ export const BashInput = deepFreeze({
   type: 'object',
   required: ['command'],
   properties: {
-    command: { minLength: 1, description: 'The shell command to run (/bin/sh -c).', type: 'string' },
+    command: { minLength: 1, description: 'The shell command to run (bash when the sandbox has it, else POSIX sh).', type: 'string' },
     description: { description: 'What the command does, in a few words, for the user.', type: 'string' },
     timeout: {
       minimum: 1,
@@ -48,6 +50,9 @@ export const BashInput = deepFreeze({
 
 /** The params of a Bash call, as {@link BashInput} describes them. */
 export type BashParams = { command: string; description?: string; timeout?: number };
+
+/** What a sandbox without `capabilities()` offers: the port's minimum. */
+const MINIMUM: SandboxCapabilities = Object.freeze({ shells: Object.freeze(['posix'] as const), readOnly: false });
 
 /** Options of {@link BashTool}. */
 export interface BashToolOptions extends ShellCheckOptions {
@@ -64,8 +69,9 @@ export interface BashToolOptions extends ShellCheckOptions {
 }
 
 const DESCRIPTION =
-  'Runs a shell command (/bin/sh -c) and returns its standard output, then its standard error. A non-zero exit ' +
-  'status or a timeout fails the call.';
+  'Runs a shell command (bash when the sandbox has it, else POSIX sh) and returns its standard output, then its ' +
+  'standard error. A non-zero exit status or a timeout fails the call. Pagers are off; git diff, show, blame and ' +
+  'log -p run without asking only with --no-textconv (and git diff with --no-ext-diff).';
 
 /** The description, with what happens to long output under the tool's own budget. */
 function describe(budget: OutputBudget | false): string {
@@ -81,6 +87,13 @@ function describe(budget: OutputBudget | false): string {
  * command is covered only when every part is. The tool declares no read-only shortcut of its own: read-only
  * commands are allowed by the same check.
  *
+ * Running: the sandbox's `capabilities()` are asked once. Every command runs with `shell: 'bash'` when the sandbox
+ * offers bash, and is analysed as bash; otherwise it runs in the sandbox's POSIX sh and is analysed for it (a
+ * bash-only construct then asks). Every call sets {@link BASH_ENVIRONMENT} (pagers off, git's system and user
+ * configuration off, git settings that would run programs overridden). A command the analysis judges read-only
+ * ({@link isReadOnlyCommand}) runs with `readOnly: true` when the sandbox enforces it, so a wrong verdict can read
+ * but not write or connect; on a sandbox that cannot (UnsafeLocalSandbox) the verdict stands alone.
+ *
  * Streaming (`tools.stream`): while the command runs, each piece of output arrives as a `RUNNING` chunk without
  * content whose metadata `bashOutput` is `{ stream: 'stdout' | 'stderr', text }`; the last chunk carries the text
  * the model reads (stdout then stderr) with the final state; the output budget holds that text to its head and tail. A sandbox that does not stream yields only that
@@ -91,12 +104,16 @@ function describe(budget: OutputBudget | false): string {
 export class BashTool extends ToolBase<typeof BashInput> {
   readonly #sandbox: Sandbox;
   readonly #check: ShellCheckOptions;
+  readonly #readOnlyVerdict: (analysis: ShellAnalysis) => boolean;
+  #capabilities: Promise<SandboxCapabilities> | undefined;
 
   constructor(options: BashToolOptions) {
     if (typeof options?.sandbox?.execute !== 'function') {
       throw new BuiltinToolError('INVALID_BUILTIN_OPTION', 'bashTool: `sandbox` must be a Sandbox (an object with execute()).');
     }
     const outputBudget = options.outputBudget ?? { maxChars: BASH_MAX_OUTPUT_CHARS };
+    // The rule hooks are made before `this` exists; they reach the tool's dialect through this holder.
+    const holder: { tool?: BashTool } = {};
     super({
       name: options.name ?? 'Bash',
       description: describe(outputBudget),
@@ -105,29 +122,57 @@ export class BashTool extends ToolBase<typeof BashInput> {
       isReadOnly: false,
       isConcurrencySafe: false,
       outputBudget,
-      ...commandRule('command'),
+      ...commandRule('command', { dialect: () => holder.tool!.#dialect() }),
     });
+    holder.tool = this;
     this.#sandbox = options.sandbox;
     this.#check = { credentialPaths: options.credentialPaths, writeTool: options.writeTool };
+    this.#readOnlyVerdict = (options as { [READ_ONLY_VERDICT]?: (analysis: ShellAnalysis) => boolean })[READ_ONLY_VERDICT] ?? isReadOnlyCommand;
   }
 
   override async checkPermissions(input: BashParams, context: PermissionContext): Promise<PermissionDecision> {
-    return checkShellCommand(await analyzeCommand(input.command), context, this.#check);
+    return checkShellCommand(await analyzeCommand(input.command, { dialect: await this.#dialect() }), context, this.#check);
+  }
+
+  /** The sandbox's capabilities, asked once; a sandbox without the method, or whose answer failed, offers the minimum. */
+  #offered(): Promise<SandboxCapabilities> {
+    this.#capabilities ??= (async () => {
+      try {
+        return (await this.#sandbox.capabilities?.()) ?? MINIMUM;
+      } catch {
+        this.#capabilities = undefined;
+        return MINIMUM;
+      }
+    })();
+    return this.#capabilities;
+  }
+
+  async #dialect(): Promise<ShellDialect> {
+    return (await this.#offered()).shells.includes('bash') ? 'bash' : 'posix';
+  }
+
+  /** The options the command runs with: the shell it was analysed for, the hardened environment, read-only enforcement. */
+  async #runOptions(command: string): Promise<Pick<SandboxExecuteOptions, 'shell' | 'readOnly' | 'env'>> {
+    const offered = await this.#offered();
+    const bash = offered.shells.includes('bash');
+    const readOnly = offered.readOnly && this.#readOnlyVerdict(await analyzeCommand(command, { dialect: bash ? 'bash' : 'posix' }));
+    return { env: BASH_ENVIRONMENT, ...(bash ? { shell: 'bash' as const } : {}), ...(readOnly ? { readOnly: true } : {}) };
   }
 
   override async *call(input: BashParams, invocation: ToolInvocation): AsyncGenerator<ToolChunk, void, undefined> {
     const pending: SandboxOutputChunk[] = [];
     let wake: (() => void) | undefined;
     let settled: { result: SandboxResult } | { error: unknown } | undefined;
-    void this.#sandbox
-      .execute(input.command, {
+    void this.#runOptions(input.command)
+      .then((run) => this.#sandbox.execute(input.command, {
+        ...run,
         timeoutMs: input.timeout ?? BASH_DEFAULT_TIMEOUT_MS,
         signal: invocation.signal,
         onOutput: (chunk) => {
           pending.push(chunk);
           wake?.();
         },
-      })
+      }))
       .then((result) => (settled = { result }), (error: unknown) => (settled = { error }))
       .finally(() => wake?.());
     for (;;) {

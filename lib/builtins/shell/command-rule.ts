@@ -2,7 +2,7 @@ import { PermissionBehavior } from '../../permissions/permission-behavior';
 import type { PermissionContext } from '../../permissions/permission-context';
 import { permissionRule, type PermissionRule, type RuleBehavior } from '../../permissions/permission-rule';
 import type { RuleHooks } from '../../permissions/rule-matchers';
-import { analyzeCommand, analyzeCommandSync, basename, type ShellAnalysis, type ShellFeature, type SimpleCommand } from './analyze-command';
+import { analyzeCommand, analyzeCommandSync, basename, type ShellAnalysis, type ShellDialect, type ShellFeature, type SimpleCommand } from './analyze-command';
 import { loadBashParser, loadedBashParser, type BashParser } from './bash-parser';
 import { parseBash, type SyntaxNode } from './syntax-tree';
 import { ShellAnalysisError } from './shell-error';
@@ -279,21 +279,26 @@ export async function commandMatchesRule(pattern: string, command: string, behav
  *
  * The suggestion is `<word1> <word2>:*` (or the one word) of the command when every simple command in it starts
  * with those words and an allow rule could cover it at all; otherwise none.
+ *
+ * @param options - `dialect`: the grammar of the shell that runs the commands, or a function resolving it (asked
+ *   on each match; default bash). With `posix`, a bash-only construct makes the command unanalysable, so deny rules
+ *   apply to it.
  */
-export function commandRule(field: string): RuleHooks<Promise<boolean>> {
+export function commandRule(field: string, options: { readonly dialect?: ShellDialect | (() => Promise<ShellDialect>) } = {}): RuleHooks<Promise<boolean>> {
   void loadBashParser().catch(() => undefined);
   return {
     matchRule: async (content: string, input: Record<string, unknown>, _context: PermissionContext, behavior: RuleBehavior): Promise<boolean> => {
       const command = input[field];
       if (typeof command !== 'string') return false;
-      const [rule, analysis] = await Promise.all([compileCommandRule(content), analyzeCommand(command)]);
+      const dialect = typeof options.dialect === 'function' ? await options.dialect() : options.dialect;
+      const [rule, analysis] = await Promise.all([compileCommandRule(content), analyzeCommand(command, { dialect })]);
       return ruleApplies(rule, analysis, behavior);
     },
     generateSuggestions: (input: Record<string, unknown>, toolName: string): PermissionRule[] => {
       const command = input[field];
       const parser = loadedBashParser();
       if (typeof command !== 'string' || parser === undefined) return [];
-      const analysis = analyzeCommandSync(command);
+      const analysis = analyzeCommandSync(command, { dialect: typeof options.dialect === 'string' ? options.dialect : undefined });
       if (analysis === undefined || allowBlocker(analysis) !== undefined) return [];
       const content = suggestedContent(analysis);
       if (content === undefined) return [];

@@ -1,4 +1,4 @@
-import { lstatSync, readdirSync } from 'node:fs';
+import { lstatSync, readdirSync, realpathSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { CREDENTIAL_DIRECTORIES, CREDENTIAL_FILES, isCredentialPath, isCredentialPathResolved, type CredentialPathOptions } from '../files/credential-paths';
@@ -46,7 +46,25 @@ function literalNames(text: string, cwd: string, options: CredentialPathOptions)
   if (text.startsWith('-') && equals > 0) parts.push(text.slice(equals + 1));
   const colon = text.indexOf(':');
   if (colon >= 0) parts.push(text.slice(colon + 1));
-  return parts.some((p) => p !== '' && isCredentialPathResolved(p, cwd, options));
+  return parts.some((p) => p !== '' && (isCredentialPathResolved(p, cwd, options) || readsProcess(resolve(cwd, p))));
+}
+
+/**
+ * Files of `/proc` that describe the machine and hold no process's secrets (proc(5)); every other path under `/proc`
+ * (`/proc/self/environ`, `/proc/1/cmdline`, `/proc/self/mem`, a folder a recursive search walks) may show a process's
+ * environment, API keys included, and counts as a credential read.
+ */
+const PROC_PUBLIC: ReadonlySet<string> = new Set(['/proc/cpuinfo', '/proc/meminfo', '/proc/version', '/proc/loadavg', '/proc/uptime', '/proc/stat', '/proc/filesystems', '/proc/swaps', '/proc/partitions', '/proc/diskstats']);
+
+/** Whether an absolute path, as written or once its links are followed, lies in `/proc` outside {@link PROC_PUBLIC}. */
+function readsProcess(path: string): boolean {
+  const inProc = (p: string) => (p === '/proc' || p.startsWith('/proc/')) && !PROC_PUBLIC.has(p);
+  if (inProc(path)) return true;
+  try {
+    return inProc(realpathSync(path));
+  } catch {
+    return false;
+  }
 }
 
 function dynamicNames(source: string, cwd: string, options: CredentialPathOptions, anyGlob: boolean): boolean {
@@ -62,7 +80,7 @@ function dynamicNames(source: string, cwd: string, options: CredentialPathOption
   if (folderSegments.some(isPattern)) return true;
   const folder = folderSegments.length === 0 ? '.' : folderSegments.join('/') || '/';
   const absolute = isAbsolute(folder) ? folder : resolve(cwd, folder);
-  if (isCredentialPathResolved(absolute, cwd, options)) return true;
+  if (isCredentialPathResolved(absolute, cwd, options) || readsProcess(absolute) || readsProcess(resolve(absolute, 'x'))) return true;
   return linksToCredentials(absolute, segments[segments.length - 1]!, options);
 }
 

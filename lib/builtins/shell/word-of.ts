@@ -44,6 +44,24 @@ export function wordOf(node: SyntaxNode): ShellWord {
   }
 }
 
+/**
+ * Whether an unquoted word or concatenation holds a brace list or range (`{a,b}`, `{1..3}`), which bash expands and a
+ * POSIX shell keeps as written.
+ */
+export function hasBraceExpansion(node: SyntaxNode): boolean {
+  const source = node.type === 'concatenation' ? patternText(node) : node.text;
+  let openBrace = false;
+  let braceList = false;
+  for (let i = 0; i < source.length; i++) {
+    const c = source[i]!;
+    if (c === '\\') i++;
+    else if (c === '{') openBrace = true;
+    else if (openBrace && (c === ',' || (c === '.' && source[i + 1] === '.'))) braceList = true;
+    else if (c === '}' && braceList) return true;
+  }
+  return false;
+}
+
 /** A concatenation's source with each quoted part replaced by a neutral letter, for glob and brace detection. */
 function patternText(node: SyntaxNode): string {
   let text = '';

@@ -1,4 +1,7 @@
 import { dynamicWord, literalWord, type ShellWord } from './shell-word';
+import { isName } from './variables';
+
+export { isSafeVariable } from './variables';
 
 /**
  * How a command that runs another command takes its own options, from each program's manual page (env(1),
@@ -172,39 +175,6 @@ export function isAssignment(text: string): boolean {
   return eq > 0 && isName(text.slice(0, eq));
 }
 
-function isName(name: string): boolean {
-  for (let i = 0; i < name.length; i++) {
-    const c = name[i]!;
-    const letter = (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || c === '_';
-    if (!letter && !(i > 0 && c >= '0' && c <= '9')) return false;
-  }
-  return name.length > 0;
-}
-
-/**
- * Environment variables that change no program's choice of code to run: locale, time zone, colour and terminal
- * settings, and common build flags. Any other assignment in front of a command (`PATH=`, `LD_PRELOAD=`,
- * `NODE_OPTIONS=`, `GIT_SSH_COMMAND=`, `PAGER=`...) keeps allow rules from covering it.
- */
-const SAFE_VARIABLES: ReadonlySet<string> = new Set([
-  'LANG', 'LANGUAGE', 'LC_ALL', 'TZ', 'NO_COLOR', 'FORCE_COLOR', 'CLICOLOR', 'CLICOLOR_FORCE', 'TERM', 'COLUMNS', 'LINES',
-  'CI', 'NODE_ENV', 'DEBUG', 'RUST_LOG', 'RUST_BACKTRACE', 'PYTHONUNBUFFERED', 'PYTHONDONTWRITEBYTECODE', 'GOOS', 'GOARCH',
-  'CGO_ENABLED',
-]);
-
-/** Lower-case variables that programs read from the environment (curl, git, wget...). */
-const LOWERCASE_ENVIRONMENT: ReadonlySet<string> = new Set(['http_proxy', 'https_proxy', 'ftp_proxy', 'all_proxy', 'no_proxy']);
-
-/**
- * Whether setting `name` cannot change which code runs: a safe-listed name, `LC_*`, or a lower-case shell variable
- * (`f`, `msg`) other than the proxy settings programs read. Upper-case names are the environment's (`PATH`, `IFS`,
- * `BASH_ENV`, `LD_PRELOAD`, `GIT_*`...).
- */
-export function isSafeVariable(name: string): boolean {
-  if (!isName(name)) return false;
-  if (SAFE_VARIABLES.has(name) || name.startsWith('LC_')) return true;
-  return !LOWERCASE_ENVIRONMENT.has(name) && [...name].every((c) => (c >= 'a' && c <= 'z') || (c >= '0' && c <= '9') || c === '_');
-}
 
 /**
  * git's global options before its subcommand (git(1), OPTIONS): those that take a value, and those after which an

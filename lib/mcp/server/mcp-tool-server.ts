@@ -213,14 +213,15 @@ export class McpToolServer {
     if (decision.behavior === PermissionBehavior.DENY) return this.tools.denied(tool.name, decision.message);
     const input = decision.updatedInput ?? args;
     if (decision.behavior === PermissionBehavior.ASK) return this.approveThenRun(tool, input, options, request);
-    return this.run(tool.name, input, options, request, tool);
+    // The engine's ALLOW (a rule, the mode) is the approval an approval-gated tool needs.
+    return this.run(tool.name, input, { ...options, approved: true }, request, tool);
   }
 
   /** Asks the connected user through elicitation; only an accepted request runs the call. */
   private async approveThenRun(tool: Tool, args: unknown, options: ExecuteOptions, request: McpRequest): Promise<ActionResult<unknown>> {
     if (!this.canElicit(request)) return this.tools.unapproved(tool.name, NO_ELICITATION);
     if (!(await this.askUser(request, tool, args))) return this.tools.declined(tool.name);
-    return this.run(tool.name, args, options, request, tool);
+    return this.run(tool.name, args, { ...options, approved: true }, request, tool);
   }
 
   /** Runs the call; with a progress token, streams it and reports the status line and each text chunk as progress. */

@@ -62,19 +62,38 @@ sweep() {
 export const SWEEP_SCRIPT = `${SWEEP_FUNCTION}sweep "$1" "$2"`;
 
 /**
- * Wraps one call's command: runs it with `/bin/sh -c`, then (unless the second argument is `keep`) sweeps the
- * processes carrying the call's tag before exiting with the command's status. It runs in the call's environment, so
- * it resets `PATH` and the loader's variables for the sweep's own tools; the host's sweep, which decides, runs with
- * the image's environment only. Without this, a background process
+ * Wraps one call's command (`sh -c WRAPPER sh COMMAND MODE SHELL HOSTNAME_MODE`): drops the `HOSTNAME` the engine adds
+ * to every exec (unless the fourth argument is `keep-hostname`: the host passed one), runs the command with `SHELL -c`
+ * (`/bin/sh` or the image's bash), then (unless MODE is `keep`) sweeps the processes carrying the call's tag before
+ * exiting with the command's status. It assigns no variable before the command runs, so none of the call's variables
+ * is changed. It runs in the call's environment, so it resets `PATH` and the loader's variables for the sweep's own
+ * tools; the host's sweep, which decides, runs with the image's environment only. Without this, a background process
  * holding the exec's output would keep the exec open after the command exited. The sweep from the host follows
  * anyway: a command can kill this wrapper.
  */
-export const CALL_WRAPPER_SCRIPT = `${SWEEP_FUNCTION}/bin/sh -c "$1"
+export const CALL_WRAPPER_SCRIPT = `${SWEEP_FUNCTION}[ "$4" = keep-hostname ] || unset -v HOSTNAME
+"$3" -c "$1"
 status=$?
 PATH=/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin
 unset LD_PRELOAD LD_AUDIT LD_LIBRARY_PATH
 [ "$2" = keep ] || sweep tag "${RUN_TAG_VARIABLE}=$${RUN_TAG_VARIABLE}" >/dev/null 2>&1
 exit "$status"`;
+
+/**
+ * Where images keep GNU bash, tried in this order: `/bin/bash` (Debian, Ubuntu and Alpine's `bash` package; the
+ * Filesystem Hierarchy Standard 3.0, section 3.4, puts shells in `/bin`), `/usr/bin/bash` (Fedora, Arch and other
+ * merged-`/usr` systems), `/usr/local/bin/bash` (the Docker Official Image `bash`, built from source into `/usr/local`).
+ */
+export const BASH_CANDIDATES: readonly string[] = Object.freeze(['/bin/bash', '/usr/bin/bash', '/usr/local/bin/bash']);
+
+/**
+ * Prints the first of its arguments that runs as GNU bash, and exits 0; exits 1 when none does. A program only named
+ * bash (busybox's applet links, a shell script) fails the test: `BASH_VERSINFO` is an array only bash sets, and the
+ * other shells reject its syntax.
+ */
+export const BASH_PROBE_SCRIPT = `for p in "$@"; do
+  if [ -f "$p" ] && [ -x "$p" ] && "$p" -c '[ -n "\${BASH_VERSINFO[0]}" ]' </dev/null >/dev/null 2>&1; then echo "$p"; exit 0; fi
+done; exit 1`;
 
 /** Prints the pids of pid 1's children: right after the container starts, only its keep-alive process. */
 export const CHILDREN_OF_INIT_SCRIPT = `for d in /proc/[0-9]*; do

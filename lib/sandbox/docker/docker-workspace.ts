@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import { isUtf8 } from 'node:buffer';
 import { posix } from 'node:path';
 import type Docker from 'dockerode';
-import { glob as tinyglobby } from 'tinyglobby';
+import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { normalizeSegments } from '../../fs/path-segments';
+import { compileWorkspaceGlob } from '../../fs/workspace-glob';
 import { isWithin } from '../../fs/path-within';
 import type { Entry } from '../../workspace/entry';
 import {
@@ -26,7 +27,7 @@ import type { EditOptions, GlobOptions, Workspace, WriteOptions } from '../../wo
 import { dockerClient, type DockerConnection } from './connection';
 import type { DockerSandbox } from './docker-sandbox';
 import { runArgv } from './docker-workspace-exec';
-import { describeKind, engineFailure, parseStat, virtualFileSystem, type ListedEntry } from './docker-workspace-listing';
+import { describeKind, engineFailure, parseStat, type ListedEntry } from './docker-workspace-listing';
 import { packOneFile, unpackFirstEntry } from './docker-workspace-tar';
 
 /** Options of {@link DockerWorkspace}. */
@@ -66,6 +67,8 @@ export interface DockerExecResult {
 }
 
 const DEFAULT_MAX_FILE_SIZE = 10 * 1024 * 1024;
+/** Listed entries matched between two looks at the signal and turns handed back to the event loop. */
+const MATCHES_PER_TURN = 2048;
 const STAT_FORMAT = '%f|%s|%Y|%y';
 
 /*
@@ -226,27 +229,31 @@ export class DockerWorkspace implements Workspace {
   /** {@inheritDoc workspace!Workspace.glob} */
   async glob(pattern: string, options: GlobOptions = {}): Promise<Entry[]> {
     checkPattern(pattern);
-    return this.#guard(pattern, 'search', async () => {
-      const root = await this.#root();
-      const listed = await this.#list(root, true, pattern);
-      const found = await tinyglobby(pattern, {
-        cwd: root,
-        dot: options.dot === true,
-        followSymbolicLinks: false,
-        expandDirectories: false,
-        onlyFiles: false,
-        fs: virtualFileSystem(root, listed),
+    const glob = compileWorkspaceGlob(pattern, { dot: options.dot === true });
+    if ('refused' in glob) throw new InvalidArgumentError(pattern, `Cannot search for '${pattern}': ${glob.refused}.`);
+    const { signal } = options;
+    signal?.throwIfAborted();
+    try {
+      return await this.#guard(pattern, 'search', async () => {
+        const root = await this.#root();
+        const listed = await this.#list(root, true, pattern, signal);
+        const entries: Entry[] = [];
+        for (let i = 0; i < listed.length; i++) {
+          if (i % MATCHES_PER_TURN === MATCHES_PER_TURN - 1) {
+            await yieldToEventLoop();
+            signal?.throwIfAborted();
+          }
+          const entry = listed[i]!;
+          // Links are listed (the walk does not enter them) but never returned.
+          if (entry.isSymlink || (glob.directoriesOnly && !entry.isDirectory)) continue;
+          if (glob.matches(entry.path)) entries.push(toEntry(entry.path, entry));
+        }
+        return entries.sort(byPath);
       });
-      const byRelative = new Map(listed.map((e) => [e.path, e]));
-      const entries: Entry[] = [];
-      for (const match of found) {
-        const relative = match.endsWith('/') ? match.slice(0, -1) : match;
-        const entry = byRelative.get(relative);
-        // Every match comes from the listing; links are listed (so that a pattern naming one finds it) but not returned.
-        if (entry?.isSymlink === false) entries.push(toEntry(relative, entry));
-      }
-      return entries.sort(byPath);
-    });
+    } catch (error) {
+      if (signal?.aborted === true) throw signal.reason;
+      throw error;
+    }
   }
 
   /** {@inheritDoc workspace!Workspace.listDir} */
@@ -402,9 +409,10 @@ export class DockerWorkspace implements Workspace {
   }
 
   /** Entries under the canonical folder `folder` (the whole tree without links when `all`), paths relative to it. */
-  async #list(folder: string, all: boolean, path: string): Promise<ListedEntry[]> {
+  async #list(folder: string, all: boolean, path: string, signal?: AbortSignal): Promise<ListedEntry[]> {
     const container = await this.#container();
-    const result = await runArgv(container, ['/bin/sh', '-c', LIST_SCRIPT, 'sh', folder, all ? 'all' : 'one'], { user: this.#user });
+    const result = await runArgv(container, ['/bin/sh', '-c', LIST_SCRIPT, 'sh', folder, all ? 'all' : 'one'], { user: this.#user, signal });
+    signal?.throwIfAborted();
     if (result.exitCode !== 0) throw new WorkspaceIoError(path, 'list', engineFailure(result.stderr));
     const out = result.stdout;
     const entries: (ListedEntry | null)[] = [];

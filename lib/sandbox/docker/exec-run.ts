@@ -11,9 +11,14 @@ export interface ExecRun {
   docker: Docker;
   /** The running container. */
   container: Docker.Container;
-  /** Shell command line, run with `/bin/sh -c`. */
+  /** Shell command line, run with `shell -c`. */
   command: string;
-  /** The whole environment of the call; sent in the exec request only, never in the container's config. */
+  /** Absolute path, in the container, of the shell that runs the command (`/bin/sh` or the image's bash). */
+  shell: string;
+  /**
+   * The call's variables; sent in the exec request only, never in the container's config. The engine adds them to
+   * the container's own (the image's `ENV`) and its `HOSTNAME`, which the wrapper drops unless `env` sets it.
+   */
   env: Readonly<Record<string, string>>;
   /** Container path of the working directory, or undefined for the container's. */
   workingDir: string | undefined;
@@ -36,7 +41,7 @@ export interface ExecRun {
 }
 
 /**
- * Runs `/bin/sh -c command` through a Docker exec (inside a wrapper that sweeps the call's processes when the command
+ * Runs `shell -c command` through a Docker exec (inside a wrapper that sweeps the call's processes when the command
  * exits, see {@link CALL_WRAPPER_SCRIPT}), demultiplexing its output into the capped capture while reading.
  * Docker has no "kill this exec" call and a command's descendants can leave its process group, so when the command
  * exits (unless `keepBackground`), times out or is cancelled, `sweep` kills its processes from inside the container.
@@ -53,7 +58,7 @@ export async function runExec(run: ExecRun): Promise<SandboxResult> {
   const started = performance.now();
   const startedAt = Date.now();
   const exec = await run.container.exec({
-    Cmd: ['/bin/sh', '-c', CALL_WRAPPER_SCRIPT, 'sh', run.command, run.keepBackground ? 'keep' : 'sweep'],
+    Cmd: ['/bin/sh', '-c', CALL_WRAPPER_SCRIPT, 'sh', run.command, run.keepBackground ? 'keep' : 'sweep', run.shell, 'HOSTNAME' in run.env ? 'keep-hostname' : 'drop-hostname'],
     Env: Object.entries(run.env).map(([k, v]) => `${k}=${v}`),
     AttachStdout: true,
     AttachStderr: true,

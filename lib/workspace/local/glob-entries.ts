@@ -2,42 +2,67 @@ import { lstatSync } from 'node:fs';
 import { setImmediate as yieldToEventLoop } from 'node:timers/promises';
 import { glob as tinyglobby } from 'tinyglobby';
 import type { Entry } from '../entry';
-import { PathOutsideWorkspaceError } from '../errors';
+import { InvalidArgumentError, PathOutsideWorkspaceError } from '../errors';
 import type { GlobOptions } from '../workspace';
 import { withDirectorySync } from '../../fs/directory-handle';
 import { errnoOf } from '../../fs/errors';
+import { compileWorkspaceGlob } from '../../fs/workspace-glob';
 import { byPath, toEntry } from './to-entry';
 import { checkPathString } from './workspace-path';
 
 const CALLS_PER_TURN = 512;
+/** Matches tested between two looks at the signal and turns handed back to the event loop. */
+const MATCHES_PER_TURN = 2048;
 
 /**
- * `Workspace.glob` for the local disk. Matching and the directory walk are tinyglobby's (picomatch syntax), rooted
- * at the real root, never following symbolic links. Confinement is then checked on what was found, not assumed:
- * every match must be a plain relative path, and each folder holding matches is opened and verified to lie inside
- * the root (`withDirectorySync`) before its matches are described through it; matches that vanished meanwhile or
- * turned into links are left out.
+ * `Workspace.glob` for the local disk. The directory walk is tinyglobby's, from the pattern's literal leading folder
+ * and no deeper than the pattern can reach, never following symbolic links; the matching is
+ * `compileWorkspaceGlob`'s, in time linear in each path (a backtracking matcher blocked the process for 40 s on
+ * `*a*a*a*a*a*a*a*a*b`). Confinement is then checked on what was found, not assumed: every match must be a plain
+ * relative path, and each folder holding matches is opened and verified to lie inside the root
+ * (`withDirectorySync`) before its matches are described through it; matches that vanished meanwhile or turned
+ * into links are left out.
  *
  * @param root - absolute real path of the workspace root.
- * @throws InvalidPathError (not a string, NUL), PathOutsideWorkspaceError (absolute pattern, a `..` segment, or a
- * match outside the root, for example through a link named in the pattern), or Node's error.
+ * @throws InvalidPathError (not a string, NUL), InvalidArgumentError (braces that expand too far),
+ * PathOutsideWorkspaceError (absolute pattern, a `..` segment, or a match outside the root, for example through a
+ * link named in the pattern), the signal's reason when `options.signal` fires, or Node's error.
  */
 export async function globEntries(root: string, pattern: string, options: GlobOptions = {}): Promise<Entry[]> {
   checkPattern(pattern);
-  const found = await tinyglobby(pattern, {
-    cwd: root,
-    dot: options.dot === true,
+  const glob = compileWorkspaceGlob(pattern, { dot: options.dot === true });
+  if ('refused' in glob) throw new InvalidArgumentError(pattern, `Cannot search for '${pattern}': ${glob.refused}.`);
+  const { signal } = options;
+  signal?.throwIfAborted();
+  const prefix = glob.base === '' ? '' : `${glob.base}/`;
+  const walked = await tinyglobby('**', {
+    cwd: glob.base === '' ? root : `${root}/${glob.base}`,
+    dot: true,
     followSymbolicLinks: false,
     expandDirectories: false,
     onlyFiles: false,
+    deep: glob.depth === Infinity ? undefined : glob.depth,
+    signal,
   });
-  const byFolder = new Map<string, string[]>();
-  for (const match of found) {
-    const path = match.endsWith('/') ? match.slice(0, -1) : match;
-    if (path === '.' || path === '') continue;
+  signal?.throwIfAborted();
+  const found: string[] = [];
+  for (let i = 0; i < walked.length; i++) {
+    if (i % MATCHES_PER_TURN === MATCHES_PER_TURN - 1) {
+      await yieldToEventLoop();
+      signal?.throwIfAborted();
+    }
+    const match = walked[i]!;
+    const isFolder = match.endsWith('/');
+    if (glob.directoriesOnly && !isFolder) continue;
+    const path = prefix + (isFolder ? match.slice(0, -1) : match);
     if (path.startsWith('/') || path.split('/').some((s) => s === '..' || s === '.' || s === '')) {
       throw new PathOutsideWorkspaceError(pattern, `the match '${match}' lies outside the workspace root`);
     }
+    if (glob.matches(path)) found.push(path);
+  }
+  if (glob.base !== '' && glob.matches(glob.base)) found.push(glob.base);
+  const byFolder = new Map<string, string[]>();
+  for (const path of found) {
     const cut = path.lastIndexOf('/');
     const folder = cut < 0 ? '' : path.slice(0, cut);
     const names = byFolder.get(folder);

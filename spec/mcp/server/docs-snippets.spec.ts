@@ -34,8 +34,8 @@ async function connect(server: McpServer, capabilities: Record<string, unknown> 
 const text = (result: unknown) => ((result as { content: Array<{ text?: string }> }).content[0]?.text ?? '');
 
 describe('docs/providers/mcp.md server snippets', () => {
-  it('has the six snippets this spec runs', () => {
-    expect(snippets).toHaveLength(6);
+  it('has the seven snippets this spec runs', () => {
+    expect(snippets).toHaveLength(7);
   });
 
   it('the quick start serves the registry and the native tool over stdio', async () => {
@@ -59,7 +59,7 @@ describe('docs/providers/mcp.md server snippets', () => {
       await client.close();
       rmSync(dir, { recursive: true, force: true });
     }
-  }, 30_000);
+  }, 120_000); // the child transpiles lib/ as it loads: over 30 s on a busy 2-core machine
 
   it('the McpRequest tool logs, reports progress and elicits inside MCP, and runs without it outside', async () => {
     const { tools } = (await run(snippets[1]!)) as { tools: Tools };
@@ -93,10 +93,17 @@ describe('docs/providers/mcp.md server snippets', () => {
     await asking.close();
   });
 
+  it('the SDK client declares elicitation, is asked, and the approved call runs', async () => {
+    const log: string[] = [];
+    const { result } = (await run(snippets[3]!, log)) as { result: { content: unknown } };
+    expect(log[0]).toBe("Allow tool 'deploy' to run with {}?");
+    expect(result.content).toEqual([{ type: 'text', text: 'deployed' }]);
+  });
+
   it('the HTTP snippet serves on 127.0.0.1:<port>/mcp (port 3000 in the docs, any free port here)', async () => {
     const log: string[] = [];
-    expect(snippets[3]).toContain('{ port: 3000 }');
-    const { endpoint } = (await run(snippets[3]!.replace('{ port: 3000 }', '{ port: 0 }'), log)) as { endpoint: McpHttpEndpoint };
+    expect(snippets[4]).toContain('{ port: 3000 }');
+    const { endpoint } = (await run(snippets[4]!.replace('{ port: 3000 }', '{ port: 0 }'), log)) as { endpoint: McpHttpEndpoint };
     try {
       expect(log).toEqual([`MCP server on ${endpoint.url}`]);
       expect(endpoint.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
@@ -110,7 +117,7 @@ describe('docs/providers/mcp.md server snippets', () => {
   });
 
   it('the resumable-streams snippet serves with an event store and closes', async () => {
-    const { resumable } = (await run(snippets[4]!)) as { resumable: McpHttpEndpoint };
+    const { resumable } = (await run(snippets[5]!)) as { resumable: McpHttpEndpoint };
     expect(resumable.url).toMatch(/^http:\/\/127\.0\.0\.1:\d+\/mcp$/);
     expect(resumable.httpServer.listening).toBe(false);
   });
@@ -120,8 +127,8 @@ describe('docs/providers/mcp.md server snippets', () => {
     try {
       mkdirSync(join(dir, 'triage'));
       writeFileSync(join(dir, 'triage', 'SKILL.md'), '---\nname: triage\ndescription: Triage issues.\n---\nLabel first.\n');
-      expect(snippets[5]).toContain("'./skills'");
-      const { server } = (await run(snippets[5]!.replace("'./skills'", JSON.stringify(dir)))) as { server: McpServer };
+      expect(snippets[6]).toContain("'./skills'");
+      const { server } = (await run(snippets[6]!.replace("'./skills'", JSON.stringify(dir)))) as { server: McpServer };
       const client = await connect(server);
       expect((await client.listPrompts()).prompts).toEqual([{ name: 'triage', description: 'Triage issues.' }]);
       expect((await client.getPrompt({ name: 'triage' })).messages[0]!.content).toEqual({ type: 'text', text: 'Label first.' });

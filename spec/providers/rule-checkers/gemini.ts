@@ -1,7 +1,7 @@
 // Gemini function declarations, from docs/providers/limits.md: name starting with a letter or '_', then letters,
 // digits, '_', '.', ':', '-' (at most 64); parameters in the OpenAPI 3.0 subset of the SDK's Schema (upper-case types,
 // `nullable`, string enums only, int64 counts as strings, no $ref/$defs/additionalProperties); parameter names
-// ^[A-Za-z_][A-Za-z0-9_]{0,63}$.
+// ^[A-Za-z_][A-Za-z0-9_]{0,63}$; no field beside anyOf, no empty enum member, type-specific fields only on their type.
 import { isObject, type Node } from './common';
 
 const FIELDS = new Set(['type', 'format', 'title', 'description', 'nullable', 'enum', 'maxItems', 'minItems', 'properties', 'required', 'minProperties', 'maxProperties', 'minLength', 'maxLength', 'pattern', 'example', 'anyOf', 'propertyOrdering', 'default', 'items', 'minimum', 'maximum']);
@@ -22,6 +22,13 @@ export function checkGemini(entry: unknown): string[] {
     if (node.type !== undefined && !TYPES.has(node.type as string)) out.push(`Gemini: ${path} type ${JSON.stringify(node.type)}`);
     if (node.type === undefined && !Array.isArray(node.anyOf)) out.push(`Gemini: ${path} has neither type nor anyOf`);
     if (node.enum !== undefined && (node.type !== 'STRING' || !Array.isArray(node.enum) || !node.enum.every((v) => typeof v === 'string'))) out.push(`Gemini: ${path} enum is not a string enum`);
+    // "enum[N]: cannot be empty"; "When using any_of, it must be the only field set" (Gemini 3, Vertex AI);
+    // "properties: only allowed for OBJECT type".
+    if (Array.isArray(node.enum) && (node.enum.length === 0 || node.enum.includes(''))) out.push(`Gemini: ${path} enum is empty or has an empty member`);
+    if ('anyOf' in node && Object.keys(node).length > 1) out.push(`Gemini: ${path} has fields beside anyOf: ${Object.keys(node).join(', ')}`);
+    for (const [key, type] of [['properties', 'OBJECT'], ['required', 'OBJECT'], ['items', 'ARRAY'], ['minimum', 'NUMBER|INTEGER'], ['maximum', 'NUMBER|INTEGER'], ['pattern', 'STRING']] as const) {
+      if (key in node && !type.split('|').includes(node.type as string)) out.push(`Gemini: ${path} has '${key}' on type ${String(node.type)}`);
+    }
     for (const key of COUNTS) if (key in node && !(typeof node[key] === 'string' && /^\d+$/.test(node[key] as string))) out.push(`Gemini: ${path} ${key} is not an int64 string`);
     if (node.nullable !== undefined && typeof node.nullable !== 'boolean') out.push(`Gemini: ${path} nullable`);
     if (node.type === 'ARRAY' && !isObject(node.items)) out.push(`Gemini: ${path} ARRAY without items`);

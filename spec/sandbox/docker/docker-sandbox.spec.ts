@@ -5,7 +5,10 @@ import { Readable } from 'node:stream';
 import Docker from 'dockerode';
 import { BindMount, SandboxPolicy } from '../../../lib/sandbox';
 import { DockerSandbox, SANDBOX_LABEL, dockerOptionsFromUrl } from '../../../lib/sandbox/docker';
+import { READ_ONLY_LABEL } from '../../../lib/sandbox/docker/container-spec';
 import { commonBehaviour } from '../common-behaviour';
+import { isCI } from '../../../scripts/ci-flag';
+import { hardenedBehaviour, type HardenedBackend } from '../hardened-behaviour';
 import { describeWithEngine, dockerEngine, isDead, processesMatching, sleepers, tempDir, uniqueSleep, watchSleepers } from '../helpers';
 import { waitFor } from '../../support/wait-for';
 
@@ -39,6 +42,107 @@ describeWithEngine('docker', 'DockerSandbox (real Docker engine)', () => {
 
   describe('shared behaviour', () => {
     commonBehaviour((policy) => make(policy), { floodBytes: 256 * MiB, keepBackground: true });
+  });
+
+  const hardened: HardenedBackend = {
+    // The host's network, so that a call without readOnly reaches the host's loopback (the positive control).
+    make: (policy, { mounts, inheritEnvironment }) => make(policy, { mounts, inheritEnvironment, network: 'host' }),
+    base: { PATH: '/bin', HOME: '/tmp', LANG: 'C.UTF-8', TERM: 'dumb' },
+    ownNames: ['AGENTTOOLKIT_SANDBOX_RUN'],
+    readOnly: true,
+    inside: () => '/workspace',
+    bindTarget: '/extra',
+    connect: (port) => `nc 127.0.0.1 ${port} </dev/null`,
+    reachesHostLoopback: true,
+  };
+
+  describe('shell, environment and readOnly (runc)', () => {
+    hardenedBehaviour(hardened);
+  });
+
+  const runsc = process.env.AGENTTOOLKIT_DOCKER_RUNSC;
+  describe('shell, environment and readOnly (gVisor runsc)', () => {
+    if (!runsc) {
+      // Required in CI like every engine; skipped locally with the reason.
+      (isCI() ? it : it.skip)('needs an engine with the runsc runtime (apt-get install runsc, then scripts/test-engine.sh start)', () => {
+        throw new Error('AGENTTOOLKIT_DOCKER_RUNSC is not set: the engine has no runsc runtime.');
+      });
+      return;
+    }
+    // The test engine gives runsc only its loopback (scripts/test-engine.sh): no control call reaches the host.
+    hardenedBehaviour({ ...hardened, make: (policy, { mounts, inheritEnvironment }) => make(policy, { mounts, inheritEnvironment, network: 'none', runtime: runsc }), reachesHostLoopback: false });
+  });
+
+  describe('the read-only companion container', () => {
+    const ours = async (): Promise<Docker.ContainerInfo[]> => docker.listContainers({ all: true, filters: { label: [SANDBOX_LABEL, RUN_LABEL] } });
+
+    it('is made on the first readOnly call only, reused, and sees the same binds read-only without network', async () => {
+      const out = join(dir.path, 'out');
+      mkdirSync(out);
+      const sandbox = make(SandboxPolicy.forWorkspace(dir.path, { writablePaths: [out], enableNetworkAccess: true }), { network: 'host' });
+      await sandbox.execute('true');
+      expect(await ours()).toHaveLength(1);
+      await sandbox.execute('true', { readOnly: true });
+      await sandbox.execute('true', { readOnly: true });
+      const containers = await ours();
+      expect(containers).toHaveLength(2);
+      const readOnly = containers.filter((c) => c.Labels[READ_ONLY_LABEL] === 'true');
+      expect(readOnly).toHaveLength(1);
+      const info = await docker.getContainer(readOnly[0]!.Id).inspect();
+      expect(info.HostConfig).toMatchObject({ ReadonlyRootfs: true, NetworkMode: 'none', CapDrop: ['ALL'], IpcMode: 'none' });
+      const binds = info.HostConfig.Mounts!.filter((m) => m.Type === 'bind');
+      expect(binds.map((m) => m.Target).sort()).toEqual(['/workspace', '/workspace/out']);
+      expect(binds.every((m) => m.ReadOnly === true)).toBe(true);
+    });
+
+    it('has its own /tmp and its own processes', async () => {
+      const marker = uniqueSleep();
+      const sandbox = make(SandboxPolicy.forWorkspace(dir.path));
+      try {
+        await sandbox.execute(`echo left > /tmp/left; sleep ${marker} >/dev/null 2>&1 &`, { keepBackground: true });
+        const sleeping = `for f in /proc/[0-9]*/cmdline; do tr '\\0' ' ' <"$f"; echo; done | grep -c "^sleep ${marker}"`;
+        const seen = await sandbox.execute(`cat /tmp/left 2>&1; ${sleeping}`, { readOnly: true });
+        expect(seen.stdout).toMatch(/No such file/);
+        expect(seen.stdout).toMatch(/^0$/m);
+        expect((await sandbox.execute(`cat /tmp/left; ${sleeping}`)).stdout).toBe('left\n1\n');
+      } finally {
+        await sandbox.close();
+      }
+      expect(sleepers(marker)).toEqual([]);
+    });
+
+    it('keeps the HOSTNAME the host passes, and drops the one the engine adds', async () => {
+      const sandbox = make(SandboxPolicy.forWorkspace(dir.path));
+      // Shells set a HOSTNAME of their own (not exported): look at what a program inherits.
+      expect((await sandbox.execute('env | grep ^HOSTNAME=; echo end')).stdout).toBe('end\n');
+      expect((await sandbox.execute('env | grep ^HOSTNAME=', { env: { HOSTNAME: 'chosen' } })).stdout).toBe('HOSTNAME=chosen\n');
+    });
+  });
+
+  describe("shell 'bash' on an image without bash", () => {
+    const posixImage = process.env.AGENTTOOLKIT_DOCKER_POSIX_IMAGE ?? 'agenttoolkit-test:busybox-posix';
+
+    it('refuses it with SHELL_UNAVAILABLE naming what to install, never running another shell; posix still runs', async () => {
+      const sandbox = new DockerSandbox(posixImage, SandboxPolicy.forWorkspace(dir.path, { writable: true }), { connection: host, labels: { 'io.agenttoolkit.spec-run': RUN_LABEL.split('=')[1]! } });
+      sandboxes.push(sandbox);
+      await expect(sandbox.capabilities()).resolves.toEqual({ shells: ['posix'], readOnly: true });
+      for (const readOnly of [false, true]) {
+        const error = await sandbox.execute('touch ran', { shell: 'bash', readOnly }).catch((e: unknown) => e);
+        expect(error).toMatchObject({ code: 'SHELL_UNAVAILABLE', message: expect.stringMatching(/no working bash at \/bin\/bash, \/usr\/bin\/bash, \/usr\/local\/bin\/bash.*apt-get install bash/) });
+      }
+      expect((await sandbox.execute('ls; echo posix')).stdout).toBe('posix\n');
+    });
+
+    it('reports an unreachable engine from capabilities(), and refuses it once closed', async () => {
+      const unreachable = new DockerSandbox(image, new SandboxPolicy(), { connection: 'unix:///nonexistent/agenttoolkit.sock' });
+      await expect(unreachable.capabilities()).rejects.toMatchObject({ code: 'ENGINE_UNAVAILABLE' });
+      await unreachable.close();
+      await expect(unreachable.capabilities()).rejects.toMatchObject({ code: 'SANDBOX_CLOSED' });
+    });
+
+    it('refuses an empty runtime name', () => {
+      expect(() => new DockerSandbox(image, new SandboxPolicy(), { connection: host, runtime: '' })).toThrow(expect.objectContaining({ code: 'OPTIONS_INVALID' }));
+    });
   });
 
   it('creates a hardened container: init, read-only root, no capabilities, no-new-privileges, tmpfs /tmp, no network, default limits', async () => {
@@ -127,7 +231,7 @@ describeWithEngine('docker', 'DockerSandbox (real Docker engine)', () => {
       const sandbox = make(SandboxPolicy.forWorkspace(dir.path, { environment: { FROM_POLICY: '1' } }), { inheritEnvironment: ['AGENTTOOLKIT_SECRET_TOKEN'] });
       const result = await sandbox.execute('env', { env: { FROM_CALL: '2' } });
       const names = result.stdout.split('\n').map((l) => l.split('=')[0]!).filter(Boolean).sort();
-      expect(names.filter((n) => !['PWD', 'SHLVL', 'HOSTNAME', 'HOME'].includes(n))).toEqual(['AGENTTOOLKIT_SANDBOX_RUN', 'AGENTTOOLKIT_SECRET_TOKEN', 'FROM_CALL', 'FROM_POLICY', 'PATH']);
+      expect(names.filter((n) => !['PWD', 'SHLVL'].includes(n))).toEqual(['AGENTTOOLKIT_SANDBOX_RUN', 'AGENTTOOLKIT_SECRET_TOKEN', 'FROM_CALL', 'FROM_POLICY', 'HOME', 'LANG', 'PATH', 'TERM']);
       expect(result.stdout).toContain(`AGENTTOOLKIT_SECRET_TOKEN=${secret}`);
       // Inspect while an exec that carries the secret runs (the engine lists only running execs): once its program
       // is seen running, not after a fixed delay; then it is cancelled.
