@@ -387,6 +387,7 @@ import { Skills } from 'agenttoolkit/skills';
   // One library bundle serves every entry (scripts/bundle.js): each entry exports at run time the value names its
   // declarations name, from CommonJS and from an ES module (Node reads the names of a CommonJS file's exports from its
   // source), and the classes are one copy, so an error class of any entry extends the root's AgentToolkitError.
+  // Node 23 and later also name the whole `module.exports` in an ES module's view of a CommonJS file: not ours.
   // In a project of its own that installs the optional peers the entries load. (Every entry point compiling, on each
   // TypeScript major: typescript-majors.spec.ts.)
   it('loads every entry point at run time, from CommonJS and ES modules, with one copy of the shared classes', () => {
@@ -407,7 +408,7 @@ for (const entry of entries) {
   const cjs = require(entry);
   const esm = await import(entry);
   const errors = Object.values(cjs).filter((value) => typeof value === 'function' && /Error$/.test(value.name));
-  out[entry] = { cjs: Object.keys(cjs).sort(), esm: Object.keys(esm).filter((name) => name !== 'default' && name !== '__esModule').sort(), renamed: Object.entries(cjs).filter(([name, value]) => typeof value === 'function' && value.name !== name).map(([name, value]) => name + ':' + value.name), foreignErrors: errors.filter((error) => !(error.prototype instanceof AgentToolkitError) && error !== AgentToolkitError && !/^TypeBox/.test(error.name)).map((error) => error.name) };
+  out[entry] = { cjs: Object.keys(cjs).sort(), esm: Object.keys(esm).filter((name) => name !== 'default' && name !== '__esModule' && name !== 'module.exports').sort(), renamed: Object.entries(cjs).filter(([name, value]) => typeof value === 'function' && value.name !== name).map(([name, value]) => name + ':' + value.name), foreignErrors: errors.filter((error) => !(error.prototype instanceof AgentToolkitError) && error !== AgentToolkitError && !/^TypeBox/.test(error.name)).map((error) => error.name) };
 }
 console.log(JSON.stringify(out));`,
     );
