@@ -375,8 +375,8 @@ function compileName(atom: NameAtom, source: readonly CharAtom[] | undefined): C
   const regexSource = stars <= 1 && source !== undefined ? toRegex(atoms) : undefined;
   if (regexSource !== undefined) {
     const hiddenAllowed = atoms[0] !== undefined && atoms[0].kind === 'one' && atoms[0].dot;
-    const withDot = new RegExp(`^${regexSource}$`, 'u');
-    const withoutDot = hiddenAllowed ? withDot : new RegExp(`^(?!\\.)${regexSource}$`, 'u');
+    const withDot = new RegExp(`^${regexSource}$`, 'su');
+    const withoutDot = hiddenAllowed ? withDot : new RegExp(`^(?!\\.)${regexSource}$`, 'su');
     return { globstar: false, test: (name, dot, counter) => (counter === undefined ? (dot ? withDot : withoutDot).test(name) : matchChars(atoms, name, dot, counter)) };
   }
   return { globstar: false, test: (name, dot, counter) => matchChars(atoms, name, dot, counter) };

@@ -21,6 +21,8 @@ describe('grammar', () => {
     ['./a//b', 'a/b', true], ['***/x', 'q/r/x', true], ['a**b', 'axxb', true], ['a**b', 'ax/xb', false],
     ['*', '.env', false], ['.*', '.env', true], ['**/x', '.git/x', false], ['.git/**', '.git/hooks/x', true], ['?env', '.env', false],
     ['[.]env', '.env', false], ['é*', 'été', true], ['*', 'a/', true],
+    // A file name may hold a line break: a star and a question mark match it as any other character.
+    ['*', 'new\nline', true], ['*', 'ends\n', true], ['a?b', 'a\nb', true], ['x*', 'x\r\n', true],
   ] as const)('%s against %s: %s', (pattern, path, expected) => {
     expect(glob(pattern).matches(path)).toBe(expected);
     // With a step counter every name goes through the automaton: both ways agree.
