@@ -4,10 +4,11 @@ import { dynamicWord, literalWord, type ShellWord } from './shell-word';
 import { wordOf } from './word-of';
 import { gitSubcommandView, isAssignment, isSafeVariable, isWrapper, SHELLS, unwrap } from './wrappers';
 import { backquoteSubstitutions, decodeDelimiter, endsEarly, stripLeadingTabs } from './heredoc';
-import { bashOnlyConstruct, type ShellDialect } from './posix-dialect';
+import { bashOnlyConstruct } from './posix-dialect';
+import type { ShellDialect } from './shell-dialect';
 import { builtinStateChange } from './variables';
 
-export type { ShellDialect } from './posix-dialect';
+export type { ShellDialect } from './shell-dialect';
 
 /** Options of {@link analyzeCommand}. */
 export interface AnalyzeOptions {

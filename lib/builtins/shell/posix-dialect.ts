@@ -1,12 +1,6 @@
 import type { SyntaxNode } from './syntax-tree';
 import { hasBraceExpansion } from './word-of';
 
-/**
- * The grammar a command is analysed in: `bash` (GNU bash, the grammar tree-sitter-bash parses) or `posix` (a POSIX
- * sh such as dash or busybox ash, where every bash-only construct is unanalysable).
- */
-export type ShellDialect = 'bash' | 'posix';
-
 /** `${...}` operators POSIX defines (POSIX.1-2017 Shell Command Language, 2.6.2 Parameter Expansion). */
 const POSIX_EXPANSION_TOKENS: ReadonlySet<string> = new Set(['${', '}', ':-', '-', ':=', '=', ':?', '?', ':+', '+', '%', '%%', '#', '##']);
 
