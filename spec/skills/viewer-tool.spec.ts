@@ -74,11 +74,12 @@ describe('skill viewer tool', () => {
     expect(result.error).toBe("Unknown skill 'gamma'. Available: alpha, beta");
   });
 
-  it('logs an unknown name as one line without a stack (an expected failure, not a bug)', async () => {
+  it('logs an unknown name as one debug line without a stack (an expected failure, not a bug, so not a warning)', async () => {
     const lines: unknown[][] = [];
-    const { tools } = await viewerLogging({ warn: (...args: unknown[]) => void lines.push(['warn', ...args]), error: (...args: unknown[]) => void lines.push(['error', ...args]) }, 'alpha');
+    const collect = (level: string) => (...args: unknown[]) => void lines.push([level, ...args]);
+    const { tools } = await viewerLogging({ debug: collect('debug'), warn: collect('warn'), error: collect('error') }, 'alpha');
     await tools.execute(SKILL_VIEWER_TOOL_NAME, { name: 'gamma' });
-    expect(lines).toEqual([['warn', "Tool 'view_skill' failed: Unknown skill 'gamma'. Available: alpha", undefined]]);
+    expect(lines.filter(([level, message]) => level !== 'debug' || String(message).startsWith("Tool '"))).toEqual([['debug', "Tool 'view_skill' failed: Unknown skill 'gamma'. Available: alpha"]]);
   });
 
   it('answers an invalid SKILL.md on disk with the broken rule, without activating it', async () => {
