@@ -1,6 +1,6 @@
 import { mkdirSync, realpathSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { ToolContext, ToolEffect, ToolSchemaFormat, Tools } from '../../lib';
+import { ToolContext, ToolEffect, ToolSchemaFormat, Tools, type ToolLogger } from '../../lib';
 import { SKILL_VIEWER_TOOL_NAME, Skills, registerSkillViewer } from '../../lib/skills';
 import { cleanup, skillText, tempDir, writeSkill } from './helpers';
 
@@ -12,7 +12,7 @@ async function viewerWith(...names: string[]) {
   return viewerLogging(silent, ...names);
 }
 
-async function viewerLogging(logger: typeof silent, ...names: string[]) {
+async function viewerLogging(logger: ToolLogger, ...names: string[]) {
   const root = tempDir();
   for (const name of names) writeSkill(root, name, skillText(name, { body: `# ${name}\n\nRead references/guide.md first.` }));
   const skills = await Skills.fromLocalDir(root);
