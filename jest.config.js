@@ -69,6 +69,9 @@ module.exports = {
   coverageReporters: ['text-summary', 'lcov'],
   coverageThreshold: coverageThreshold(),
   testTimeout: 30000,
+  // Two workers however many cores (jest's default is one fewer than the cores: one on a 2-core CI machine). Most of
+  // the slow suites wait on an engine (dockerd, bwrap, npm), so two files at a time cut the run by about a third there.
+  maxWorkers: 2,
   // Failures in full (jest's `summary` reporter), then one summary of what ran and what was skipped and why
   // (scripts/jest-run-summary.js), instead of a line per file: a green run prints little more than the summary.
   // `npx jest <files> --reporters default` shows each file and its console output.
