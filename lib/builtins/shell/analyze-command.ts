@@ -190,6 +190,8 @@ class Walker {
     this.texts.push(text);
     try {
       if (root.hasError) this.fail('the command has a syntax error', 'parse_error');
+      // bash reads `\<CR><LF>` as a quoted CR then the end of the command; the grammar reads a line continuation.
+      if (text.includes('\r')) this.fail('a carriage return, which the shell and the parser read apart');
       this.continuations(root, text);
       this.statement(root, nested, depth);
     } finally {

@@ -57,7 +57,7 @@ export function bashBehaviour(make: (policy: SandboxPolicy) => Sandbox): void {
     const result = await tools.execute('Bash', { command: `echo before; sleep ${marker}`, timeout: 1_000 });
     expect(result.ok).toBe(false);
     expect(result.error).toBe(`Command timed out after 1000 ms: echo before; sleep ${marker}\nbefore`);
-    expect(logger.lines).toEqual([`warn: Tool 'Bash' failed: Command timed out after 1000 ms: echo before; sleep ${marker}`]);
+    expect(logger.lines).toEqual([`debug: Tool 'Bash' failed: Command timed out after 1000 ms: echo before; sleep ${marker}`]);
     await waitFor(() => processesMatching(marker).length === 0, 'the timed-out command is killed');
   });
 
