@@ -86,7 +86,11 @@ export class GlobTool extends FilePathTool<typeof GlobInput> {
     this.#timeoutMs = timeout;
   }
 
-  /** A rule is judged for every file the call may list: see {@link MultiFileRules}. */
+  /**
+   * A rule is judged for every file the call may list: a deny rule covering the search folder denies the call, one
+   * that may reach a file inside it leaves those files out when `permissions` were given (and denies the call
+   * otherwise); an ask rule that covers or may reach a file asks; an allow rule must cover the whole folder.
+   */
   override matchRule(content: string, input: Record<string, unknown>, context: PermissionContext, behavior: RuleBehavior): boolean {
     return this.#rules.matchRule(content, searchFolder(input), context, behavior);
   }

@@ -209,7 +209,11 @@ export class GrepTool extends FilePathTool<typeof GrepInput> {
     this.#rules = new MultiFileRules(this.name, this.permissions, options.engine);
   }
 
-  /** A rule is judged for every file the call may read: see {@link MultiFileRules}. */
+  /**
+   * A rule is judged for every file the call may read: a deny rule covering the search folder denies the call, one
+   * that may reach a file inside it leaves those files out when `permissions` were given (and denies the call
+   * otherwise); an ask rule that covers or may reach a file asks; an allow rule must cover the whole folder.
+   */
   override matchRule(content: string, input: Record<string, unknown>, context: PermissionContext, behavior: RuleBehavior): boolean {
     return this.#rules.matchRule(content, searchPath(input), context, behavior);
   }
