@@ -302,7 +302,8 @@ function isReadOnly(command: SimpleCommand): boolean {
   const words = runWords(command);
   if (command.views.length > 1 && command.views[0]![0]?.text !== name && !(name === 'git')) return false;
   if (words.length === 2 && words[1]!.literal && (words[1]!.text === '--version' || words[1]!.text === '-V' || words[1]!.text === 'version')) return true;
-  const known = words.every((w) => w.literal);
+  // A tilde word expands to one word that is never an option.
+  const known = words.every((w) => w.literal || w.tilde === true);
   if (name === 'git') return known && gitReadOnly(command);
   if (name === 'docker') return known && words.length >= 2 && ['ps', 'images', 'inspect', 'logs', 'version', 'info'].includes(words[1]!.text);
   const spec = READ_ONLY.get(name);

@@ -6,7 +6,7 @@ import { analyzeCommand, analyzeCommandSync, basename, type ShellAnalysis, type 
 import { loadBashParser, loadedBashParser, type BashParser } from './bash-parser';
 import { parseBash, type SyntaxNode } from './syntax-tree';
 import { ShellAnalysisError } from './shell-error';
-import { literalWord, type ShellWord } from './shell-word';
+import { isPlainTilde, literalWord, type ShellWord } from './shell-word';
 import { wordOf } from './word-of';
 
 /** One word of a rule: `any` (a lone `*`, or the tail of `prefix:*`), or literal text with `*` wildcards between `parts`. */
@@ -143,7 +143,8 @@ function ruleParts(node: SyntaxNode, invalid: (why: string) => ShellAnalysisErro
 
 /**
  * Whether a rule's words match a command's words. `sure` (allow rules): only literal words match literal rule
- * words; a word known at run time matches only `*`. Otherwise (deny and ask rules) a word known at run time could be
+ * words, and a tilde word written as the rule writes it (`ls ~/notes` for `Bash(ls ~/notes)`: both expand alike); a
+ * word known at run time matches only `*`. Otherwise (deny and ask rules) a word known at run time could be
  * anything: an unquoted one any number of words, a quoted one any one word.
  */
 function matchWords(tokens: readonly RuleToken[], words: readonly ShellWord[], sure: boolean): boolean {
@@ -164,7 +165,7 @@ function matchWords(tokens: readonly RuleToken[], words: readonly ShellWord[], s
       let result: boolean;
       if (token.any) result = at(i + 1, j) || (word !== undefined && at(i, j + 1));
       else if (word === undefined) result = false;
-      else if (word.literal) result = at(i + 1, j + 1) && globMatch(token.parts, word.text);
+      else if (word.literal || (sure && isPlainTilde(word))) result = at(i + 1, j + 1) && globMatch(token.parts, word.text);
       else if (sure) result = false;
       else result = at(i + 1, j + 1) || (word.splits && (at(i, j + 1) || at(i + 1, j)));
       table[i * width + j] = result ? 1 : 0;

@@ -3,7 +3,7 @@ import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
 import { CREDENTIAL_DIRECTORIES, CREDENTIAL_FILES, isCredentialPath, isCredentialPathResolved, type CredentialPathOptions } from '../files/credential-paths';
 import type { ShellAnalysis } from './analyze-command';
-import type { ShellWord } from './shell-word';
+import { isPlainTilde, type ShellWord } from './shell-word';
 
 /** Programs whose arguments are never files they read (names, strings, options). */
 const NO_FILE_ARGUMENTS: ReadonlySet<string> = new Set(['echo', 'printf', 'true', 'false', ':', 'pwd', 'whoami', 'id', 'uname', 'basename', 'dirname', 'which', 'whereis', 'type']);
@@ -23,7 +23,7 @@ const MAY_START_WITH_DOT = '.[\\"\'$`~{';
 export function credentialRead(analysis: ShellAnalysis, cwd: string, options: CredentialPathOptions = {}): string | undefined {
   // `shopt -s dotglob` or a credential name without a dot segment lets a glob match it without a written dot.
   const anyGlob = analysis.commands.some((c) => c.program === 'shopt') || !allDotted(options);
-  const names = (w: ShellWord) => (w.literal ? literalNames(w.text, cwd, options) : dynamicNames(w.text, cwd, options, anyGlob));
+  const names = (w: ShellWord) => (w.literal || (isPlainTilde(w) && w.text.startsWith('~')) ? literalNames(w.text, cwd, options) : dynamicNames(w.text, cwd, options, anyGlob));
   for (const command of analysis.commands) {
     if (command.program !== undefined && NO_FILE_ARGUMENTS.has(command.program)) continue;
     const words = command.views[command.views.length - 1]!;

@@ -1,13 +1,17 @@
 /**
  * One word of a simple command. `literal`: its value is known before the shell runs (`text` is that value, quotes
  * and escapes removed); otherwise `text` is the source and the value is decided at run time (an expansion, a
- * substitution, a glob or brace pattern). `splits`: an unquoted dynamic word, which the shell may split into any
- * number of words, none included.
+ * substitution, a glob or brace pattern, a tilde prefix). `splits`: an unquoted dynamic word, which the shell may
+ * split into any number of words, none included. `tilde`: the word is dynamic only through its tilde prefixes (`~`,
+ * `~/x`, `~user/x`, `~+`, and in bash `NAME=~/x` or `NAME=a:~/x`), which the shell replaces by a home or working
+ * directory of the run (bash(1), Tilde Expansion): its value is one word that never starts with `-`, and no path
+ * judged from its text is the path that runs.
  */
 export interface ShellWord {
   readonly text: string;
   readonly literal: boolean;
   readonly splits: boolean;
+  readonly tilde?: true;
 }
 
 export function literalWord(text: string): ShellWord {
@@ -16,6 +20,16 @@ export function literalWord(text: string): ShellWord {
 
 export function dynamicWord(text: string, splits: boolean): ShellWord {
   return Object.freeze({ text, literal: false, splits });
+}
+
+/** Whether `word` is a tilde word with no quote or escape, whose source is its value but for the tilde prefixes. */
+export function isPlainTilde(word: ShellWord): boolean {
+  return word.tilde === true && !/[\\'"]/.test(word.text);
+}
+
+/** A word whose only run-time part is its tilde prefixes (see {@link ShellWord}); `text` is its source. */
+export function tildeWord(text: string): ShellWord {
+  return Object.freeze({ text, literal: false, splits: false, tilde: true });
 }
 
 const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };

@@ -1,5 +1,5 @@
 import type { SyntaxNode } from './syntax-tree';
-import { decodeAnsiC, literalWord, dynamicWord, type ShellWord } from './shell-word';
+import { decodeAnsiC, literalWord, dynamicWord, tildeWord, type ShellWord } from './shell-word';
 
 /** The value of a word-like node (word, string, raw string, ANSI-C string, concatenation, expansion...). */
 export function wordOf(node: SyntaxNode): ShellWord {
@@ -21,7 +21,8 @@ export function wordOf(node: SyntaxNode): ShellWord {
       const value = node.childForFieldName('value');
       const name = node.childForFieldName('name')?.text ?? '';
       const word = value === null ? literalWord('') : wordOf(value);
-      return word.literal ? literalWord(`${name}=${word.text}`) : dynamicWord(node.text, false);
+      if (value?.type === 'word' && word.literal && ASSIGNED_TILDE.test(value.text)) return tildeWord(node.text);
+      return word.literal ? literalWord(`${name}=${word.text}`) : word.tilde === true ? tildeWord(node.text) : dynamicWord(node.text, false);
     }
     case 'concatenation': {
       let text = '';
@@ -82,7 +83,8 @@ function sameSpan(node: SyntaxNode): boolean {
 
 /**
  * An unquoted word: backslashes quote the next character (a backslash-newline disappears). A glob (`*`, `?`, a
- * `[...]` class), a brace list or range (`{a,b}`, `{1..3}`) or a leading tilde makes the word dynamic.
+ * `[...]` class) or a brace list or range (`{a,b}`, `{1..3}`) makes the word dynamic; a tilde prefix makes it a
+ * {@link tildeWord}.
  */
 function unquotedWord(source: string): ShellWord {
   let text = '';
@@ -108,8 +110,18 @@ function unquotedWord(source: string): ShellWord {
     else if (c === '$' || c === '`') pattern = true;
     text += c;
   }
-  return pattern ? dynamicWord(source, true) : literalWord(text);
+  if (pattern) return dynamicWord(source, true);
+  return source.startsWith('~') || ASSIGNMENT_LIKE_TILDE.test(source) ? tildeWord(source) : literalWord(text);
 }
+
+/** A tilde prefix after an assignment's `=` or a `:` in its value: the shell expands both (bash(1), dash(1)). */
+const ASSIGNED_TILDE = /(^|:)~/;
+
+/**
+ * An argument shaped like an assignment with a tilde prefix in its value (`make DIR=~/x`, `a=b:~/y`): bash outside
+ * POSIX mode expands it as it would an assignment (bash(1), Tilde Expansion).
+ */
+const ASSIGNMENT_LIKE_TILDE = /^[A-Za-z_][A-Za-z0-9_]*=(?:.*:)?~/s;
 
 function doubleQuoted(node: SyntaxNode): ShellWord {
   let text = '';

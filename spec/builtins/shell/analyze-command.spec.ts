@@ -86,7 +86,31 @@ describe('analyzeCommand', () => {
     expect(await words("echo $'\\x41\\101\\u00e9\\U0001F600' $'\\cA' $'\\q' $'\\x' $'\\U110000'")).toEqual(['echo', 'AAé😀', "<$'\\cA'>", "<$'\\q'>", "<$'\\x'>", "<$'\\U110000'>"]);
     expect(await words('echo "a\\"b\\$c\\\\d\\e" "" \'\' x\\ y')).toEqual(['echo', 'a"b$c\\d\\e', '', '', 'x y']);
     expect(await words('echo "$" a$ "a"$\'b\'c')).toEqual(['echo', '<"$">', '<a$>', 'abc']);
-    expect(await words('echo ~ a=b 42')).toEqual(['echo', '~', 'a=b', '42']);
+    expect(await words('echo ~ a=b 42')).toEqual(['echo', '<~>', 'a=b', '42']);
+  });
+
+  it.each([
+    ['cp x ~/y', '~/y'],
+    ['cp x ~', '~'],
+    ['cp x ~root/y', '~root/y'],
+    ['cp x ~+/y', '~+/y'],
+    ['cp x ~-/y', '~-/y'],
+    ['cp x D=~/y', 'D=~/y'],
+    ['cp x D=a:~/y', 'D=a:~/y'],
+  ])('%j: a tilde prefix is expanded by the shell, so the word is known only when it runs', async (command, source) => {
+    const word = (await analyzeCommand(command)).commands[0]!.words[2]!;
+    expect(word).toEqual({ text: source, literal: false, splits: false, tilde: true });
+  });
+
+  it.each(['cp x \\~/y', "cp x '~/y'", 'cp x "~"/y', 'cp x a~/y', 'cp x --t=~/y', 'cp x 1D=~/y'])('%j: a quoted, escaped or inner tilde stays literal text', async (command) => {
+    const word = (await analyzeCommand(command)).commands[0]!.words[2]!;
+    expect(word.literal).toBe(true);
+    expect(word.text).toContain('~');
+  });
+
+  it.each(['X=~/y', 'X=a:~/y'])('the assignment %j expands its tilde prefix', async (command) => {
+    const analysis = await analyzeCommand(`${command} cp a b`);
+    expect(analysis.commands[0]!.assignments).toHaveLength(1);
   });
 
   it.each([

@@ -3,7 +3,8 @@
  * (over the contract sandbox: bash offered, or only dash): dialect confusion, here-documents, steering assignments,
  * compounds whose earlier parts move what later paths name, and reads of a process's environment.
  */
-import { mkdirSync, symlinkSync, writeFileSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PermissionBehavior, PermissionEngine, PermissionMode } from '../../../lib/permissions';
 import { analyzeCommand, bashTool } from '../../../lib/builtins';
@@ -169,5 +170,55 @@ describe("a process's environment", () => {
     symlinkSync('/proc/self/environ', join(repo, 'notes'));
     expect(await decide('cat notes')).toBe(ASK);
     expect(await decide('cat /proc/cpuinfo')).toBe(ALLOW);
+  });
+});
+
+describe('tilde prefixes, which the shell expands to folders outside the working directory', () => {
+  it.each([
+    'cp payload ~/../x',
+    'cp payload ~/.cargo/bin/whoami',
+    "sed -i 's/a/b/' ~/../etc/passwd",
+    'mv payload ~',
+    'touch ~root/x',
+    'cp payload ~+/../x',
+    'cp payload ~-/x',
+    'mkdir -p ~/.ssh',
+    'rm ~/../x',
+    'ln -s payload ~/x',
+    'cp -t ~/.. payload',
+    'echo x > ~/../x',
+    'echo x >> ~/.bashrc',
+    'X=~/..; cp payload $X/x',
+  ])('%j is never auto-allowed in accept-edits, and dont-ask denies it', async (command) => {
+    expect(await decide(command, { mode: PermissionMode.ACCEPT_EDITS })).not.toBe(ALLOW);
+    expect(await decide(command, { mode: PermissionMode.DONT_ASK })).toBe(DENY);
+    expect(await decide(command, { mode: PermissionMode.ACCEPT_EDITS, shells: POSIX })).not.toBe(ALLOW);
+  });
+
+  it('the attacked spelling really leaves the working directory when a shell runs it', async () => {
+    const home = join(dir.path, 'home');
+    mkdirSync(home);
+    const run = spawnSync('bash', ['-c', 'cp payload ~/../x'], { cwd: repo, env: { PATH: process.env.PATH, HOME: home } });
+    expect(run.status).toBe(0);
+    expect(readFileSync(join(dir.path, 'x'), 'utf8')).toBe('x\n');
+  });
+
+  it('a quoted or escaped tilde is a literal name inside the folder, and reads of the home stay read-only', async () => {
+    expect(await decide("cp payload '~/x'", { mode: PermissionMode.ACCEPT_EDITS })).toBe(ALLOW);
+    expect(await decide('cp payload \\~', { mode: PermissionMode.ACCEPT_EDITS })).toBe(ALLOW);
+    expect(await decide('ls ~')).toBe(ALLOW);
+    expect(await decide('ls ~/projects')).toBe(ALLOW);
+    expect(await decide('cat ~/.aws/credentials')).toBe(ASK);
+    expect(await decide('cat ~/.aws/../.aws/credentials')).toBe(ASK);
+  });
+
+  it('an allow rule written with the same tilde matches; a deny rule matches any tilde word; a file command on one still asks', async () => {
+    const bash = bashTool({ sandbox: new ContractSandbox(BASH, repo) });
+    const engine = (settings: { allow?: string[]; deny?: string[] }) => new PermissionEngine({ mode: PermissionMode.DEFAULT, cwd: repo, workingDirectories: [repo], settings });
+    expect((await engine({ allow: ['Bash(make -C ~/app)'] }).check(bash, { command: 'make -C ~/app' })).behavior).toBe(ALLOW);
+    expect((await engine({ allow: ['Bash(make -C ~/app)'] }).check(bash, { command: 'make -C ~/a\\pp' })).behavior).toBe(ASK);
+    expect((await engine({ allow: ['Bash(make -C ~/app)'] }).check(bash, { command: 'make -C ~other/app' })).behavior).toBe(ASK);
+    expect((await engine({ deny: ['Bash(make -C ~/app)'] }).check(bash, { command: 'make -C ~/a\\pp' })).behavior).toBe(DENY);
+    expect((await engine({ allow: ['Bash(touch ~/notes)'] }).check(bash, { command: 'touch ~/notes' })).behavior).toBe(ASK);
   });
 });
