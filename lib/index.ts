@@ -35,7 +35,7 @@ export type { ObjectParameters, JsonObject } from './providers/object-parameters
 export type { ToolCallRequest } from './providers/tool-call-request';
 export type { ToolSelection } from './providers/tool-selection';
 export { toStrictSchema, STRICT_FORMATS } from './schema/strict-schema';
-export type { ObjectSchema, ParamsSchema, Schema, Static, TypeBox1Static } from './schema/schema-types';
+export type { Defaulted, ObjectSchema, ParamsSchema, Schema, Static, StaticInput, TypeBox1Static } from './schema/schema-types';
 export type { StandardJSONSchemaV1 } from './schema/standard-schema';
 export { ToolChunk, ToolResultState, type ContentBlock, type DataBlock, type DataSource, type TextBlock, type ToolChunkInit } from './streaming/tool-chunk';
 export { ToolResponse, type FinalState } from './streaming/tool-response';

@@ -17,7 +17,7 @@ import { collectChunks, isStreamed, toChunks } from './streaming/to-chunks';
 import type { ToolChunk } from './streaming/tool-chunk';
 import { ToolResponse } from './streaming/tool-response';
 import type { ToolStream } from './streaming/tool-stream';
-import { approvalKey, approvalOf, type CallApproval } from './tool/call-approval';
+import { approvalKey, approvalMismatch, approvalOf, type CallApproval } from './tool/call-approval';
 import { ExternalExecutionRequest } from './tool/external-execution';
 import { RESET_TOOLS, ToolGroups, type ToolGroupInfo } from './tool/tool-groups';
 import { toolsFromInstance, type InstanceNaming } from './tool/class-tools';
@@ -132,7 +132,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
     this.outcomes = new Outcomes(this.resultType, this.log);
     this.outputBudgets = new OutputBudgets(options.outputBudget, this.log);
     this.invoker = new InvokeStep(this.outcomes, this.outputBudgets);
-    this.innermost = (call) => (call.approved === true || !needsApproval(call.tool, call.params) ? this.invoker.invokeCall(call) : Promise.resolve(this.outcomes.unapproved(call.name)));
+    this.innermost = (call) => (call.approved === true || !needsApproval(call.tool, call.params) ? this.invoker.invokeCall(call) : Promise.resolve(this.refusal(call.name, call.approvalMismatch)));
     this.formats = options.formats ?? [];
     const middleware = options.middleware ?? [];
     const steps = this.log.debug ? [...middleware, loggingStep(this.log)] : middleware;
@@ -364,6 +364,14 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
     return this.outcomes.denied(name, reason);
   }
 
+  /**
+   * The refusal of a call that needs approval and was not approved: {@link unapproved}, or, when the caller passed an
+   * approval for another call (`mismatch`), a text naming what differs.
+   */
+  private refusal(name: string, mismatch: string | undefined): R {
+    return mismatch === undefined ? this.outcomes.unapproved(name) : this.outcomes.mismatchedApproval(name, mismatch);
+  }
+
   /** A failed result for a call that needs the user's approval when no one can be asked. */
   unapproved(name: string, reason?: string): R {
     return this.outcomes.unapproved(name, reason);
@@ -454,12 +462,14 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
       if (!parsed.ok) return Promise.resolve(this.resultType.fail(parsed.error));
       const signal = options?.signal ?? NEVER_ABORTED;
       if (signal !== NEVER_ABORTED && signal.aborted) return Promise.resolve(this.outcomes.cancelledBeforeStart(name));
-      const approved = isApproved(tool, name, args, options);
+      const approval = approvalOfCall(tool, name, args, options);
+      const approved = approval === true;
+      const mismatch = approved ? undefined : approval;
       const direct = this.chain === undefined && onChunk === undefined && !tool.hasChunkPipeline;
-      if (direct && !approved && needsApproval(tool, parsed.params)) return Promise.resolve(this.outcomes.unapproved(name));
+      if (direct && !approved && needsApproval(tool, parsed.params)) return Promise.resolve(this.refusal(name, mismatch));
       const running = direct
         ? this.invoker.run(tool, parsed.params, context, signal, name)
-        : this.runChain(new ToolCall({ name, args, context, tool, params: parsed.params, signal, resultType: this.resultType, callId: options?.callId, onChunk, approved }));
+        : this.runChain(new ToolCall({ name, args, context, tool, params: parsed.params, signal, resultType: this.resultType, callId: options?.callId, onChunk, approved, approvalMismatch: mismatch }));
       return this.outputBudgets.budgetOf(tool) === undefined ? running : running.then((result) => this.outputBudgets.apply(tool, result));
     } catch (error) {
       return Promise.resolve(this.outcomes.internalError(name, error));
@@ -558,15 +568,21 @@ function settleOnAbort<T>(running: Promise<T>, signal: AbortSignal): Promise<T> 
   });
 }
 
-/** Whether the caller approved this call (see `ExecuteOptions.approved`): `true`, or an approval made for exactly this call. */
-function isApproved(tool: Tool, name: string, args: unknown, options: ExecuteOptions | undefined): boolean {
+/**
+ * Whether the caller approved this call (see `ExecuteOptions.approved`): `true` for `true` or an approval made for
+ * exactly this call; for an approval of another call (or one passed without `callId`), why it does not cover this
+ * one (see `approvalMismatch`); otherwise undefined (no approval given).
+ */
+function approvalOfCall(tool: Tool, name: string, args: unknown, options: ExecuteOptions | undefined): true | string | undefined {
   const given = options?.approved;
   if (given === true) return true;
-  if (given === undefined || given === false || given === null || typeof given !== 'object') return false;
+  if (given === undefined || given === false || given === null || typeof given !== 'object') return undefined;
   try {
-    return approvalKey(given) === approvalKey(approvalOf(tool, { id: options?.callId ?? '', name, args }));
+    const own = approvalOf(tool, { id: options?.callId ?? '', name, args });
+    if (approvalKey(given) === approvalKey(own)) return true;
+    return approvalMismatch(given, own, options?.callId !== undefined);
   } catch {
-    return false;
+    return 'the approval passed cannot be read as a CallApproval ({ callId, tool, input } strings): pass the approval runToolCalls hands out, or approvalOf(tool, call)';
   }
 }
 

@@ -14,6 +14,8 @@
  * match a name's leading `.`. A trailing `/` matches folders only. `.` segments and doubled `/` are ignored.
  */
 
+import { bracketClass } from './bracket-class';
+
 /** Most alternatives a pattern's braces may expand to. */
 export const MAX_GLOB_ALTERNATIVES = 256;
 /** Longest pattern, in UTF-16 code units, after brace expansion (all alternatives together). */
@@ -162,47 +164,13 @@ function literalAtom(ch: string): CharAtom {
 
 /**
  * A bracket expression starting at `text[start]`, as a one-character test (a regular expression that matches one
- * character, which cannot backtrack), or undefined when it is not one (no closing `]`, or a `/` before it).
+ * character, which cannot backtrack), or undefined when it is not one (see {@link bracketClass}).
  */
 function bracket(text: string, start: number): { atom: CharAtom; end: number } | undefined {
-  let i = start + 1;
-  let negate = false;
-  if (text[i] === '!' || text[i] === '^') {
-    negate = true;
-    i++;
-  }
-  const items: string[] = [];
-  const chars: Array<{ ch: string; escaped: boolean }> = [];
-  for (; i < text.length; i++) {
-    let escaped = false;
-    if (text[i] === '\\' && i + 1 < text.length) {
-      escaped = true;
-      i++;
-    }
-    const ch = String.fromCodePoint(text.codePointAt(i)!);
-    i += ch.length - 1;
-    if (ch === '/') return undefined;
-    if (ch === ']' && !escaped && chars.length > 0) {
-      for (let k = 0; k < chars.length; k++) {
-        const dash = chars[k + 1];
-        if (dash !== undefined && dash.ch === '-' && !dash.escaped && k + 2 < chars.length && chars[k]!.ch <= chars[k + 2]!.ch) {
-          items.push(`${classChar(chars[k]!.ch)}-${classChar(chars[k + 2]!.ch)}`);
-          k += 2;
-        } else {
-          items.push(classChar(chars[k]!.ch));
-        }
-      }
-      const cls = `[${negate ? '^/' : ''}${items.join('')}]`;
-      const regex = new RegExp(`^${cls}$`, 'u');
-      return { atom: { kind: 'one', test: (other) => regex.test(other), dot: false, source: cls }, end: i };
-    }
-    chars.push({ ch, escaped });
-  }
-  return undefined;
-}
-
-function classChar(ch: string): string {
-  return /[\\\][^-]/.test(ch) ? `\\${ch}` : ch;
+  const cls = bracketClass(text, start, 'chars');
+  if (cls === undefined) return undefined;
+  const regex = new RegExp(`^${cls.source}$`, 'u');
+  return { atom: { kind: 'one', test: (other) => regex.test(other), dot: false, source: cls.source }, end: cls.end };
 }
 
 /**

@@ -1,6 +1,7 @@
 import { homedir } from 'node:os';
 import { lstatSync } from 'node:fs';
 import { dirname, resolve, sep } from 'node:path';
+import { bracketClass } from '../fs/bracket-class';
 import { isWithin } from '../fs/path-within';
 import { PathResolutionError, resolveRealPath } from '../fs/resolve-real-path';
 import { ANY_ONE, classAtom, literalAtom, matchSegments, STAR, type NameAtom, type SegmentAtom } from './glob-match';
@@ -120,7 +121,7 @@ function parse(pattern: string): ParsedPattern {
       flush();
       current.push({ glob: ONE_CHAR });
     } else if (ch === '[') {
-      const cls = bracket(text, i);
+      const cls = bracketClass(text, i, 'range');
       if (cls === undefined) {
         literal += ch;
       } else {
@@ -160,50 +161,6 @@ function isGlobstar(segment: readonly Token[]): boolean {
   return segment.length === 1 && 'glob' in only && only.glob === GLOBSTAR;
 }
 
-/**
- * A bracket expression starting at `text[start]` (`[`), as a regular expression class that never matches `/`; or
- * undefined when it is not one (no closing `]`, or a `/` before it), in which case the `[` is literal.
- */
-function bracket(text: string, start: number): { source: string; end: number } | undefined {
-  let i = start + 1;
-  let negate = false;
-  if (text[i] === '!' || text[i] === '^') {
-    negate = true;
-    i++;
-  }
-  const chars: Array<{ ch: string; escaped: boolean }> = [];
-  for (; i < text.length; i++) {
-    let escaped = false;
-    if (text[i] === '\\' && i + 1 < text.length) {
-      escaped = true;
-      i++;
-    }
-    const ch = String.fromCodePoint(text.codePointAt(i)!);
-    i += ch.length - 1;
-    if (ch === '/') return undefined;
-    if (ch === ']' && !escaped && chars.length > 0) return { source: classSource(chars, negate), end: i };
-    chars.push({ ch, escaped });
-  }
-  return undefined;
-}
-
-function classSource(chars: ReadonlyArray<{ ch: string; escaped: boolean }>, negate: boolean): string {
-  const items: string[] = [];
-  for (let k = 0; k < chars.length; k++) {
-    const dash = chars[k + 1];
-    if (dash !== undefined && dash.ch === '-' && !dash.escaped && k + 2 < chars.length) {
-      items.push(`${classChar(chars[k]!.ch)}-${classChar(chars[k + 2]!.ch)}`);
-      k += 2;
-    } else {
-      items.push(classChar(chars[k]!.ch));
-    }
-  }
-  return `[${negate ? '^/' : ''}${items.join('')}]`;
-}
-
-function classChar(ch: string): string {
-  return /[\\\][[^-]/.test(ch) ? `\\${ch}` : ch;
-}
 
 function slashes(path: string): string {
   return sep === '\\' ? path.replace(/\\/g, '/') : path;

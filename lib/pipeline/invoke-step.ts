@@ -2,7 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { ToolContext } from '../context/tool-context';
 import { OutputBudgets } from '../budget/output-budgets';
 import { isActionResult, type ActionResult } from '../result';
-import { collectChunks, isStreamed, toChunks, valueToChunk } from '../streaming/to-chunks';
+import { asLastChunk, collectChunks, isStreamed, toChunks, valueToChunk } from '../streaming/to-chunks';
 import { ToolResultState, type ToolChunk } from '../streaming/tool-chunk';
 import type { ToolResponse } from '../streaming/tool-response';
 import { externalRequestChunk } from '../tool/external-chunk';
@@ -148,7 +148,7 @@ export class InvokeStep<R extends ActionResult<unknown>> {
         let value = tool.invoke(params, { context, signal });
         if (isThenable(value)) value = await raceAbort(value, signal);
         if (!isStreamed(value)) {
-          await onChunk?.(valueToChunk(value));
+          await onChunk?.(asLastChunk(valueToChunk(value))); // a plain value is the call's one chunk
           return this.returned(name, value);
         }
         source = toChunks(value);

@@ -44,6 +44,14 @@ export class Outcomes<R extends ActionResult<unknown>> {
     return this.resultType.fail(unapprovedMessage(name, reason));
   }
 
+  /**
+   * A call that needs approval, given an approval that does not cover it (`why`: what differs, from
+   * `approvalMismatch`); see {@link mismatchedApprovalMessage}.
+   */
+  mismatchedApproval(name: string, why: string): R {
+    return this.resultType.fail(mismatchedApprovalMessage(name, why));
+  }
+
   /** What the tool threw or rejected with: cancellation, a missing dependency, or its own error (first line only). */
   toolFailure(name: string, error: unknown): R {
     try {
@@ -141,6 +149,14 @@ export function deniedMessage(name: string, reason: string): string {
 export function unapprovedMessage(name: string, reason?: string): string {
   const why = reason === undefined ? '' : clause(reason);
   return `Tool '${name}' was not run: it needs approval and no approval step is configured${why ? ` (${why})` : ''}. Ask the user or take another approach.`;
+}
+
+/**
+ * The text for a call that needs approval and was passed an approval for another call, or one without the call's
+ * id: `Tool '<name>' was not run: it needs approval, and <why>.`
+ */
+export function mismatchedApprovalMessage(name: string, why: string): string {
+  return `Tool '${name}' was not run: it needs approval, and ${why}.`;
 }
 
 /** A reason quoted in a refusal is cut to this many characters (it may echo the model's input). */

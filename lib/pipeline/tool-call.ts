@@ -26,6 +26,11 @@ export interface ToolCallInit {
    * is not run: the innermost step answers `unapproved`.
    */
   readonly approved?: boolean | undefined;
+  /**
+   * Set by the registry when the caller passed an approval that does not cover this call (a `CallApproval` of another
+   * call, tool or input, or one without `callId`): what differs, which the innermost step's refusal names.
+   */
+  readonly approvalMismatch?: string | undefined;
 }
 
 /**
@@ -48,6 +53,7 @@ export class ToolCall implements ToolCallInit {
   readonly callId?: string;
   readonly onChunk?: (chunk: ToolChunk) => void | Promise<void>;
   readonly approved?: boolean;
+  readonly approvalMismatch?: string;
 
   constructor(init: ToolCallInit) {
     Object.assign(this, init);

@@ -30,7 +30,8 @@ export type ParamsSchema = ObjectSchema | StandardJSONSchemaV1;
  * The value a schema describes, at the type level:
  *
  * - a Standard JSON Schema: its input type (`StandardJSONSchemaV1.InferInput`), since validation runs on the JSON
- *   Schema and the library's transforms never run;
+ *   Schema and the library's transforms never run, with the defaults validation applies: a key the input type has
+ *   optional and the output type required (zod's `.default(1)`) is required (see {@link Defaulted});
  * - a TypeBox 0.34 schema: TypeBox's own static type (its `static` member);
  * - a TypeBox 1.x schema: the value its JSON Schema describes, read from the schema's type (objects with optional and
  *   readonly properties, arrays, tuples, unions, intersections, records, literals, enums, `Type.Unsafe<T>`); a kind this
@@ -41,6 +42,19 @@ export type ParamsSchema = ObjectSchema | StandardJSONSchemaV1;
  * Use it for the params a tool method receives: `refund(params: Static<typeof RefundParams>)`.
  */
 export type Static<S> = S extends { readonly '~standard': { readonly types?: infer T } }
+  ? NonNullable<T> extends { readonly input: infer I; readonly output: infer O }
+    ? Defaulted<I, O>
+    : NonNullable<T> extends { readonly input: infer I }
+      ? I
+      : Record<string, unknown>
+  : StaticInput<S>;
+
+/**
+ * The arguments a schema accepts, at the type level: {@link Static} without the defaults validation fills (a zod
+ * field with `.default(1)` is optional here). The type of a tool's `examples`, which are arguments as the model sends
+ * them.
+ */
+export type StaticInput<S> = S extends { readonly '~standard': { readonly types?: infer T } }
   ? NonNullable<T> extends { readonly input: infer I }
     ? I
     : Record<string, unknown>
@@ -49,6 +63,31 @@ export type Static<S> = S extends { readonly '~standard': { readonly types?: inf
     : S extends { readonly '~kind': string }
       ? TypeBox1Static<S>
       : Record<string, unknown>;
+
+/**
+ * A Standard Schema's input type `I` as validation hands it over, given its output type `O`: validation fills the
+ * schema's defaults (Ajv's `useDefaults`, nested objects too), so a key `I` has optional and `O` required is required,
+ * typed as in `I` without `undefined`; every other key keeps its input type (a transform's output type is never what
+ * the call receives, since transforms do not run). Unions and arrays stay as in `I`: validation fills no default
+ * inside a union (registration refuses one) and the input type of an array's items is what a call carries.
+ */
+export type Defaulted<I, O> = [I] extends [readonly unknown[]]
+  ? I
+  : [I] extends [object]
+    ? [O] extends [object]
+      ? IsUnion<I> extends true
+        ? I
+        : Flatten<
+            { [K in keyof I as K extends RequiredKeys<O> ? K : never]-?: Defaulted<Exclude<I[K], undefined>, Exclude<O[K & keyof O], undefined>> } & {
+              [K in keyof I as K extends RequiredKeys<O> ? never : K]: I[K];
+            }
+          >
+      : I
+    : I;
+
+type RequiredKeys<T> = { [K in keyof T]-?: object extends Pick<T, K> ? never : K }[keyof T];
+type IsUnion<T> = [T] extends [UnionToIntersection<T>] ? false : true;
+type UnionToIntersection<U> = (U extends unknown ? (value: U) => void : never) extends (value: infer I) => void ? I : never;
 
 /** The static type of a TypeBox 1.x schema (see {@link Static}). */
 export type TypeBox1Static<S> = S extends { readonly '~unsafe': infer T }

@@ -29,6 +29,11 @@ export function valueToChunk(value: unknown): ToolChunk {
   return ToolChunk.json(value, { state: ToolResultState.SUCCESS });
 }
 
+/** `chunk` with `isLast: true` (the same chunk when it has it). */
+export function asLastChunk(chunk: ToolChunk): ToolChunk {
+  return chunk.isLast ? chunk : new ToolChunk({ content: chunk.content, state: chunk.state, isLast: true, metadata: chunk.metadata, id: chunk.id });
+}
+
 /** One element of a streamed body: chunks as they are, strings as text, anything else as a JSON block. */
 function itemToChunk(item: unknown): ToolChunk {
   if (item instanceof ToolChunk) return item;
@@ -46,7 +51,7 @@ export async function* toChunks(value: unknown): AsyncGenerator<ToolChunk, void,
     for await (const item of settled as AsyncIterable<unknown>) yield itemToChunk(item);
     return;
   }
-  yield valueToChunk(settled);
+  yield asLastChunk(valueToChunk(settled)); // a plain value is the one chunk
 }
 
 /**

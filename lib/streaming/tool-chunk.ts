@@ -47,7 +47,10 @@ export interface ToolChunkInit {
   readonly content?: readonly ContentBlock[] | undefined;
   /** Default `RUNNING`. */
   readonly state?: ToolResultState | undefined;
-  /** Set by a tool that knows this is its last chunk (informational; default false). */
+  /**
+   * Whether this is the last chunk (default false). A tool may set it on its last chunk; `tools.stream(...)` makes
+   * sure the stream's last chunk has it, adding an empty chunk in the final state when the tool's last one does not.
+   */
   readonly isLast?: boolean | undefined;
   /** For the host, merged key by key into the response's metadata; never shown to the model. */
   readonly metadata?: Readonly<Record<string, unknown>> | undefined;

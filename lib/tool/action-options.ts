@@ -1,4 +1,4 @@
-import type { ParamsSchema, Schema, Static } from '../schema/schema-types';
+import type { ParamsSchema, Schema, Static, StaticInput } from '../schema/schema-types';
 import type { Availability } from '../context/availability';
 import type { ToolChunkMiddleware } from './tool-info';
 import type { ToolEffect } from './tool-effect';
@@ -61,7 +61,7 @@ export interface ActionOptions<P extends ParamsSchema = ParamsSchema> {
    * Example inputs, sent as Anthropic `input_examples`. Each must match the params schema: a bad example is a
    * `ToolDefinitionError` at registration naming the example (`examples[1]`) and why.
    */
-  examples?: ReadonlyArray<Static<P> & Readonly<Record<string, unknown>>> | undefined;
+  examples?: ReadonlyArray<StaticInput<P> & Readonly<Record<string, unknown>>> | undefined;
   /** A human-readable display name for hosts (MCP `title`); the model calls the tool by `name`. */
   title?: string | undefined;
   /** Icons for hosts (MCP `icons`). */

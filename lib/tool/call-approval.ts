@@ -1,4 +1,5 @@
 import { CoreError } from '../errors';
+import { cutText } from '../text/cut-text';
 import type { Tool } from './tool';
 
 /**
@@ -43,6 +44,32 @@ export function approvalOf(tool: Tool, call: ApprovableCall): CallApproval {
 export function approvalKey(approval: CallApproval): string {
   return JSON.stringify([approval.callId, approval.tool, approval.input]);
 }
+
+/**
+ * Why `approval` does not cover the call whose own approval is `call` (what `approvalOf` gives for it), as a clause
+ * that names each field that differs, with both values, and how to get the right one; undefined when it covers it.
+ * `callIdGiven` is whether the caller passed the call's id (`ExecuteOptions.callId`): without it no approval can
+ * match, and the clause says to pass it.
+ */
+export function approvalMismatch(approval: CallApproval, call: CallApproval, callIdGiven: boolean): string | undefined {
+  if (!callIdGiven) {
+    return `the approval is bound to call id ${shown(approval.callId)} but the call was passed no callId: pass callId (the id the model gave the call) beside approved`;
+  }
+  const differs: string[] = [];
+  if (approval.callId !== call.callId) differs.push(`the call id (approved ${shown(approval.callId)}, this call ${shown(call.callId)})`);
+  if (approval.tool !== call.tool) differs.push(`the tool (approved ${shown(approval.tool)}, this call ${shown(call.tool)})`);
+  if (approval.input !== call.input) differs.push(`the input (approved ${shown(approval.input)}, this call ${shown(call.input)})`);
+  if (differs.length === 0) return undefined;
+  return `the approval passed is for another call: ${differs.join(', ')} differ${differs.length === 1 ? 's' : ''}; approve this call (approvalOf(tool, call) for exactly the call the user saw, or the approval runToolCalls hands out for it)`;
+}
+
+/** A field of an approval as quoted in {@link approvalMismatch}: JSON text, cut. */
+function shown(value: string): string {
+  return JSON.stringify(cutText(value, MAX_SHOWN));
+}
+
+/** Each field of an approval is quoted in at most this many characters (the input may be long). */
+const MAX_SHOWN = 200;
 
 /** The canonical input of a call (see {@link CallApproval}). */
 export function canonicalInput(tool: Tool, args: unknown): string {

@@ -127,7 +127,7 @@ describe('tools.stream and execute of streaming tools', () => {
     const stream = tools.stream('search', { query: 'q' });
     const seen: string[] = [];
     for await (const chunk of stream) seen.push(chunk.content.map((b) => (b.type === 'text' ? b.text : JSON.stringify(b.source))).join(''));
-    expect(seen).toEqual(['searching q', '; found 2', '{"type":"json","value":["a","b"]}']);
+    expect(seen).toEqual(['searching q', '; found 2', '{"type":"json","value":["a","b"]}', '']); // the last: the empty closing chunk
     const result = await stream.result;
     expect(result.ok).toBe(true);
     expect(result.result).toEqual([
@@ -163,7 +163,7 @@ describe('tools.stream and execute of streaming tools', () => {
     const stream = tools.stream('broken', { query: 'q' });
     const texts: string[] = [];
     for await (const chunk of stream) texts.push(chunk.content.length ? (chunk.content[0] as { text: string }).text : chunk.state);
-    expect(texts).toEqual(['partial']);
+    expect(texts).toEqual(['partial', 'error']); // then the empty closing chunk in the ERROR state
     expect((await stream.result).error).toBe("Tool 'broken' failed: disk gone");
     expect(warn).toHaveBeenCalled();
   });

@@ -225,6 +225,48 @@ describe('attack: execute and stream of an approval-gated tool', () => {
     expect(ran).toEqual(['touch build.log']);
   });
 
+  describe.each([
+    ['execute', 'no middleware', false],
+    ['stream', 'no middleware', false],
+    ['execute', 'a middleware', true],
+    ['stream', 'a middleware', true],
+  ] as const)('a CallApproval that does not cover the call (%s, %s): the refusal names what differs and how to fix it', (path, _label, withMiddleware) => {
+    const run = async (tools: Tools, name: string, args: unknown, options: { callId?: string; approved: CallApproval }) => {
+      if (path === 'execute') return tools.execute(name, args, options);
+      const stream = tools.stream(name, args, options);
+      for await (const _chunk of stream) void _chunk;
+      return stream.result;
+    };
+    const setup = () => {
+      const { tools: plain, ran } = probe();
+      const tools = withMiddleware ? new Tools({ logger: quiet, middleware: [{ handle: (call: never, next: (c: never) => Promise<ActionResult<unknown>>) => next(call) }] }).merge(plain) : plain;
+      return { tools, ran, approval: approvalOf(plain.get('Bash')!, { id: 'c1', name: 'Bash', args: TOUCH }) };
+    };
+    it.each([
+      ['another call id', 'Bash', TOUCH, 'c2', /approval passed is for another call: the call id \(approved "c1", this call "c2"\) differs; approve this call/],
+      ['another tool (whose input has no default)', 'Shell', TOUCH, 'c1', /the tool \(approved "Bash", this call "Shell"\), the input \(.*\) differ;/],
+      ['another input', 'Bash', RM, 'c1', /the input \(approved "\{\\"command\\":\\"touch build.log\\",\\"timeout\\":60\}", this call "\{\\"command\\":\\"rm -rf precious\\",\\"timeout\\":60\}"\) differs/],
+      ['another id, tool and input', 'Shell', RM, 'c9', /the call id \(approved "c1", this call "c9"\), the tool \(approved "Bash", this call "Shell"\), the input .* differ;/],
+      ['no callId', 'Bash', TOUCH, undefined, /the approval is bound to call id "c1" but the call was passed no callId: pass callId \(the id the model gave the call\) beside approved\.$/],
+    ])('%s', async (_case, name, args, callId, expected) => {
+      const { tools, ran, approval } = setup();
+      const result = await run(tools, name, args, { ...(callId === undefined ? {} : { callId }), approved: approval });
+      expect(result.ok).toBe(false);
+      expect(result.error).toMatch(new RegExp(`^Tool '${name}' was not run: it needs approval, and `));
+      expect(result.error).toMatch(expected);
+      expect(result.error).not.toMatch(/no approval step is configured/);
+      expect(ran).toEqual([]);
+    });
+  });
+
+  it('a mismatched approval that cannot be read is refused with what to pass instead', async () => {
+    const { tools, ran } = probe();
+    const hostile = { callId: 'c1', tool: 'Bash', get input(): string { throw new Error('boom'); } };
+    const result = await tools.execute('Bash', TOUCH, { callId: 'c1', approved: hostile });
+    expect(result.error).toBe("Tool 'Bash' was not run: it needs approval, and the approval passed cannot be read as a CallApproval ({ callId, tool, input } strings): pass the approval runToolCalls hands out, or approvalOf(tool, call).");
+    expect(ran).toEqual([]);
+  });
+
   it('a PermissionMiddleware in the registry approves what the engine allows or the user accepts', async () => {
     const ran: string[] = [];
     const asked: string[] = [];

@@ -94,12 +94,16 @@ describe('UnsafeLocalSandbox', () => {
     await expect(sandbox.execute('true', { cwd: 'file' })).rejects.toMatchObject({ code: 'CWD_INVALID' });
   });
 
-  it('turns the E2BIG of an environment the kernel refuses into OPTIONS_INVALID, not a raw error', async () => {
-    const env = Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`FILL_${i}`, 'h'.repeat(100_000)]));
+  it.each([
+    ['turns the E2BIG of an environment the kernel refuses into OPTIONS_INVALID, not a raw error',
+      { file: '/bin/true', args: [], env: Object.fromEntries(Array.from({ length: 30 }, (_, i) => [`FILL_${i}`, 'h'.repeat(100_000)])) },
+      { code: 'OPTIONS_INVALID', message: expect.stringContaining('E2BIG') as string }],
+    ['reports a launcher that Node refuses at once as the backend error, not a raw one',
+      { file: '/bin/sh', args: ['-c', 'a\0b'], env: {} },
+      { code: 'ENGINE_UNAVAILABLE' }],
+  ])('%s', async (_case, launch, expected) => {
     const error = await Promise.resolve().then(() => runProcessTree({
-      file: '/bin/true',
-      args: [],
-      env,
+      ...launch,
       cwd: undefined,
       timeoutMs: 1_000,
       maxOutputBytes: 10,
@@ -109,23 +113,7 @@ describe('UnsafeLocalSandbox', () => {
       spawnError: (cause) => new SandboxError('ENGINE_UNAVAILABLE', 'could not start', { cause }),
     })).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(SandboxError);
-    expect(error).toMatchObject({ code: 'OPTIONS_INVALID', message: expect.stringContaining('E2BIG') });
-  });
-
-  it('reports a launcher that Node refuses at once as the backend error, not a raw one', async () => {
-    const error = await Promise.resolve().then(() => runProcessTree({
-      file: '/bin/sh',
-      args: ['-c', 'a\0b'],
-      env: {},
-      cwd: undefined,
-      timeoutMs: 1_000,
-      maxOutputBytes: 10,
-      signal: new AbortController().signal,
-      tag: undefined,
-      keepBackground: false,
-      spawnError: (cause) => new SandboxError('ENGINE_UNAVAILABLE', 'could not start', { cause }),
-    })).catch((e: unknown) => e);
-    expect(error).toMatchObject({ code: 'ENGINE_UNAVAILABLE' });
+    expect(error).toMatchObject(expected);
   });
 
   it('returns after the grace period when a process that cleared its environment keeps the pipes open (documented limit)', async () => {

@@ -1,4 +1,5 @@
 import { execFileSync } from 'node:child_process';
+import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 
 const ROOT = join(__dirname, '..', '..');
@@ -24,24 +25,32 @@ function lint(samples: ReadonlyArray<{ code: string; filePath: string }>): strin
 
 const SAMPLE = 'spec/sample/sample.spec.ts';
 
+/**
+ * The samples of fixtures/wall-clock-samples.ts.txt: kept out of this file, whose own lines a review hook would read
+ * as clock readings inside expect(...). A sample is the lines after its `=== fires: <name>`, `=== passes: <name>` or
+ * `=== timed` line.
+ */
+function readSamples(): { fires: Array<[string, string]>; passes: Array<[string, string]>; timed: string } {
+  const text = readFileSync(join(__dirname, 'fixtures', 'wall-clock-samples.ts.txt'), 'utf8');
+  const fires: Array<[string, string]> = [];
+  const passes: Array<[string, string]> = [];
+  let timed: string | undefined;
+  for (const section of text.split(/^=== /m).slice(1)) {
+    const [head, ...lines] = section.trimEnd().split('\n');
+    const code = lines.join('\n');
+    const [kind, name = ''] = head!.split(/: (.*)/s);
+    if (kind === 'fires') fires.push([name, code]);
+    else if (kind === 'passes') passes.push([name, code]);
+    else if (kind === 'timed') timed = code;
+    else throw new Error(`wall-clock-samples.ts.txt: unknown section '=== ${head}' (fires, passes or timed)`);
+  }
+  if (timed === undefined || fires.length === 0 || passes.length === 0) throw new Error('wall-clock-samples.ts.txt: needs fires, passes and timed samples');
+  return { fires, passes, timed };
+}
+
 /** The lint rule of eslint.config.mjs that keeps wall-clock time out of the specs' assertions (nothing is written). */
 describe('the lint rule against wall-clock assertions in spec/', () => {
-  const fires: Array<[string, string]> = [
-    ['Date.now() - start in expect', 'const start = Date.now();\nexpect(Date.now() - start).toBeLessThan(2000);'],
-    ['performance.now() in expect', 'const t0 = performance.now();\nexpect(performance.now() - t0).toBeLessThan(500);'],
-    ['process.hrtime in expect', 'const s = process.hrtime.bigint();\nexpect(Number(process.hrtime.bigint() - s) / 1e6).toBeLessThan(2000);'],
-    ['a clock reading in the matcher', 'const deadline = 5;\nexpect(deadline).toBeGreaterThan(Date.now());'],
-    ['a difference with new Date()', 'const when = new Date(0);\nexpect(new Date().getTime() - when.getTime()).toBeLessThan(60_000);'],
-    ['an elapsed variable held against a ceiling', 'const elapsedMs = 3;\nexpect(elapsedMs).toBeLessThan(1000);'],
-    ['a measured duration held against a ceiling', 'const result = { durationMs: 3 };\nexpect(result.durationMs).toBeLessThanOrEqual(6000);'],
-    ['a started variable subtracted in expect', 'const started = 1;\nconst now = 2;\nexpect(now - started).toBeLessThan(10);'],
-  ];
-  const passes: Array<[string, string]> = [
-    ['a clock reading outside any assertion (a unique name, a polling deadline)', 'const name = `x-${Date.now()}`;\nconst end = Date.now() + 1000;\nexpect(name).toMatch(/x/);\nexpect(end).toBeDefined();'],
-    ['a duration checked for being set', 'const result = { durationMs: 3 };\nexpect(result.durationMs).toBeGreaterThan(0);'],
-    ['a count of work done', 'const calls = [1, 2];\nexpect(calls.length).toBeLessThan(1000);'],
-  ];
-  const timed = 'const started = performance.now();\nexpect(performance.now() - started).toBeLessThan(10);';
+  const { fires, passes, timed } = readSamples();
   let found: string[][];
   beforeAll(() => {
     found = lint([

@@ -27,6 +27,7 @@ import {
   runToolCalls,
   ToolSchemaFormat,
   type Static,
+  type StaticInput,
   type ToolChunkMiddleware,
   type ToolEffect,
   type ToolLogger,
@@ -93,8 +94,30 @@ class Billing034 {
   }
 }
 
-// Standard JSON Schema: zod (input type: a field with a default is optional), ArkType, valibot.
+// Standard JSON Schema: zod (a field with a default is optional in the arguments, present in the params), ArkType, valibot.
 const RefundZod = z.object({ orderId: z.string(), amount: z.number().default(1) });
+const Booking = z.object({ nights: z.number().default(1), stay: z.object({ room: z.string().default('any'), note: z.string().optional() }).default({ room: 'any' }), tag: z.string().transform((t) => t.length).optional() });
+class Bookings {
+  // The predicates receive the validated params: a defaulted field is a number, never undefined.
+  @Action('Book.', { params: Booking, requiresApproval: (p) => p.nights > 7 && p.stay.room !== 'any', status: (p) => `${p.nights.toFixed(0)} nights`, readOnly: (p) => p.nights === 0 })
+  book(params: Static<typeof Booking>): string {
+    return String(params.nights);
+  }
+
+  @Action('Book, decorator predicate.', { params: Booking })
+  @RequiresApproval((p: Static<typeof Booking>) => p.nights > 7)
+  bookChecked(params: Static<typeof Booking>): number {
+    return params.nights + params.stay.room.length;
+  }
+}
+const bookingParams: Static<typeof Booking> = { nights: 2, stay: { room: 'a' } };
+const bookingTag: Static<typeof Booking>['tag'] = 'a transform never runs: the params carry its input';
+// @ts-expect-error a defaulted field is present in the params
+const bookingNoDefault: Static<typeof Booking> = { stay: { room: 'a' } };
+// @ts-expect-error a nested defaulted field is present in the params
+const bookingNoNestedDefault: Static<typeof Booking> = { nights: 1, stay: {} };
+const bookingArgs: StaticInput<typeof Booking> = {};
+new Tools().action({ name: 'book', description: 'Book.', params: Booking, requiresApproval: (p) => p.nights > 7, examples: [{}, { nights: 2 }] }, (p) => p.nights);
 const RefundArk = type({ orderId: 'string', 'amount?': 'number' });
 const RefundValibot = toStandardJsonSchema(v.object({ orderId: v.string(), amount: v.optional(v.number(), 1) }));
 class BillingStandard {
@@ -119,9 +142,12 @@ class BillingStandard {
   }
 }
 
-const zodInput: Static<typeof RefundZod> = { orderId: 'o' };
+const zodInput: StaticInput<typeof RefundZod> = { orderId: 'o' };
+const zodParams: Static<typeof RefundZod> = { orderId: 'o', amount: 1 };
 const arkInput: Static<typeof RefundArk> = { orderId: 'o' };
-const valibotInput: Static<typeof RefundValibot> = { orderId: 'o' };
+const valibotInput: StaticInput<typeof RefundValibot> = { orderId: 'o' };
+// @ts-expect-error valibot's v.optional(schema, default) is present in the params
+const valibotParams: Static<typeof RefundValibot> = { orderId: 'o' };
 // @ts-expect-error orderId is required
 const zodMissing: Static<typeof RefundZod> = { amount: 1 };
 // @ts-expect-error amount is a number
@@ -243,5 +269,6 @@ void runToolCalls(everyOption, [{ id: '1', name: 'refund', args: {} }], { engine
 const failed = new ActionResult({ ok: false, error: maybeString, result: undefined });
 
 export { anthropicList, anthropicPlain, mcpList, openAIList, failed };
+export { Bookings, bookingParams, bookingTag, bookingNoDefault, bookingNoNestedDefault, bookingArgs, zodParams, valibotParams };
 export { Mismatch, WrongMethod, zodInput, arkInput, valibotInput, zodMissing, typeboxWrong };
 export { BillingOurs, refundOursAsTheirs, oursStatic1, oursWrong, oursUndefined };

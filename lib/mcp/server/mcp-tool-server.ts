@@ -15,6 +15,7 @@ import { McpServerError } from './errors';
 import { jsonSchemaCarrier } from './json-schema-carrier';
 import { isBelowLevel, McpRequest, type McpLogLevels, type McpRequestExtra } from './mcp-request';
 import { serveToolOutputs } from './serve-tool-outputs';
+import { answerUnknownTools } from './unknown-tool';
 import { sdkServer, type McpServerLike } from './mcp-server-like';
 
 /** Options of {@link serveTools} / {@link McpToolServer}. */
@@ -53,6 +54,9 @@ export interface ServeToolsOptions {
  *   per-session level: your own code's log messages honour the client's level too.
  * - `notifications/tools/list_changed` is sent once per change of the registry's listing, and changes in the same
  *   tick (several `tools.action(...)` calls in a row) share one: the SDK's `registerTool` would send one per tool.
+ * - A call of a tool the server does not serve (unknown, or in an inactive group) is answered with the JSON-RPC
+ *   error -32602 that the MCP specification gives an unknown tool, carrying the registry's message (`Unknown tool
+ *   'x'. Available: …`) rather than the SDK's `Tool x not found`.
  * - Output budgets: a result cut by the registry's output budget, whose full text was saved, carries a
  *   `resource_link` to it, and the server answers `resources/read` for it (see `serveToolOutputs`).
  */
@@ -121,6 +125,7 @@ export class McpToolServer {
         this.registered.set(name, { tool, entry });
       }
     });
+    answerUnknownTools(this.server, this.tools);
     if (changed || added) this.listChanged();
   }
 

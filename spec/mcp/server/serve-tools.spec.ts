@@ -144,14 +144,36 @@ describe('serveTools: a Tools registry on an McpServer the user owns', () => {
     await client.close();
   });
 
-  it('answers invalid arguments and unknown names with isError results written for the model', async () => {
+  it('answers invalid arguments with an isError result written for the model', async () => {
     const { client } = await setup();
     const invalid = await client.callTool({ name: 'getOrder', arguments: { id: 7 } });
     expect(invalid.isError).toBe(true);
     expect(text(invalid)).toContain('id');
-    const unknown = await client.callTool({ name: 'nope', arguments: {} });
-    expect(unknown.isError).toBe(true);
-    expect(text(unknown)).toContain('nope');
+    await client.close();
+  });
+
+  it("answers an unknown name with JSON-RPC error -32602 carrying the registry's message, not the SDK's", async () => {
+    const { client, tools } = await setup();
+    const expected = (await tools.execute('nope', {})).error!;
+    expect(expected).toMatch(/^Unknown tool 'nope'\. Available: .*getOrder/);
+    const refusal = client.callTool({ name: 'nope', arguments: {} });
+    await expect(refusal).rejects.toMatchObject({ code: -32602, message: `MCP error -32602: ${expected}` });
+    await expect(refusal).rejects.not.toThrow(/not found/);
+    // A native tool and a registry tool still go to their handlers.
+    expect(text(await client.callTool({ name: 'native_echo', arguments: { text: 'hi' } }))).toBe('echo hi');
+    expect(text(await client.callTool({ name: 'getOrder', arguments: { id: 'o-1' } }))).toBe('{"id":"o-1","total":5}');
+    await client.close();
+  });
+
+  it("answers a call of a tool in an inactive group with the registry's text for it", async () => {
+    const tools = new Tools({ logger: quiet });
+    tools.action({ name: 'admin_tool', description: 'Admin only.', params: Type.Object({}), effects: [], group: 'admin' }, () => 'ok');
+    tools.action({ name: 'open_tool', description: 'Open.', params: Type.Object({}), effects: [] }, () => 'ok');
+    tools.createGroup('admin', 'Administration tools.', { active: false });
+    const { client } = await setup({ tools, native: false });
+    const inactive = (await tools.execute('admin_tool', {})).error!;
+    await expect(client.callTool({ name: 'admin_tool', arguments: {} })).rejects.toMatchObject({ code: -32602, message: `MCP error -32602: ${inactive}` });
+    await expect(client.callTool({ name: 'gone', arguments: {} })).rejects.toMatchObject({ code: -32602, message: expect.stringContaining("Unknown tool 'gone'. Available: ") as string });
     await client.close();
   });
 
