@@ -13,6 +13,7 @@ import { ActionResult, Tools } from '../../../lib';
 import { mcpToolResult } from '../../../lib/providers/mcp-result';
 import { toCallToolResult } from '../../../lib/mcp/server/mcp-tool-server';
 import { DEFAULT_SESSION_IDLE_MS, serveHttp, serveTools } from '../../../lib/mcp';
+import { waitFor } from '../../support/wait-for';
 
 const quiet = { warn: () => undefined, error: () => undefined };
 const settle = (ms = 20) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -173,7 +174,8 @@ describe('serveHttp: idle sessions', () => {
   beforeEach(() => (servers.length = 0));
 
   it('closes a session idle for idleTimeoutMs (server and transport), and the client then gets 404', async () => {
-    const endpoint = await serveHttp(create, { idleTimeoutMs: 150 });
+    // Long enough that a busy machine finishes connecting (initialize, then the standalone stream) inside it.
+    const endpoint = await serveHttp(create, { idleTimeoutMs: 1_500 });
     try {
       const client = new Client({ name: 'spec', version: '1.0.0' });
       const transport = new StreamableHTTPClientTransport(new URL(endpoint.url));
@@ -181,13 +183,12 @@ describe('serveHttp: idle sessions', () => {
       const sessionId = transport.sessionId!;
       expect(await client.callTool({ name: 'hello', arguments: {} })).toMatchObject({ content: [{ type: 'text', text: 'hello' }] });
       // Connected with its standalone SSE stream open: not idle, however long.
-      await settle(450);
+      await settle(4_500);
       expect(servers[0]!.isConnected()).toBe(true);
       expect(await client.callTool({ name: 'hello', arguments: {} })).toMatchObject({ isError: false });
       // A client that goes away without ending its session (no DELETE) leaves it idle.
       await transport.close();
-      await settle(450);
-      expect(servers[0]!.isConnected()).toBe(false);
+      await waitFor(() => !servers[0]!.isConnected(), 'the idle session closed');
       expect(await postStatus(endpoint.url, sessionId)).toBe(404);
     } finally {
       await endpoint.close();
