@@ -30,7 +30,7 @@ export { consoleLogger, type ToolLogger } from './pipeline/logger';
 export { Tools, type ExecuteOptions, type Registration, type ToolsOptions } from './tools';
 export type { InstanceNaming } from './tool/class-tools';
 export { ToolSchemaFormat } from './providers/tool-schema-format';
-export { executeToolCall, executeToolCalls, type ToolCallOptions, type ToolCallOutcome } from './providers/execute-tool-calls';
+export { executeToolCall, executeToolCalls, type ToolCallOptions, type ToolCallOutcome, type ToolCallsOptions } from './providers/execute-tool-calls';
 export type { ObjectParameters, JsonObject } from './providers/object-parameters';
 export type { ToolCallRequest } from './providers/tool-call-request';
 export type { ToolSelection } from './providers/tool-selection';
