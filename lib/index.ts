@@ -25,6 +25,7 @@ export type { OfferedTools, ToolSession } from './tool/tool-session';
 export type { JsonSchema } from './schema/json-schema';
 export { ToolCall, type ToolCallInit } from './pipeline/tool-call';
 export { compose, type NextHandler, type ToolMiddleware } from './pipeline/middleware';
+export type { CallStart, CallTrace, ToolTelemetry, TraceAttributes } from './pipeline/telemetry';
 export { TimeoutMiddleware } from './pipeline/timeout';
 export { consoleLogger, type ToolLogger } from './pipeline/logger';
 export { Tools, type ExecuteOptions, type Registration, type ToolsOptions } from './tools';

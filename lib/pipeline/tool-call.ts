@@ -2,6 +2,7 @@ import type { ToolContext } from '../context/tool-context';
 import type { ActionResultClass } from '../result';
 import type { ToolChunk } from '../streaming/tool-chunk';
 import type { Tool } from '../tool/tool';
+import type { CallTrace } from './telemetry';
 
 /** The fields of a {@link ToolCall}. */
 export interface ToolCallInit {
@@ -26,6 +27,11 @@ export interface ToolCallInit {
    * is not run: the innermost step answers `unapproved`.
    */
   readonly approved?: boolean | undefined;
+  /**
+   * The call's trace when the registry has telemetry (`ToolsOptions.telemetry`) and it records this call: a middleware
+   * adds what it learned with `call.trace?.annotate({...})` (as `PermissionMiddleware` does with its decision).
+   */
+  readonly trace?: CallTrace | undefined;
 }
 
 /**
@@ -48,6 +54,7 @@ export class ToolCall implements ToolCallInit {
   readonly callId?: string;
   readonly onChunk?: (chunk: ToolChunk) => void | Promise<void>;
   readonly approved?: boolean;
+  readonly trace?: CallTrace;
 
   constructor(init: ToolCallInit) {
     Object.assign(this, init);

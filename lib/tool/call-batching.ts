@@ -1,4 +1,5 @@
 import type { ToolContext } from '../context/tool-context';
+import { decisionAttributes } from '../permissions/decision-attributes';
 import { PermissionBehavior } from '../permissions/permission-behavior';
 import { PermissionContext } from '../permissions/permission-context';
 import { PermissionDecision } from '../permissions/permission-decision';
@@ -105,7 +106,15 @@ export async function runToolCalls<R extends ActionResult<unknown>>(tools: Tools
   const approved = approvalKeys(options.approved, 'runToolCalls({ approved })');
   const ran: RanCall<R>[] = [];
   // Only calls this gate let through reach `execute`, so each is approved there as far as approval goes.
-  const execute = (call: BatchCall, args: unknown) => tools.execute(call.name, args, { context: options.context, signal: options.signal, callId: call.id, session: options.session, approved: true });
+  const execute = (call: BatchCall, args: unknown, decision?: PermissionDecision) =>
+    tools.execute(call.name, args, {
+      context: options.context,
+      signal: options.signal,
+      callId: call.id,
+      session: options.session,
+      approved: true,
+      traceAttributes: decision === undefined ? undefined : decisionAttributes(decision, options.engine?.mode),
+    });
   const gate = async (call: BatchCall): Promise<Gate> => {
     const tool = tools.get(call.name);
     if (tool === undefined || options.session?.refusal(tool, options.context ?? tools.context) !== undefined) return { kind: 'run', args: call.args, safe: false };
@@ -131,7 +140,7 @@ export async function runToolCalls<R extends ActionResult<unknown>>(tools: Tools
     return { kind: 'run', args, safe: tool.isConcurrencySafe, decision };
   };
   const record = async (call: BatchCall, g: Gate & { kind: 'run' | 'denied' }): Promise<RanCall<R>> =>
-    g.kind === 'denied' ? { call, result: tools.denied(call.name, g.decision.message), decision: g.decision } : withDecision(call, await execute(call, g.args), g.decision);
+    g.kind === 'denied' ? { call, result: tools.denied(call.name, g.decision.message), decision: g.decision } : withDecision(call, await execute(call, g.args, g.decision), g.decision);
 
   for (let i = 0; i < calls.length; ) {
     const call = calls[i]!;
