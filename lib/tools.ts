@@ -306,7 +306,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
    * `options.approved` (or a middleware's approval); without it the result is `tools.unapproved(name)`.
    */
   execute(name: string, args: unknown, options?: ExecuteOptions): Promise<R> {
-    return this.telemetry === undefined ? this.dispatch(name, args, options, undefined, undefined) : this.traced(name, args, options, undefined);
+    return this.telemetry === undefined || !this.isTraced() ? this.dispatch(name, args, options, undefined, undefined) : this.traced(name, args, options, undefined);
   }
 
   /**
@@ -315,7 +315,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
    */
   stream(name: string, args: unknown, options?: ExecuteOptions): ToolStream<R> {
     return streamCall(options?.signal, (signal, onChunk) =>
-      this.telemetry === undefined ? this.dispatch(name, args, { ...options, signal }, onChunk, undefined) : this.traced(name, args, { ...options, signal }, onChunk),
+      this.telemetry === undefined || !this.isTraced() ? this.dispatch(name, args, { ...options, signal }, onChunk, undefined) : this.traced(name, args, { ...options, signal }, onChunk),
     );
   }
 
@@ -452,6 +452,15 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
       return tool.isAvailable(context);
     } catch (error) {
       this.log.error(`Tool '${tool.name}' is not offered: its availability check threw`, { stack: (error as Error | null)?.stack });
+      return false;
+    }
+  }
+
+  /** Whether the registry's telemetry records calls now; one whose check throws records nothing. */
+  private isTraced(): boolean {
+    try {
+      return this.telemetry!.isRecording();
+    } catch {
       return false;
     }
   }

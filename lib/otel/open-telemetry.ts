@@ -35,6 +35,12 @@ export interface OpenTelemetryOptions {
   readonly recordContent?: ContentRecorder | undefined;
 }
 
+/**
+ * The key under which `@opentelemetry/api` 1.x keeps its global registrations (providers, propagator, context
+ * manager) on `globalThis`: while it is unset nothing was ever registered, which one property read tells.
+ */
+const GLOBAL_API = Symbol.for('opentelemetry.js.api.1');
+
 /** Bucket boundaries advised for the duration histogram, in seconds: powers of two from 10 ms to about 82 s. */
 const DURATION_BUCKETS = [0.01, 0.02, 0.04, 0.08, 0.16, 0.32, 0.64, 1.28, 2.56, 5.12, 10.24, 20.48, 40.96, 81.92];
 
@@ -73,9 +79,17 @@ class OpenTelemetryTelemetry implements ToolTelemetry {
   private seenMeterProvider: MeterProvider | undefined;
   private histogram: Histogram | undefined;
   readonly recordContent: ContentRecorder | undefined;
+  /** Whether a provider was passed: then the global registry is not the only place one can come from. */
+  private readonly explicit: boolean;
 
   constructor(private readonly options: OpenTelemetryOptions) {
     this.recordContent = options.recordContent;
+    this.explicit = options.tracerProvider !== undefined || options.meterProvider !== undefined;
+  }
+
+  isRecording(): boolean {
+    if (!this.explicit && (globalThis as Record<symbol, unknown>)[GLOBAL_API] === undefined) return false;
+    return this.currentTracer() !== undefined || this.currentHistogram() !== undefined;
   }
 
   startCall(start: CallStart): CallTrace | undefined {

@@ -20,7 +20,8 @@ export const SANDBOX_EXECUTE_SPAN = 'agenttoolkit.sandbox.execute';
  * `sandbox`, with each `execute` recorded as a span `agenttoolkit.sandbox.execute` (kind INTERNAL) under the current
  * span: inside a traced tool call (`openTelemetry()`), a child of its `execute_tool` span. Attributes:
  * `agenttoolkit.sandbox.backend` (the sandbox's class name), `agenttoolkit.sandbox.exit_code`,
- * `agenttoolkit.sandbox.timed_out`, `agenttoolkit.sandbox.truncated`, and the command only through
+ * `agenttoolkit.sandbox.timed_out`, `agenttoolkit.sandbox.truncated` (the exit code is -1 for a timed-out command,
+ * which has none), and the command only through
  * `options.recordCommand`. A timed-out command, or an `execute` that throws, ends the span with an ERROR status (and
  * `error.type`: `timeout`, or the error's class name); a non-zero exit is a result, not an error.
  *

@@ -51,6 +51,12 @@ export interface CallTrace {
  */
 export interface ToolTelemetry {
   /**
+   * Whether anything records calls right now (a tracer or meter provider is registered). Asked before each call,
+   * so it must be cheap; while it answers false the registry does not call {@link startCall} and the call runs as
+   * without telemetry.
+   */
+  isRecording(): boolean;
+  /**
    * Called as `tools.execute` or `tools.stream` starts a call. Return `undefined` to leave the call untraced (no
    * tracer or meter is listening): the call then runs exactly as without telemetry.
    */

@@ -158,6 +158,11 @@ describe('openTelemetry() without a provider', () => {
     const started: string[] = [];
     const inner = openTelemetry();
     const spy: ToolTelemetry = {
+      isRecording: () => {
+        const recording = inner.isRecording();
+        if (!recording) started.push('untraced');
+        return recording;
+      },
       startCall: (start) => {
         const call = inner.startCall(start);
         started.push(call === undefined ? 'untraced' : 'traced');
@@ -185,6 +190,7 @@ describe('openTelemetry() without a provider', () => {
     const tools = new Tools({
       logger,
       telemetry: {
+        isRecording: () => true,
         startCall: () => {
           throw new Error('exporter misconfigured');
         },
@@ -195,8 +201,23 @@ describe('openTelemetry() without a provider', () => {
     expect(logger.lines.join('\n')).toMatch(/failed to start a trace for 'echo'.*exporter misconfigured/);
   });
 
+  it('runs the call untraced when the telemetry check throws', async () => {
+    let started = 0;
+    const tools = new Tools({
+      telemetry: {
+        isRecording: () => {
+          throw new Error('broken check');
+        },
+        startCall: () => (started++, undefined),
+      },
+    });
+    tools.action({ name: 'echo', description: 'Echo.', params: { type: 'object', properties: {} } as never }, () => 'ok');
+    expect((await tools.execute('echo', {})).result).toBe('ok');
+    expect(started).toBe(0);
+  });
+
   it('still answers when a trace throws as it ends', async () => {
-    const tools = new Tools({ telemetry: { startCall: () => ({ run: (fn) => fn(), annotate: () => undefined, end: () => { throw new Error('end failed'); } }) } });
+    const tools = new Tools({ telemetry: { isRecording: () => true, startCall: () => ({ run: (fn) => fn(), annotate: () => undefined, end: () => { throw new Error('end failed'); } }) } });
     tools.action({ name: 'echo', description: 'Echo.', params: { type: 'object', properties: {} } as never }, () => 'ok');
     expect((await tools.execute('echo', {})).result).toBe('ok');
   });
