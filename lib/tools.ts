@@ -150,7 +150,17 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
     this.outcomes = new Outcomes(this.resultType, this.log);
     this.outputBudgets = new OutputBudgets(options.outputBudget, this.log);
     this.invoker = new InvokeStep(this.outcomes, this.outputBudgets);
-    this.innermost = (call) => (call.approved === true || !needsApproval(call.tool, call.params) ? this.invoker.invokeCall(call) : Promise.resolve(this.outcomes.unapproved(call.name)));
+    this.innermost = (call) => {
+      if (call.approved !== true && needsApproval(call.tool, call.params)) return Promise.resolve(this.outcomes.unapproved(call.name));
+      const limiter = call.tool.callLimiter;
+      if (limiter === undefined) return this.invoker.invokeCall(call);
+      return limiter.run(
+        call.signal,
+        () => this.invoker.invokeCall(call),
+        () => this.outcomes.cancelledBeforeStart(call.name),
+        () => this.outcomes.busy(call.name, limiter.load.running, limiter.load.waiting),
+      );
+    };
     this.formats = options.formats ?? [];
     this.telemetry = options.telemetry;
     const middleware = options.middleware ?? [];
@@ -510,7 +520,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
       const signal = options?.signal ?? NEVER_ABORTED;
       if (signal !== NEVER_ABORTED && signal.aborted) return Promise.resolve(this.outcomes.cancelledBeforeStart(name));
       const approved = isApproved(tool, name, args, options);
-      const direct = this.chain === undefined && onChunk === undefined && !tool.hasChunkPipeline;
+      const direct = this.chain === undefined && onChunk === undefined && !tool.hasChunkPipeline && tool.callLimiter === undefined;
       if (direct && !approved && needsApproval(tool, parsed.params)) return Promise.resolve(this.outcomes.unapproved(name));
       const running = direct
         ? this.invoker.run(tool, parsed.params, context, signal, name)
