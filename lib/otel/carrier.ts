@@ -1,4 +1,4 @@
-import type { TextMapGetter, TextMapSetter } from '@opentelemetry/api';
+import type { TextMapGetter } from '@opentelemetry/api';
 
 /**
  * Reads W3C trace context fields (`traceparent`, `tracestate`, `baggage`) from a plain object such as an MCP request's
@@ -12,9 +12,3 @@ export const carrierGetter: TextMapGetter<Readonly<Record<string, unknown>>> = {
   },
 };
 
-/** Writes trace context fields into a plain object (an outgoing MCP request's `params._meta`). */
-export const carrierSetter: TextMapSetter<Record<string, unknown>> = {
-  set: (carrier, key, value) => {
-    carrier[key] = value;
-  },
-};
