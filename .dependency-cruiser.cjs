@@ -174,6 +174,27 @@ module.exports = {
       to: { path: ['^lib/(providers|workspace|sandbox|skills|builtins|mcp)/', ENTRY] },
     },
     {
+      name: 'otel-in-lib-otel',
+      severity: 'error',
+      comment: 'OpenTelemetry (the optional peer @opentelemetry/api) is imported only under lib/otel, loaded by the agenttoolkit/otel entry point; the core reports calls through its ToolTelemetry port.',
+      from: { path: '^lib/', pathNot: '^lib/otel/' },
+      to: { path: '(^|/)@opentelemetry/' },
+    },
+    {
+      name: 'otel-unimported',
+      severity: 'error',
+      comment: 'The OpenTelemetry adapter is on top: no other library module (the core included) imports lib/otel.',
+      from: { path: '^lib/', pathNot: '^lib/otel/' },
+      to: { path: '^lib/otel/' },
+    },
+    {
+      name: 'otel-layer',
+      severity: 'error',
+      comment: 'The OpenTelemetry adapter depends on the core, the sandbox port (the Sandbox interface it wraps) and the low layer; never on providers, adapters, skills, built-in tools or MCP.',
+      from: { path: '^lib/otel/' },
+      to: { path: ['^lib/(providers|workspace|skills|builtins|mcp|ai-sdk|openai-agents|nestjs|search)/', '^lib/sandbox/(?!sandbox\\.ts$)', ENTRY] },
+    },
+    {
       name: 'entry-points-unimported',
       severity: 'error',
       comment: 'Entry points are for users: no library module imports one.',

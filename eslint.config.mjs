@@ -18,6 +18,7 @@ const heavy = [
   { name: '@nestjs/core', message: 'NestJS is imported only by lib/nestjs/ (optional peer dependency, loaded by agenttoolkit/nestjs).' },
   { name: '@sinclair/typebox', message: 'TypeBox is imported only by lib/typebox/ (the agenttoolkit/typebox entry, whose build bundles it): the library reads schemas by their markers and builds plain JSON Schema itself.' },
   { name: 'typebox', message: 'TypeBox is imported only by lib/typebox/ (the agenttoolkit/typebox entry, whose build bundles it): the library reads schemas by their markers and builds plain JSON Schema itself.' },
+  { name: '@opentelemetry/api', message: 'OpenTelemetry is imported only by lib/otel/ (optional peer dependency, loaded by agenttoolkit/otel); the core reports calls through its ToolTelemetry port.' },
 ];
 
 // The MCP SDK is imported through subpaths (`@modelcontextprotocol/sdk/server/mcp.js`), which `paths` does not match.
@@ -28,6 +29,9 @@ const heavyPatterns = [
 ];
 const typeboxPatterns = [
   { group: ['@sinclair/typebox/*', 'typebox/*'], message: 'TypeBox is imported only by lib/typebox/ (the agenttoolkit/typebox entry, whose build bundles it).' },
+];
+const otelPatterns = [
+  { group: ['@opentelemetry/*'], message: 'OpenTelemetry is imported only by lib/otel/ (optional peer dependency, loaded by agenttoolkit/otel).' },
 ];
 const nestPatterns = [
   { group: ['@nestjs/*'], message: 'NestJS is imported only by lib/nestjs/ (optional peer dependency, loaded by agenttoolkit/nestjs).' },
@@ -74,8 +78,12 @@ export default tseslint.config(
   // Here: the heavy or optional third-party modules, each allowed in its own adapter only.
   {
     files: ['lib/**/*.ts'],
-    ignores: ['lib/sandbox/docker/**', 'lib/skills/**', 'lib/builtins/shell/**', 'lib/search/**', 'lib/mcp/**', 'lib/ai-sdk/**', 'lib/openai-agents/**', 'lib/nestjs/**', 'lib/typebox/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: heavy, patterns: [...heavyPatterns, ...nestPatterns, ...typeboxPatterns] }] },
+    ignores: ['lib/sandbox/docker/**', 'lib/skills/**', 'lib/builtins/shell/**', 'lib/search/**', 'lib/mcp/**', 'lib/ai-sdk/**', 'lib/openai-agents/**', 'lib/nestjs/**', 'lib/typebox/**', 'lib/otel/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: heavy, patterns: [...heavyPatterns, ...nestPatterns, ...typeboxPatterns, ...otelPatterns] }] },
+  },
+  {
+    files: ['lib/otel/**'],
+    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => h.name !== '@opentelemetry/api'), patterns: [...heavyPatterns, ...nestPatterns, ...typeboxPatterns] }] },
   },
   {
     files: ['lib/builtins/shell/**'],

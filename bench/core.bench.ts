@@ -3,19 +3,23 @@
  * integer, note?: string}`), beside the floors it is judged against, all measured in the same process: a direct
  * awaited call, bare Ajv (compiled validate + awaited call; the object-input floor), JSON.parse + Ajv (the text-input
  * floor) and Ajv's invalid path compiled with `allErrors` plus its error text (like for like with a message that
- * names every offending field). The whole set runs in three fresh processes; each ratio is computed within a process,
+ * names every offending field), and the call with `agenttoolkit/otel`'s telemetry: idle (no provider registered) and
+ * traced (the SDK's tracer and meter providers, spans dropped after processing). The whole set runs in three fresh processes; each ratio is computed within a process,
  * and a target is judged on the median ratio over the processes.
  */
 import Ajv from 'ajv';
 import { Type } from '@sinclair/typebox';
+import { MeterProvider, MetricReader } from '@opentelemetry/sdk-metrics';
+import { SimpleSpanProcessor, TracerProvider, type SpanExporter } from '@opentelemetry/sdk-trace';
 import { Tools } from '../lib';
+import { openTelemetry } from '../lib/otel';
 import { formatNs, formatRatio, formatSpread, isBenchChild, measure, printTable, reportToParent, runInProcesses, spreadOf, verdict, type Measurement } from './harness';
 
 const params = Type.Object({ a: Type.Integer(), b: Type.Integer(), note: Type.Optional(Type.String()) }, { additionalProperties: false });
 const JSON_SCHEMA = { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'integer' }, note: { type: 'string' } }, required: ['a', 'b'], additionalProperties: false } as const;
 const addNumbers = ({ a, b }: { a: number; b: number }) => a + b;
 
-const CASES = ['direct', 'ajv', 'ajvJson', 'ajvInvalidAll', 'execute', 'executeJson', 'executeInvalid'] as const;
+const CASES = ['direct', 'ajv', 'ajvJson', 'ajvInvalidAll', 'execute', 'executeJson', 'executeInvalid', 'executeOtelIdle', 'executeOtelTraced'] as const;
 type CaseId = (typeof CASES)[number];
 type ChildResult = Record<CaseId, Measurement>;
 
@@ -27,12 +31,33 @@ const LABELS: Record<CaseId, string> = {
   execute: 'tools.execute, valid object',
   executeJson: 'tools.execute, valid JSON text',
   executeInvalid: 'tools.execute, invalid (full message)',
+  executeOtelIdle: 'tools.execute with openTelemetry(), no provider registered',
+  executeOtelTraced: 'tools.execute with openTelemetry(), SDK tracer and meter providers',
 };
+
+/** A span exporter that drops what it receives: the SDK's span and processor work is measured, not an export. */
+const discard: SpanExporter = { export: (_spans, done) => done({ code: 0 }), shutdown: () => Promise.resolve() };
+
+/** A metric reader that never exports: measurements are aggregated in memory, as between two exports. */
+class IdleReader extends MetricReader {
+  protected onShutdown(): Promise<void> {
+    return Promise.resolve();
+  }
+  protected onForceFlush(): Promise<void> {
+    return Promise.resolve();
+  }
+}
 
 /** Measures every case in this process (a child of {@link coreBench}). */
 async function child(): Promise<ChildResult> {
   const tools = new Tools();
   tools.action({ name: 'add_numbers', description: 'Add two integers and return the sum.', params }, async ({ a, b }) => addNumbers({ a, b }));
+  const idle = new Tools({ telemetry: openTelemetry() });
+  idle.action({ name: 'add_numbers', description: 'Add two integers and return the sum.', params }, async ({ a, b }) => addNumbers({ a, b }));
+  const tracerProvider = new TracerProvider({ spanProcessors: [new SimpleSpanProcessor({ exporter: discard })] });
+  const meterProvider = new MeterProvider({ readers: [new IdleReader()] });
+  const traced = new Tools({ telemetry: openTelemetry({ tracerProvider, meterProvider }) });
+  traced.action({ name: 'add_numbers', description: 'Add two integers and return the sum.', params }, async ({ a, b }) => addNumbers({ a, b }));
   const ajv = new Ajv();
   const validate = ajv.compile(JSON_SCHEMA);
   const ajvAll = new Ajv({ allErrors: true });
@@ -63,6 +88,8 @@ async function child(): Promise<ChildResult> {
   results.execute = await measure(LABELS.execute, (i) => tools.execute('add_numbers', { a: i, b: 2 }));
   results.executeJson = await measure(LABELS.executeJson, (i) => tools.execute('add_numbers', '{"a":' + i + ',"b":2}'));
   results.executeInvalid = await measure(LABELS.executeInvalid, () => tools.execute('add_numbers', { a: 'x' }));
+  results.executeOtelIdle = await measure(LABELS.executeOtelIdle, (i) => idle.execute('add_numbers', { a: i, b: 2 }));
+  results.executeOtelTraced = await measure(LABELS.executeOtelTraced, (i) => traced.execute('add_numbers', { a: i, b: 2 }));
   return results as ChildResult;
 }
 
@@ -71,6 +98,8 @@ const TARGETS: ReadonlyArray<{ id: CaseId; floor: CaseId; max: number }> = [
   { id: 'execute', floor: 'ajv', max: 3 },
   { id: 'executeJson', floor: 'ajvJson', max: 1.5 },
   { id: 'executeInvalid', floor: 'ajvInvalidAll', max: 10 },
+  // With the API loaded and no provider registered, telemetry may cost at most 5% of a call (issue: tracing's cost).
+  { id: 'executeOtelIdle', floor: 'execute', max: 1.05 },
 ];
 
 export default async function coreBench(): Promise<void> {

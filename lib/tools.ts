@@ -9,6 +9,7 @@ import { loggingStep } from './pipeline/logging-step';
 import { compose, type NextHandler, type ToolMiddleware } from './pipeline/middleware';
 import { InvokeStep } from './pipeline/invoke-step';
 import { Outcomes } from './pipeline/outcomes';
+import type { CallTrace, ToolTelemetry, TraceAttributes } from './pipeline/telemetry';
 import { ToolCall } from './pipeline/tool-call';
 import { ActionResult, assertResultClass, isActionResult, type ActionResultClass } from './result';
 import { CoreError } from './errors';
@@ -53,6 +54,11 @@ export interface ToolsOptions<R extends ActionResult<unknown>> {
    * docs/output-budgets.md.
    */
   outputBudget?: OutputBudget | undefined;
+  /**
+   * Where each call is reported as it runs, for tracing and metrics: `openTelemetry()` from `agenttoolkit/otel` makes
+   * every call an OpenTelemetry span and a duration measurement (docs/observability.md). Default: none (no cost).
+   */
+  telemetry?: ToolTelemetry | undefined;
 }
 
 /**
@@ -89,6 +95,17 @@ export interface ExecuteOptions {
    * Ignored for calls that need no approval. Default: none.
    */
   approved?: boolean | CallApproval | undefined;
+  /**
+   * Facts recorded with the call by the registry's telemetry (`ToolsOptions.telemetry`), for example the permission
+   * decision a host loop made before executing (`runToolCalls` passes its own). Ignored without telemetry.
+   */
+  traceAttributes?: TraceAttributes | undefined;
+  /**
+   * The trace context a remote caller sent with the call, as W3C trace context fields (`traceparent`, `tracestate`,
+   * `baggage`; an MCP request's `params._meta`): with telemetry, the call's span continues that trace instead of the
+   * current one. Ignored without telemetry.
+   */
+  traceContext?: Readonly<Record<string, unknown>> | undefined;
 }
 
 /**
@@ -117,6 +134,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
   private groups: ToolGroups | undefined;
   private metaTool: Tool | undefined;
   private readonly listeners = new Set<() => void>();
+  private readonly telemetry: ToolTelemetry | undefined;
   /** The registry's and its tools' output budgets (see `ToolsOptions.outputBudget`). */
   readonly outputBudgets: OutputBudgets;
 
@@ -132,8 +150,19 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
     this.outcomes = new Outcomes(this.resultType, this.log);
     this.outputBudgets = new OutputBudgets(options.outputBudget, this.log);
     this.invoker = new InvokeStep(this.outcomes, this.outputBudgets);
-    this.innermost = (call) => (call.approved === true || !needsApproval(call.tool, call.params) ? this.invoker.invokeCall(call) : Promise.resolve(this.refusal(call.name, call.approvalMismatch)));
+    this.innermost = (call) => {
+      if (call.approved !== true && needsApproval(call.tool, call.params)) return Promise.resolve(this.refusal(call.name, call.approvalMismatch));
+      const limiter = call.tool.callLimiter;
+      if (limiter === undefined) return this.invoker.invokeCall(call);
+      return limiter.run(
+        call.signal,
+        () => this.invoker.invokeCall(call),
+        () => this.outcomes.cancelledBeforeStart(call.name),
+        () => this.outcomes.busy(call.name, limiter.load.running, limiter.load.waiting),
+      );
+    };
     this.formats = options.formats ?? [];
+    this.telemetry = options.telemetry;
     const middleware = options.middleware ?? [];
     const steps = this.log.debug ? [...middleware, loggingStep(this.log)] : middleware;
     this.chain = steps.length > 0 ? compose(steps, this.innermost) : undefined;
@@ -287,7 +316,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
    * `options.approved` (or a middleware's approval); without it the result is `tools.unapproved(name)`.
    */
   execute(name: string, args: unknown, options?: ExecuteOptions): Promise<R> {
-    return this.dispatch(name, args, options, undefined);
+    return this.telemetry === undefined || !this.isTraced() ? this.dispatch(name, args, options, undefined, undefined) : this.traced(name, args, options, undefined);
   }
 
   /**
@@ -295,7 +324,9 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
    * The same pipeline runs; `result` resolves to what `execute` would return. See {@link ToolStream}.
    */
   stream(name: string, args: unknown, options?: ExecuteOptions): ToolStream<R> {
-    return streamCall(options?.signal, (signal, onChunk) => this.dispatch(name, args, { ...options, signal }, onChunk));
+    return streamCall(options?.signal, (signal, onChunk) =>
+      this.telemetry === undefined || !this.isTraced() ? this.dispatch(name, args, { ...options, signal }, onChunk, undefined) : this.traced(name, args, { ...options, signal }, onChunk),
+    );
   }
 
   /**
@@ -443,11 +474,45 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
     }
   }
 
+  /** Whether the registry's telemetry records calls now; one whose check throws records nothing. */
+  private isTraced(): boolean {
+    try {
+      return this.telemetry!.isRecording();
+    } catch {
+      return false;
+    }
+  }
+
+  /**
+   * A call the registry's telemetry is told of: the whole dispatch runs inside the call's trace, which ends with the
+   * result. A telemetry that declines (nothing listening) or throws leaves the call as it would run without one.
+   */
+  private traced(name: string, args: unknown, options: ExecuteOptions | undefined, onChunk: ((chunk: ToolChunk) => void) | undefined): Promise<R> {
+    let trace: CallTrace | undefined;
+    try {
+      const context = options?.context ?? this.activeContext;
+      const tool = this.byName.get(name) ?? options?.session?.ownTool(name);
+      trace = this.telemetry!.startCall({ name, tool, callId: options?.callId, args, context, signal: options?.signal, attributes: options?.traceAttributes, traceContext: options?.traceContext });
+    } catch (error) {
+      this.log.warn(`The telemetry of tool calls failed to start a trace for '${name}'; the call runs untraced: ${(error as Error | null)?.message ?? String(error)}`);
+    }
+    if (trace === undefined) return this.dispatch(name, args, options, onChunk, undefined);
+    const running = trace.run(() => this.dispatch(name, args, options, onChunk, trace));
+    return running.then((result) => {
+      try {
+        trace.end(result);
+      } catch {
+        // Telemetry is best effort: the result still reaches the caller.
+      }
+      return result;
+    });
+  }
+
   /**
    * The fixed prelude shared by `execute` and `stream`: resolution, group check, validation, then the plain invoke
    * step or the chain. `onChunk` is set by `stream` only.
    */
-  private dispatch(name: string, args: unknown, options: ExecuteOptions | undefined, onChunk: ((chunk: ToolChunk) => void) | undefined): Promise<R> {
+  private dispatch(name: string, args: unknown, options: ExecuteOptions | undefined, onChunk: ((chunk: ToolChunk) => void) | undefined, trace: CallTrace | undefined): Promise<R> {
     const context = options?.context ?? this.activeContext;
     const session = options?.session;
     try {
@@ -465,11 +530,11 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
       const approval = approvalOfCall(tool, name, args, options);
       const approved = approval === true;
       const mismatch = approved ? undefined : approval;
-      const direct = this.chain === undefined && onChunk === undefined && !tool.hasChunkPipeline;
+      const direct = this.chain === undefined && onChunk === undefined && !tool.hasChunkPipeline && tool.callLimiter === undefined;
       if (direct && !approved && needsApproval(tool, parsed.params)) return Promise.resolve(this.refusal(name, mismatch));
       const running = direct
         ? this.invoker.run(tool, parsed.params, context, signal, name)
-        : this.runChain(new ToolCall({ name, args, context, tool, params: parsed.params, signal, resultType: this.resultType, callId: options?.callId, onChunk, approved, approvalMismatch: mismatch }));
+        : this.runChain(new ToolCall({ name, args, context, tool, params: parsed.params, signal, resultType: this.resultType, callId: options?.callId, onChunk, approved, approvalMismatch: mismatch, trace }));
       return this.outputBudgets.budgetOf(tool) === undefined ? running : running.then((result) => this.outputBudgets.apply(tool, result));
     } catch (error) {
       return Promise.resolve(this.outcomes.internalError(name, error));

@@ -2,6 +2,7 @@ import type { ToolMiddleware, NextHandler } from '../pipeline/middleware';
 import { declinedMessage, deniedMessage, unapprovedMessage } from '../pipeline/outcomes';
 import type { ToolCall } from '../pipeline/tool-call';
 import type { ActionResult } from '../result';
+import { decisionAttributes } from './decision-attributes';
 import { PermissionBehavior } from './permission-behavior';
 import type { PermissionDecision } from './permission-decision';
 import type { PermissionEngine } from './permission-engine';
@@ -22,7 +23,8 @@ export interface PermissionMiddlewareOptions {
  * `options.ask` and fails the call as the user's refusal when the answer is no, or as unapproved when there is no
  * one to ask. Failures are results for the model, never exceptions. A call it lets through is approved for the
  * registry (`call.with({ approved: true })`): the engine's ALLOW (a rule, the mode) or the user's yes is the approval a
- * `@RequiresApproval` tool needs, so `tools.execute` runs it without `ExecuteOptions.approved`.
+ * `@RequiresApproval` tool needs, so `tools.execute` runs it without `ExecuteOptions.approved`. With the registry's
+ * telemetry, the decision is recorded on the call's trace (`agenttoolkit.permission.*`, docs/observability.md).
  */
 export class PermissionMiddleware implements ToolMiddleware {
   constructor(
@@ -33,6 +35,7 @@ export class PermissionMiddleware implements ToolMiddleware {
   /** Asks the engine about the call; runs `next(call)` only when it is allowed (or approved), else fails the call. */
   async handle(call: ToolCall, next: NextHandler): Promise<ActionResult<unknown>> {
     const decision = await this.engine.check(call.tool, call.params);
+    call.trace?.annotate(decisionAttributes(decision, this.engine.mode));
     if (decision.behavior === PermissionBehavior.DENY) return call.resultType.fail(deniedMessage(call.name, decision.message));
     if (decision.behavior === PermissionBehavior.ASK) {
       if (this.options.ask === undefined) return call.resultType.fail(unapprovedMessage(call.name, decision.message));

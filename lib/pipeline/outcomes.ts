@@ -29,7 +29,12 @@ export class Outcomes<R extends ActionResult<unknown>> {
     return this.resultType.fail(`Tool '${name}' was cancelled before it started.`);
   }
 
-  /** A call a person refused (see {@link declinedMessage}). */
+  /** A call refused because `running` calls of the tool run (its `maxConcurrency`) and `waiting` more wait already. */
+  busy(name: string, running: number, waiting: number): R {
+    return this.resultType.fail(`Tool '${name}' is busy: ${running} calls of it are running and ${waiting} are waiting, the most it queues. Try again later, or do something else first.`);
+  }
+
+    /** A call a person refused (see {@link declinedMessage}). */
   declined(name: string, reason?: string): R {
     return this.resultType.fail(declinedMessage(name, reason));
   }

@@ -2,6 +2,7 @@ import type { ToolContext } from '../context/tool-context';
 import type { ActionResultClass } from '../result';
 import type { ToolChunk } from '../streaming/tool-chunk';
 import type { Tool } from '../tool/tool';
+import type { CallTrace } from './telemetry';
 
 /** The fields of a {@link ToolCall}. */
 export interface ToolCallInit {
@@ -31,6 +32,11 @@ export interface ToolCallInit {
    * call, tool or input, or one without `callId`): what differs, which the innermost step's refusal names.
    */
   readonly approvalMismatch?: string | undefined;
+  /**
+   * The call's trace when the registry has telemetry (`ToolsOptions.telemetry`) and it records this call: a middleware
+   * adds what it learned with `call.trace?.annotate({...})` (as `PermissionMiddleware` does with its decision).
+   */
+  readonly trace?: CallTrace | undefined;
 }
 
 /**
@@ -54,6 +60,7 @@ export class ToolCall implements ToolCallInit {
   readonly onChunk?: (chunk: ToolChunk) => void | Promise<void>;
   readonly approved?: boolean;
   readonly approvalMismatch?: string;
+  readonly trace?: CallTrace;
 
   constructor(init: ToolCallInit) {
     Object.assign(this, init);

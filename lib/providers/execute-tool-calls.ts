@@ -1,3 +1,4 @@
+import { checkMaxConcurrency, limitedAll } from '../pipeline/limited-all';
 import type { ActionResult } from '../result';
 import { deepFreeze } from '../schema/deep-freeze';
 import { isPlainObject, plainCopy } from '../schema/plain-copy';
@@ -16,6 +17,17 @@ export interface ToolCallOptions extends Omit<ExecuteOptions, 'approved'> {
    * declined: nothing that needs approval runs unconfirmed.
    */
   approve?: ((tool: Tool, call: ToolCallRequest) => boolean | Promise<boolean>) | undefined;
+}
+
+/** Options of {@link executeToolCalls}: those of {@link executeToolCall} for each call, plus the batch's limit. */
+export interface ToolCallsOptions extends ToolCallOptions {
+  /**
+   * The most calls of one concurrent group (consecutive calls of concurrency-safe tools) that run at once; the others
+   * wait and start, in call order, as running ones finish. Results keep call order. Any other call runs alone
+   * whatever the limit. Default: no limit (the whole group at once).
+   * @throws CoreError `INVALID_OPTION` when it is not a positive integer.
+   */
+  maxConcurrency?: number | undefined;
 }
 
 /** A call paired with its result, ready for a provider's result builder. */
@@ -73,7 +85,8 @@ function snapshot(args: unknown): unknown {
 
 /**
  * Runs every call of one model turn (see {@link executeToolCall}); results come back in call order. Consecutive
- * calls of concurrency-safe tools (`tool.isConcurrencySafe`) run together; any other call runs alone, after
+ * calls of concurrency-safe tools (`tool.isConcurrencySafe`) run together, at most `options.maxConcurrency` at once;
+ * any other call runs alone, after
  * the calls before it finished, so two writes never overlap. For a loop that stops at approvals instead of asking
  * inline, and that consults a `PermissionEngine`, use `runToolCalls`.
  *
@@ -83,12 +96,14 @@ function snapshot(args: unknown): unknown {
  * messages.push({ role: 'assistant', content: message.content }, anthropicToolResultMessage(outcomes));
  * ```
  */
-export async function executeToolCalls<R extends ActionResult<unknown>>(tools: Tools<R>, calls: readonly ToolCallRequest[], options: ToolCallOptions = {}): Promise<Array<ToolCallOutcome<R>>> {
+export async function executeToolCalls<R extends ActionResult<unknown>>(tools: Tools<R>, calls: readonly ToolCallRequest[], options: ToolCallsOptions = {}): Promise<Array<ToolCallOutcome<R>>> {
+  const { maxConcurrency: limit, ...each } = options;
+  const maxConcurrency = checkMaxConcurrency(limit, 'executeToolCalls({ maxConcurrency })');
   const outcomes: Array<ToolCallOutcome<R>> = [];
-  const run = (call: ToolCallRequest) => executeToolCall(tools, call, options).then((result) => ({ call, result }));
+  const run = (call: ToolCallRequest) => executeToolCall(tools, call, each).then((result) => ({ call, result }));
   let batch: ToolCallRequest[] = [];
   const flush = async () => {
-    outcomes.push(...(await Promise.all(batch.map(run))));
+    outcomes.push(...(await limitedAll(batch, maxConcurrency, run)));
     batch = [];
   };
   for (const call of calls) {

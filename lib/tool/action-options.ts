@@ -45,6 +45,15 @@ export interface ActionOptions<P extends ParamsSchema = ParamsSchema> {
   readOnly?: boolean | ((params: Static<P>) => boolean) | undefined;
   /** Whether calls may run in parallel with other concurrency-safe calls (default: read-only). */
   concurrencySafe?: boolean | undefined;
+  /**
+   * The most calls of this tool that run at once across the registry (all conversations, an MCP server's clients);
+   * further calls wait in arrival order, the wait counted in the call's timeout (`TimeoutMiddleware`), and an abort
+   * of a waiting call answers it at once as cancelled before it started. At most 1,000 calls wait: a call beyond that
+   * fails at once, telling the model the tool is busy. A call holds its slot until it has its result: one abandoned by
+   * a timeout or a cancellation frees it then, even if its body ignores the signal and still runs. Default: no limit.
+   * @throws CoreError `INVALID_OPTION` at registration when it is not a positive integer.
+   */
+  maxConcurrency?: number | undefined;
   /** Permission hooks for the `PermissionEngine` (for example `pathRule('path')`, or `commandRule('command')` from `agenttoolkit/builtins`). */
   permissions?: ToolPermissionHooks<Static<P>> | undefined;
   /** Per-tool onion middleware around this tool's own execution, first = outermost. */

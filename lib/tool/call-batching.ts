@@ -1,4 +1,5 @@
 import type { ToolContext } from '../context/tool-context';
+import { decisionAttributes } from '../permissions/decision-attributes';
 import { PermissionBehavior } from '../permissions/permission-behavior';
 import { PermissionContext } from '../permissions/permission-context';
 import { PermissionDecision } from '../permissions/permission-decision';
@@ -9,6 +10,7 @@ import { isExternalRequest, type ExternalExecutionRequest } from './external-exe
 import type { Tool } from './tool';
 import type { ToolSession } from './tool-session';
 import { asClause, cutText } from '../text/cut-text';
+import { checkMaxConcurrency, limitedAll } from '../pipeline/limited-all';
 import { approvalKey, approvalKeys, approvalOf, assertUniqueCallIds, type CallApproval } from './call-approval';
 
 /** One tool call of a model's turn, provider-neutral (the shape of the provider adapters' `ToolCallRequest`). */
@@ -38,6 +40,13 @@ export interface RunToolCallsOptions {
   readonly signal?: AbortSignal | undefined;
   /** The conversation's session (`ToolSearchSession`): passed to `execute`; a call it refuses runs (and fails) without approval. */
   readonly session?: ToolSession | undefined;
+  /**
+   * The most calls of one concurrent group (consecutive concurrency-safe calls) that run at once; the others wait
+   * and start, in call order, as running ones finish. Results keep call order. A concurrency-unsafe call runs alone
+   * whatever the limit. Default: no limit (the whole group at once).
+   * @throws CoreError `INVALID_OPTION` when it is not a positive integer.
+   */
+  readonly maxConcurrency?: number | undefined;
 }
 
 /** A call that ran (or was denied, with a failed result), in call order. */
@@ -77,7 +86,7 @@ type Gate =
 
 /**
  * Runs a model's tool calls for a host loop: consecutive
- * concurrency-safe calls run together, every other call alone, in order; a denied call gets a failed result and
+ * concurrency-safe calls run together (at most `maxConcurrency` at once), every other call alone, in order; a denied call gets a failed result and
  * the rest go on; the first call that needs approval or external execution stops the run: it and every later call
  * are returned as waiting. A helper, not an agent loop: after asking the user, call again with the waiting calls
  * and `approved` (the `approval` of each call the user approved); after an external execution, hand its outcome to
@@ -93,10 +102,19 @@ type Gate =
 export async function runToolCalls<R extends ActionResult<unknown>>(tools: Tools<R>, calls: readonly BatchCall[], options: RunToolCallsOptions = {}): Promise<RunToolCallsOutcome<R>> {
   options.engine?.checkRules(tools);
   assertUniqueCallIds(calls, 'runToolCalls');
+  const maxConcurrency = checkMaxConcurrency(options.maxConcurrency, 'runToolCalls({ maxConcurrency })');
   const approved = approvalKeys(options.approved, 'runToolCalls({ approved })');
   const ran: RanCall<R>[] = [];
   // Only calls this gate let through reach `execute`, so each is approved there as far as approval goes.
-  const execute = (call: BatchCall, args: unknown) => tools.execute(call.name, args, { context: options.context, signal: options.signal, callId: call.id, session: options.session, approved: true });
+  const execute = (call: BatchCall, args: unknown, decision?: PermissionDecision) =>
+    tools.execute(call.name, args, {
+      context: options.context,
+      signal: options.signal,
+      callId: call.id,
+      session: options.session,
+      approved: true,
+      traceAttributes: decision === undefined ? undefined : decisionAttributes(decision, options.engine?.mode),
+    });
   const gate = async (call: BatchCall): Promise<Gate> => {
     const tool = tools.get(call.name);
     if (tool === undefined || options.session?.refusal(tool, options.context ?? tools.context) !== undefined) return { kind: 'run', args: call.args, safe: false };
@@ -122,7 +140,7 @@ export async function runToolCalls<R extends ActionResult<unknown>>(tools: Tools
     return { kind: 'run', args, safe: tool.isConcurrencySafe, decision };
   };
   const record = async (call: BatchCall, g: Gate & { kind: 'run' | 'denied' }): Promise<RanCall<R>> =>
-    g.kind === 'denied' ? { call, result: tools.denied(call.name, g.decision.message), decision: g.decision } : withDecision(call, await execute(call, g.args), g.decision);
+    g.kind === 'denied' ? { call, result: tools.denied(call.name, g.decision.message), decision: g.decision } : withDecision(call, await execute(call, g.args, g.decision), g.decision);
 
   for (let i = 0; i < calls.length; ) {
     const call = calls[i]!;
@@ -148,7 +166,7 @@ export async function runToolCalls<R extends ActionResult<unknown>>(tools: Tools
       if (next.kind === 'denied' || (next.kind === 'run' && next.safe)) batch.push([calls[j]!, next]);
       else break;
     }
-    ran.push(...(await Promise.all(batch.map(([c, g]) => record(c, g)))));
+    ran.push(...(await limitedAll(batch, maxConcurrency, ([c, g]) => record(c, g))));
     i = j;
   }
   return { ran, waiting: [] };

@@ -2,6 +2,7 @@ import type { PermissionContext } from '../permissions/permission-context';
 import type { PermissionDecision } from '../permissions/permission-decision';
 import type { PermissionRule, RuleBehavior } from '../permissions/permission-rule';
 import type { ToolChunkMiddleware } from './tool-info';
+import { checkMaxConcurrency } from '../pipeline/limited-all';
 import { ToolEffect } from './tool-effect';
 
 type Input = Record<string, unknown>;
@@ -37,6 +38,8 @@ export interface ToolTraitsInit extends ToolPermissionHooks {
   readonly mcpName?: string | undefined;
   /** Per-tool onion middleware, first = outermost. */
   readonly middlewares?: readonly ToolChunkMiddleware[] | undefined;
+  /** The most calls of the tool that run at once (see `ActionOptions.maxConcurrency`). */
+  readonly maxConcurrency?: number | undefined;
 }
 
 /** Every trait decided, as the `Tool` keeps them. */
@@ -49,6 +52,7 @@ export interface ResolvedTraits extends ToolPermissionHooks {
   readonly isMcp: boolean;
   readonly mcpName: string | undefined;
   readonly middlewares: readonly ToolChunkMiddleware[];
+  readonly maxConcurrency: number | undefined;
 }
 
 /** The `@Action` options that decide traits (a structural part of `ActionOptions`). */
@@ -58,13 +62,15 @@ export interface TraitOptions {
   readonly concurrencySafe?: boolean | undefined;
   readonly permissions?: unknown | undefined;
   readonly middlewares?: readonly ToolChunkMiddleware[] | undefined;
+  readonly maxConcurrency?: number | undefined;
 }
 
 const NO_MIDDLEWARE: readonly ToolChunkMiddleware[] = Object.freeze([]);
 
 /**
  * Decides a tool's traits. Explicit `traits` win; then the `@Action` options: `readOnly` (a boolean, or a predicate
- * over the params for per-call checks), `concurrencySafe`, `permissions` hooks and `middlewares`. Defaults:
+ * over the params for per-call checks), `concurrencySafe`, `permissions` hooks, `middlewares` and `maxConcurrency`
+ * (checked: a positive integer, else CoreError `INVALID_OPTION`). Defaults:
  * read-only when the tool declares its effects and they are at most `READS_WORKSPACE` (`effects: []` declares a
  * tool with no effect at all, such as a pure computation); an omitted `effects` means unknown, so not read-only.
  * Concurrency-safe when read-only. The MCP `readOnlyHint` follows the same answer.
@@ -84,6 +90,7 @@ export function resolveTraits(options: TraitOptions, traits: ToolTraitsInit = {}
     isMcp: traits.isMcp ?? false,
     mcpName: traits.mcpName,
     middlewares: traits.middlewares ?? options.middlewares ?? NO_MIDDLEWARE,
+    maxConcurrency: checkMaxConcurrency(traits.maxConcurrency ?? options.maxConcurrency, "A tool's maxConcurrency option"),
     checkPermissions: traits.checkPermissions ?? hooks.checkPermissions,
     matchRule: traits.matchRule ?? hooks.matchRule,
     generateSuggestions: traits.generateSuggestions ?? hooks.generateSuggestions,

@@ -22,6 +22,7 @@ import type { Invocation } from './invocation';
 import type { ToolEffect } from './tool-effect';
 import type { ToolChunkMiddleware, ToolInfo } from './tool-info';
 import { defaultCheckPermissions, defaultSuggestions, streamTool } from './tool-permissions';
+import { CallLimiter } from '../pipeline/call-limiter';
 import { resolveTraits, type ResolvedTraits, type ToolTraitsInit } from './tool-traits';
 import { outputCheck, resolveToolExtras, type ToolExtras } from './tool-extras';
 import { cutText } from '../text/cut-text';
@@ -102,6 +103,8 @@ export class Tool implements ToolInfo {
   readonly middlewares: readonly ToolChunkMiddleware[];
   /** True when calls go through chunks (per-tool middleware or external execution): the registry's slow path. */
   readonly hasChunkPipeline: boolean;
+  /** The gate of `maxConcurrency` (at most that many calls at once, the rest queued); `undefined` without a limit. */
+  readonly callLimiter: CallLimiter | undefined;
   /** The `returns`, `examples`, `title`, `icons` and `meta` options, checked and frozen (see `ActionOptions`). */
   readonly extras: ToolExtras;
   /**
@@ -177,6 +180,7 @@ export class Tool implements ToolInfo {
     this.mcpName = traits.mcpName;
     this.middlewares = traits.middlewares;
     this.hasChunkPipeline = traits.middlewares.length > 0 || traits.isExternalTool;
+    this.callLimiter = traits.maxConcurrency === undefined ? undefined : new CallLimiter(traits.maxConcurrency);
     if (this.rootDefault !== undefined) {
       const checked = this.parseArgs(this.rootDefault);
       if (!checked.ok) {

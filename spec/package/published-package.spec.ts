@@ -394,7 +394,7 @@ import { Skills } from 'agenttoolkit/skills';
     const libcheck = join(dir, 'libcheck');
     mkdirSync(libcheck);
     writeFileSync(join(libcheck, 'package.json'), JSON.stringify({ name: 'libcheck', private: true }));
-    const peers = ['@modelcontextprotocol/sdk', 'dockerode', '@nestjs/common', '@nestjs/core', 'rxjs', 'ai', '@openai/agents-core', 'chokidar', 'typebox', '@sinclair/typebox'];
+    const peers = ['@modelcontextprotocol/sdk', 'dockerode', '@nestjs/common', '@nestjs/core', 'rxjs', 'ai', '@openai/agents-core', 'chokidar', 'typebox', '@sinclair/typebox', '@opentelemetry/api'];
     run('npm', ['install', join('..', tarball), ...peers.map((peer) => `${peer}@${versionOf(peer)}`), '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], libcheck);
     const expected = Object.fromEntries(entryMap().map(({ entry, names, typeOnly }) => [entry, names.filter((name) => !typeOnly.includes(name))]));
     writeFileSync(

@@ -3,6 +3,7 @@ import { SetLevelRequestSchema, type CallToolResult, type LoggingLevel, type Too
 import type { ToolContext } from '../../context/tool-context';
 import type { PermissionEngine } from '../../permissions/permission-engine';
 import { PermissionBehavior } from '../../permissions/permission-behavior';
+import { decisionAttributes } from '../../permissions/decision-attributes';
 import { mcpFormat, type McpTool } from '../../providers/mcp';
 import { mcpToolResult } from '../../providers/mcp-result';
 import { ToolResultState } from '../../streaming/tool-chunk';
@@ -200,7 +201,9 @@ export class McpToolServer {
    */
   private call(name: string, args: Record<string, unknown>, extra: McpRequestExtra): Promise<CallToolResult> {
     const request = new McpRequest(this.server, extra, this.levels);
-    const options: ExecuteOptions = { context: this.tools.context.clone().provide(request), signal: extra.signal, callId: String(extra.requestId) };
+    // The client's trace context (`traceparent`, `tracestate`, `baggage` in `params._meta`): with the registry's
+    // telemetry, the call's execute_tool span continues the client's trace; no server span is added around it.
+    const options: ExecuteOptions = { context: this.tools.context.clone().provide(request), signal: extra.signal, callId: String(extra.requestId), traceContext: extra._meta };
     return this.decide(name, args, options, request).then(toCallToolResult);
   }
 
@@ -217,9 +220,9 @@ export class McpToolServer {
     const decision = await permissions.check(tool, args);
     if (decision.behavior === PermissionBehavior.DENY) return this.tools.denied(tool.name, decision.message);
     const input = decision.updatedInput ?? args;
-    if (decision.behavior === PermissionBehavior.ASK) return this.approveThenRun(tool, input, options, request);
+    if (decision.behavior === PermissionBehavior.ASK) return this.approveThenRun(tool, input, { ...options, traceAttributes: decisionAttributes(decision, permissions.mode) }, request);
     // The engine's ALLOW (a rule, the mode) is the approval an approval-gated tool needs.
-    return this.run(tool.name, input, { ...options, approved: true }, request, tool);
+    return this.run(tool.name, input, { ...options, approved: true, traceAttributes: decisionAttributes(decision, permissions.mode) }, request, tool);
   }
 
   /** Asks the connected user through elicitation; only an accepted request runs the call. */
