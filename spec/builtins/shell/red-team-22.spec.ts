@@ -199,6 +199,12 @@ const HELD: Readonly<Record<string, readonly Attack[]>> = {
     { command: 'echo "$(cat <<EOF\n)\nEOF\ntouch @OUT/x\n)"' },
     { command: 'cat <<EOF\nhi\nEOF \ntouch @OUT/x\nEOF\n' },
     { command: 'cat <<"EOF"\n`touch @OUT/x`\nEOF\n' },
+    { command: 'cat <<EOF |\nhi\nEOF\ntouch @OUT/x\n' },
+    { command: 'cat <<EOF &&\nhi\nEOF\ntouch @OUT/x\n' },
+    { command: 'cat <<EOF # x <<Y\nhi\nEOF\ntouch @OUT/x\nY\n' },
+    { command: 'cat <<-EOF\nhi\n  EOF\ntouch @OUT/x\nEOF\n' },
+    { command: 'cat <<EOF\nhi\nEOF\t\ntouch @OUT/x\nEOF\n' },
+    { command: 'cat <<EOF; cat <<EOF\na\nEOF\ntouch @OUT/x\nEOF\n' },
   ],
   'git configuration the model wrote': [
     ...['status', 'diff --no-textconv --no-ext-diff', 'log -p --no-textconv', 'grep hello', 'config --list', 'remote show origin'].map((sub) => ({ command: `git -C evil ${sub}`, setup: bareLookalike })),
