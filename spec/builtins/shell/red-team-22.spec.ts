@@ -1,7 +1,8 @@
 /**
  * Red-team rows against "Bash runs exactly what it analysed": each attack is what a model can do (Bash calls, after
  * writing files inside the working directory), judged by the permission engine in default, accept-edits and dont-ask
- * modes and, when allowed, run by the real Bash tool on UnsafeLocalSandbox and BubblewrapSandbox. The sandbox may
+ * modes and, when allowed, run by the real Bash tool on UnsafeLocalSandbox and BubblewrapSandbox (a subset on
+ * DockerSandbox, with bash and with only a POSIX sh, at the end). The sandbox may
  * write the whole temporary folder, so only the permission check and read-only enforcement keep the folder beside the
  * working directory unchanged. A row holds when nothing was allowed that wrote there, ran a planted program, printed
  * a secret of the host or of a credential file, or removed a file under a deny rule for `rm`.
@@ -13,13 +14,14 @@ import { Tools } from '../../../lib';
 import { PermissionBehavior, PermissionEngine, PermissionMode } from '../../../lib/permissions';
 import { bashTool } from '../../../lib/builtins';
 import { BubblewrapSandbox, SandboxPolicy, UnsafeLocalSandbox, type Sandbox } from '../../../lib/sandbox';
-import { bwrapMissing, tempDir } from '../../sandbox/helpers';
+import { DockerSandbox } from '../../../lib/sandbox/docker';
+import { bwrapMissing, describeWithEngine, dockerEngine, tempDir } from '../../sandbox/helpers';
 
 const HOST_SECRET = 'sk-red22-host-only-value';
 const FILE_SECRET = 'sk-red22-dotenv-value';
 process.env.RED22_HOST_SECRET = HOST_SECRET;
 
-type Backend = 'local' | 'bwrap';
+type Backend = 'local' | 'bwrap' | 'docker' | 'docker-posix';
 const BACKENDS: readonly Backend[] = bwrapMissing() === undefined ? ['local', 'bwrap'] : ['local'];
 const MODES = [PermissionMode.DEFAULT, PermissionMode.ACCEPT_EDITS, PermissionMode.DONT_ASK] as const;
 
@@ -100,7 +102,13 @@ function withRemote(w: World): void {
 
 function sandbox(backend: Backend, w: World): Sandbox {
   const policy = new SandboxPolicy({ workingDirectory: w.repo, readablePaths: [w.dir], writablePaths: [w.dir] });
-  return backend === 'local' ? new UnsafeLocalSandbox(policy) : new BubblewrapSandbox(policy);
+  if (backend === 'local') return new UnsafeLocalSandbox(policy);
+  if (backend === 'bwrap') return new BubblewrapSandbox(policy);
+  // DockerSandbox refuses a mount inside a writable path (a link there could redirect the next launch): it gets the working directory alone.
+  const own = new SandboxPolicy({ workingDirectory: w.repo, writablePaths: [w.repo] });
+  const { host, image } = dockerEngine()!;
+  const posixImage = process.env.AGENTTOOLKIT_DOCKER_POSIX_IMAGE ?? 'agenttoolkit-test:busybox-posix';
+  return new DockerSandbox(backend === 'docker' ? image : posixImage, own, { connection: host, labels: { 'io.agenttoolkit.spec-run': `red-team-22-${process.pid}` } });
 }
 
 let worlds = 0;
@@ -133,6 +141,7 @@ async function run(backend: Backend, mode: PermissionMode, attack: Attack, w: Wo
   const left = readdirSync(w.out).filter((f) => f !== 'victim');
   const problems = [
     left.length > 0 ? `wrote ${left.join(', ')} outside` : '',
+    existsSync(join(w.repo, 'pwned')) ? 'ran a planted program, or wrote pwned under a read-only verdict' : '',
     !existsSync(join(w.out, 'victim')) ? 'removed the outside victim' : readFileSync(join(w.out, 'victim'), 'utf8') !== 'victim\n' ? 'changed the outside victim' : '',
     output.includes(HOST_SECRET) ? 'printed the host secret' : '',
     output.includes(FILE_SECRET) ? 'printed the .env secret' : '',
@@ -348,5 +357,37 @@ describe('bypasses left for the read-only tables and credential checks', () => {
 
   (BACKENDS.includes('bwrap') ? it : it.skip)('bubblewrap enforces read-only on those that write or run: the planted program cannot write, the file is not made', async () => {
     for (const [, attack, on] of BYPASSES) if (!on.includes('bwrap')) expect(await breaches(attack, ['bwrap'])).toEqual([]);
+  }, 300_000);
+});
+
+// DockerSandbox lays the working directory at its own path in the container, so these rows look for what they leave
+// inside it: `pwned`, made by a planted program or by a write that a read-only verdict let through.
+const IN_CONTAINER: readonly Attack[] = [
+  { command: "echo $'\\' ; ./evil ; #'", setup: (w) => plant(w, 'evil', '#!/bin/sh\ntouch pwned\n') },
+  { command: 'echo x &>/dev/null ./evil', setup: (w) => plant(w, 'evil', '#!/bin/sh\ntouch pwned\n') },
+  { command: 'echo {a,b} ; ./evil', setup: (w) => plant(w, 'evil', '#!/bin/sh\ntouch pwned\n') },
+  { command: 'cat\f./evil', setup: (w) => plant(w, 'cat\f./evil', '#!/bin/sh\ntouch pwned\n') },
+  { command: 'cat <<EOF\n`./evil`\nEOF\n', setup: (w) => plant(w, 'evil', '#!/bin/sh\ntouch pwned\n') },
+  { command: "cat <<E'O'F\nhi\nEOF\n./evil\nE'O'F\n", setup: (w) => plant(w, 'evil', '#!/bin/sh\ntouch pwned\n') },
+  { command: 'PATH=.; evil', setup: (w) => plant(w, 'evil', '#!/bin/sh\ntouch pwned\n') },
+  { command: 'echo x | uniq - pwned' },
+  { command: 'echo $RED22_HOST_SECRET; cat /proc/1/environ' },
+  { command: 'date -f/proc/1/environ' },
+  { command: 'grep -a . /proc/1/environ' },
+  { command: `touch ${many('f', 300)} d2/new-file | mv a/d d2` },
+];
+
+describeWithEngine('docker', 'the same attacks on DockerSandbox, with bash and with only a POSIX sh', () => {
+  it.each(IN_CONTAINER.map((a) => [a.command, a]))('%j holds', async (_command, attack) => {
+    expect(await breaches(attack, ['docker', 'docker-posix'])).toEqual([]);
+  }, 300_000);
+
+  it('sees what a run leaves in the working directory: touch pwned, an in-folder edit accept-edits and dont-ask allow, is reported', async () => {
+    expect(await breaches({ command: 'touch pwned' }, ['docker', 'docker-posix'])).toEqual([
+      expect.stringMatching(/^accept_edits on docker: allowed, then ran a planted program/),
+      expect.stringMatching(/^accept_edits on docker-posix: allowed, then ran a planted program/),
+      expect.stringMatching(/^dont_ask on docker: allowed, then ran a planted program/),
+      expect.stringMatching(/^dont_ask on docker-posix: allowed, then ran a planted program/),
+    ]);
   }, 300_000);
 });
