@@ -25,7 +25,8 @@ export interface AnalyzeOptions {
  * Risk features of a command. `command_substitution`, `process_substitution`, `arithmetic` (`$((...))`, `((...))`
  * and `[[...]]` evaluate arithmetic, which can run substitutions hidden in variable values), `parameter_expansion`
  * (`${...}` beyond a plain name), `expansion` (plain `$NAME`), `glob` (`*`, `?`, `[...]`, brace lists),
- * `subshell`, `control_flow` (if, loops, case), `function_definition`, `test_command`, `background` (`&`),
+ * `subshell`, `control_flow` (if, loops, case), `function_definition`, `test_command`, `background` (`&`, `coproc`),
+ * `pipeline` (`a | b`, `a |& b`: its parts run at the same time, in no set order),
  * `heredoc_to_shell` (a shell reading its code from a here-document), `inline_code` (`sh -c`, `eval`, `source`,
  * a shell reading its input), `assignment` (a variable set outside the safe list), `parse_error`, `unknown_syntax`.
  */
@@ -41,6 +42,7 @@ export type ShellFeature =
   | 'function_definition'
   | 'test_command'
   | 'background'
+  | 'pipeline'
   | 'heredoc_to_shell'
   | 'inline_code'
   | 'assignment'
@@ -192,6 +194,9 @@ class Walker {
       if (root.hasError) this.fail('the command has a syntax error', 'parse_error');
       // bash reads `\<CR><LF>` as a quoted CR then the end of the command; the grammar reads a line continuation.
       if (text.includes('\r')) this.fail('a carriage return, which the shell and the parser read apart');
+      // The grammar takes a vertical tab or a form feed for a blank between words; bash and dash split only at spaces,
+      // tabs and newlines, so `cat<FF>./x` runs the program `cat<FF>./x`, a path the model may have written.
+      if (/[\v\f]/.test(text)) this.fail('a vertical tab or form feed, which the parser reads as a blank and the shell as part of a word');
       this.continuations(root, text);
       this.statement(root, nested, depth);
     } finally {
@@ -241,6 +246,7 @@ class Walker {
     if (type === 'comment') return;
     // `(( expr ))` is a compound statement of arithmetic.
     if ((type === 'compound_statement' && node.child(0)?.type === '((') || type === 'c_style_for_statement') this.features.add('arithmetic');
+    if (type === 'pipeline') this.features.add('pipeline');
     if (CONTAINERS.has(type)) return this.children(node, nested, depth);
     if (CONTROL_FLOW.has(type)) {
       this.features.add('control_flow');
@@ -481,6 +487,8 @@ class Walker {
   /** Adds a simple command with its wrapper views, analysing inline shell code and `find -exec` commands in it. */
   private push(init: { words: ShellWord[]; assignments: string[]; redirects: ShellRedirect[]; nested: boolean; depth: number }): void {
     const { words, nested, depth } = init;
+    // `coproc cmd` runs cmd in the background, alongside what follows.
+    if (words[0]?.literal && words[0].text === 'coproc') this.features.add('background');
     const assignments = [...init.assignments];
     const views: ShellWord[][] = [words];
     let transparent = assignments.every((a) => !unsafeAssignment(a));
@@ -518,6 +526,7 @@ class Walker {
     const last = views[views.length - 1]!;
     const git = last[0]?.literal && basename(last[0].text) === 'git' ? gitSubcommandView(last) : undefined;
     if (git !== undefined) {
+      if (git.aliases) opaque = true;
       views.push(git.view);
       programAt.push(0);
       if (transparent && git.harmless && allowViews === views.length - 1) allowViews = views.length;

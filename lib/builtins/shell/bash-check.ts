@@ -119,9 +119,14 @@ const RESOLUTION_CHANGERS: ReadonlySet<string> = new Set([
   'mv', 'ln', 'cp', 'cd', 'pushd', 'popd', 'tar', 'unzip', 'cpio', 'rsync', 'install', 'git', 'patch', 'link', 'bsdtar', '7z',
 ]);
 
-/** The first part of a compound, before its last simple command, that may change what a later path resolves to. */
+/**
+ * The first part of a compound that may change what another part's path resolves to: one before the last simple
+ * command, or any part when parts run at the same time (a pipeline, `&`, `coproc`), where any part may run last.
+ */
 function resolutionChanger(analysis: ShellAnalysis): SimpleCommand | undefined {
-  return analysis.commands.slice(0, -1).find((c) => {
+  const concurrent = analysis.features.has('pipeline') || analysis.features.has('background');
+  const earlier = concurrent && analysis.commands.length > 1 ? analysis.commands : analysis.commands.slice(0, -1);
+  return earlier.find((c) => {
     const name = riskName(c);
     return name === undefined || RESOLUTION_CHANGERS.has(name) || c.redirects.some((r) => r.kind === 'write');
   });

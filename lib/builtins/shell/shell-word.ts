@@ -34,7 +34,10 @@ export function tildeWord(text: string): ShellWord {
 
 const SIMPLE_ESCAPES: Readonly<Record<string, string>> = { a: '\x07', b: '\b', e: '\x1b', E: '\x1b', f: '\f', n: '\n', r: '\r', t: '\t', v: '\v', '\\': '\\', "'": "'", '"': '"', '?': '?' };
 
-/** Decodes the body of `$'...'` (bash(1), QUOTING); undefined for an escape it does not know (`\c`). */
+/**
+ * Decodes the body of `$'...'` (bash(1), QUOTING) as bash does, up to the first NUL it yields (bash drops the rest
+ * of the string); undefined for an escape it does not know (`\c`).
+ */
 export function decodeAnsiC(body: string): string | undefined {
   let text = '';
   for (let i = 0; i < body.length; i++) {
@@ -56,9 +59,12 @@ export function decodeAnsiC(body: string): string | undefined {
     let value = '';
     while (value.length < max && j < body.length && digits.includes(body[j]!)) value += body[j++];
     if (value === '') return undefined;
-    const code = Number.parseInt(value, radix);
-    if (code > 0x10ffff) return undefined;
-    text += String.fromCodePoint(e >= '0' && e <= '7' ? code & 0xff : code);
+    const parsed = Number.parseInt(value, radix);
+    if (parsed > 0x10ffff) return undefined;
+    const code = e >= '0' && e <= '7' ? parsed & 0xff : parsed;
+    // bash ends the string at a NUL and drops the rest of it: `r$'m\0xx'` is `rm`.
+    if (code === 0) return text;
+    text += String.fromCodePoint(code);
     i = j - 1;
   }
   return text;

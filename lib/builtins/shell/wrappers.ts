@@ -187,10 +187,13 @@ const GIT_HARMLESS: ReadonlySet<string> = new Set(['-C', '--no-pager', '-P', '--
 /**
  * `git <global options> <subcommand> ...` as `git <subcommand> ...`, so `Bash(git push:*)` sees `git -C repo push`;
  * undefined when there is no global option (or a word known only at run time among them). `harmless`: allow rules
- * may judge this view.
+ * may judge this view. `aliases`: a `-c` or `--config-env` sets an alias or includes a configuration file (which may
+ * set one), so the subcommand written may run another (`git -c alias.p=push p` pushes; git-config(1), `alias.*`,
+ * `include.path`).
  */
-export function gitSubcommandView(words: readonly ShellWord[]): { readonly view: ShellWord[]; readonly harmless: boolean } | undefined {
+export function gitSubcommandView(words: readonly ShellWord[]): { readonly view: ShellWord[]; readonly harmless: boolean; readonly aliases: boolean } | undefined {
   let harmless = true;
+  let aliases = false;
   let i = 1;
   for (; i < words.length; i++) {
     const word = words[i]!;
@@ -198,10 +201,15 @@ export function gitSubcommandView(words: readonly ShellWord[]): { readonly view:
     const text = word.text;
     if (text.length < 2 || text[0] !== '-') break;
     const eq = text.indexOf('=');
-    const name = eq < 0 ? text : text.slice(0, eq);
+    const name = text.startsWith('-c') && !text.startsWith('--') ? '-c' : eq < 0 ? text : text.slice(0, eq);
     if (!GIT_HARMLESS.has(name)) harmless = false;
-    if (eq < 0 && GIT_VALUED.has(name)) i++;
+    const setting = name === '-c' ? (text.length > 2 ? text.slice(2) : words[i + 1]?.text) : name === '--config-env' ? (eq < 0 ? words[i + 1]?.text : text.slice(eq + 1)) : undefined;
+    if (setting !== undefined && ALIAS_KEYS.some((k) => setting.toLowerCase().startsWith(k))) aliases = true;
+    if (eq < 0 && GIT_VALUED.has(name) && !(name === '-c' && text.length > 2)) i++;
   }
   if (i === 1 || i >= words.length) return undefined;
-  return { view: [words[0]!, ...words.slice(i)], harmless };
+  return { view: [words[0]!, ...words.slice(i)], harmless, aliases };
 }
+
+/** Configuration keys that define what a git subcommand name runs: aliases, and files included (which may hold aliases). */
+const ALIAS_KEYS: readonly string[] = ['alias.', 'include.', 'includeif.'];

@@ -27,7 +27,7 @@ describe('analyzeCommand', () => {
     ]);
     expect(a.commands[3]!.redirects.map((r) => r.kind)).toEqual(['read']);
     expect(a.commands[4]!.redirects.map((r) => r.kind)).toEqual(['herestring']);
-    expect([...a.features]).toEqual(['assignment']);
+    expect([...a.features]).toEqual(['assignment', 'pipeline']);
     expect(a.unanalysable).toBeUndefined();
     expect(Object.isFrozen(a) && Object.isFrozen(a.commands) && Object.isFrozen(a.commands[0])).toBe(true);
   });
