@@ -68,13 +68,17 @@ export interface OperandSpec {
 export type OptionSyntax = 'gnu' | 'git' | 'find' | 'words';
 
 /**
- * Options that must all be present when a trigger option is (or always, without triggers): `git diff` runs a
- * repository's diff drivers unless given `--no-textconv` and `--no-ext-diff`.
+ * Options needed for the command to stay read-only, when a trigger is there (or always, without triggers): `git
+ * diff` runs a repository's diff drivers unless given `--no-textconv` and `--no-ext-diff`; `git branch NAME` creates
+ * a branch unless given `--list`. Options are spelled with their dashes (`--no-textconv`, `-n`; a short option is
+ * matched by its letter, a long one by its name, an abbreviation counting as the name).
  */
 export interface RequiredOptions {
-  /** Long names that must all appear. */
+  /** Options that must all appear. */
   readonly all: readonly string[];
-  /** Long or short names (`-p`, `--patch`, `-U`: a prefix of a glued word counts) that make it required; absent: always. */
+  /** Options of which one at least must appear. */
+  readonly any?: readonly string[];
+  /** What makes it required: options (`-p`, `--patch`) or operand names (`PATTERN`); absent: always. */
   readonly when?: readonly string[];
   readonly why: string;
 }

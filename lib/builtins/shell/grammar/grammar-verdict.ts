@@ -41,8 +41,40 @@ function itemProblem(item: ParsedItem): string | undefined {
   return `${item.spelled} ${what}${item.option.note === undefined ? '' : ` (${item.option.note})`}`;
 }
 
-function present(items: readonly ParsedItem[], name: string): boolean {
-  return items.some((i) => i.kind === 'option' && !i.negated && (name.startsWith('--') ? i.spelled === name : i.spelled === name));
+/** The spellings an option item answers to: each short letter, each long name, `--no-<name>` when negated. */
+function spellings(item: ParsedItem): string[] {
+  if (item.kind !== 'option') return [];
+  if (item.negated) return item.option.long.map((l) => `--no-${l}`);
+  return [...item.option.short.map((c) => `-${c}`), ...item.option.long.map((l) => `--${l}`), item.spelled];
+}
+
+function requirementProblem(grammar: ProgramGrammar, items: readonly ParsedItem[]): string | undefined {
+  const spelled = new Set(items.flatMap(spellings));
+  const operands = new Set(items.flatMap((i) => (i.kind === 'operand' ? [i.operand.name] : [])));
+  for (const required of grammar.requires ?? []) {
+    const triggered = required.when === undefined || required.when.some((name) => spelled.has(name) || operands.has(name));
+    if (!triggered) continue;
+    const missing = required.all.filter((name) => !spelled.has(name));
+    if (missing.length > 0) return `${grammar.name} needs ${missing.join(' and ')}: ${required.why}`;
+    if (required.any !== undefined && !required.any.some((name) => spelled.has(name))) return `${grammar.name} needs one of ${required.any.join(', ')}: ${required.why}`;
+  }
+  return undefined;
+}
+
+/**
+ * A value taken from the next word (`--author --output=x`) that the program may not take as one: when the word
+ * itself spells an option that does more than read, the command is not judged read-only (git's revision parser takes
+ * some values only glued, and then reads that word as the option).
+ */
+function separateValueProblem(grammar: ProgramGrammar, item: ParsedItem): string | undefined {
+  if (item.kind !== 'option' || item.value === undefined || !item.value.literal || !item.value.text.startsWith('-') || item.value.text.length < 2) return undefined;
+  const alone = parseWords({ ...grammar, requires: undefined, subcommands: undefined, inOrder: false }, [item.value]);
+  if (alone.problem !== undefined) return undefined;
+  for (const other of alone.items) {
+    const problem = itemProblem(other);
+    if (problem !== undefined) return `${item.value.text}, the value of ${item.spelled}, may be read as an option: ${problem}`;
+  }
+  return undefined;
 }
 
 /**
@@ -60,20 +92,16 @@ export function readOnlyVerdict(grammar: ProgramGrammar, words: readonly ShellWo
   }
   const parsed = parseWords(grammar.subcommands === undefined ? grammar : { ...grammar, inOrder: true }, words);
   if (parsed.problem !== undefined && !(harmless && parsed.dynamic.length > 0)) return no(parsed.problem);
-  for (const item of parsed.items) {
-    if (grammar.subcommands !== undefined && item.kind === 'operand') break;
-    const problem = itemProblem(item);
+  // With subcommands, the parent's options stop at the subcommand's name (the rest is the subcommand's).
+  const first = grammar.subcommands === undefined ? undefined : parsed.items.find((i) => i.kind === 'operand');
+  const own = first === undefined ? parsed.items : parsed.items.slice(0, parsed.items.indexOf(first));
+  for (const item of own) {
+    const problem = itemProblem(item) ?? separateValueProblem(grammar, item);
     if (problem !== undefined) return no(problem);
   }
-  for (const required of grammar.requires ?? []) {
-    const triggered = required.when === undefined || required.when.some((name) => parsed.items.some((i) => i.kind === 'option' && !i.negated && (i.spelled === name || (name.length === 2 && i.spelled === name))));
-    if (triggered && !required.all.every((name) => present(parsed.items, `--${name}`) || parsed.items.some((i) => i.kind === 'option' && i.negated && `--no-${i.spelled.slice(2)}` === `--${name}`))) {
-      return no(`${grammar.name} needs ${required.all.map((n) => `--${n}`).join(' and ')}: ${required.why}`);
-    }
-  }
-  if (grammar.subcommands !== undefined) {
-    const first = parsed.items.find((i) => i.kind === 'operand');
-    if (first === undefined || first.kind !== 'operand') return no(`${grammar.name} without a subcommand this table knows`);
+  const missing = requirementProblem(grammar, own);
+  if (missing !== undefined) return no(missing);
+  if (first !== undefined && first.kind === 'operand' && grammar.subcommands !== undefined) {
     const sub = grammar.subcommands.find((s) => s.name === first.word.text || s.aliases?.includes(first.word.text));
     if (sub === undefined) return no(`${grammar.name} ${first.word.text} is not a subcommand this table knows to only read (it may be an alias)`);
     return readOnlyVerdict(sub, words.slice(first.at + 1));
