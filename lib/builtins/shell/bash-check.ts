@@ -84,7 +84,8 @@ export function checkShellCommand(analysis: ShellAnalysis, context: PermissionCo
   if ((context.mode === PermissionMode.ACCEPT_EDITS || context.mode === PermissionMode.DONT_ASK) && analysis.commands.length > 0 && !writes && !steered) {
     const inside = analysis.commands.every((c) => {
       const name = programName(c);
-      if (name === undefined || !EDIT_COMMANDS.has(name)) return false;
+      // A wrapper that changes user, folder or root (`sudo`, `env -C DIR`), or writes itself, keeps the allowance off.
+      if (name === undefined || !EDIT_COMMANDS.has(name) || c.allowViews < c.views.length) return false;
       const paths = pathArguments(c, name);
       return paths.length > 0 && paths.every((w) => w.literal && context.isInsideWorkingDirectory(w.text));
     });

@@ -21,9 +21,10 @@ export type OptionValue = 'none' | 'required' | 'optional';
 /**
  * What a wrapper's option does to the command it runs. `no-command`: it runs none (`ionice -p PID`); `replace`:
  * xargs puts its input inside the command's words (`-I {}`); `user`: the command runs as another user or root, so
- * allow rules stop at the wrapper.
+ * allow rules stop at the wrapper; `chdir`: the command runs in another folder or root (`env -C DIR`), where the paths
+ * it names are other files, so allow rules and the working-directory allowance stop at the wrapper.
  */
-export type WrapperRole = 'no-command' | 'replace' | 'user';
+export type WrapperRole = 'no-command' | 'replace' | 'user' | 'chdir';
 
 /** One option, with all its spellings. */
 export interface OptionSpec {
