@@ -55,7 +55,7 @@ function sub(name: string, page: string, options: readonly OptionSpec[], operand
 const LOG_ONLY = [opt('L', [], 'required'), opt('', ['log-size', 'no-log-size'])];
 
 const LISTING = [
-  opt('', ['sort', 'format', 'color', 'column', 'abbrev'], 'optional'), opt('', ['contains', 'no-contains', 'merged', 'no-merged', 'points-at'], 'required'),
+  opt('', ['sort', 'format'], 'required'), opt('', ['color', 'column', 'abbrev'], 'optional'), opt('', ['contains', 'no-contains', 'merged', 'no-merged', 'points-at'], 'required'),
   opt('i', ['ignore-case']), opt('', ['no-color', 'no-column', 'omit-empty', 'no-abbrev']),
 ];
 
@@ -73,7 +73,7 @@ export const GIT: ProgramGrammar = {
   subcommands: [
     sub('status', 'git-status(1)', [
       opt('s', ['short']), opt('b', ['branch']), opt('', ['show-stash', 'long', 'no-ahead-behind', 'ahead-behind', 'renames', 'no-renames', 'no-column']), opt('v', ['verbose']),
-      opt('', ['porcelain', 'ignore-submodules', 'ignored', 'column', 'find-renames'], 'optional'), opt('u', ['untracked-files'], 'optional'), opt('z', []),
+      opt('', ['porcelain', 'ignore-submodules', 'ignored', 'column'], 'optional'), opt('M', ['find-renames'], 'optional'), opt('u', ['untracked-files'], 'optional'), opt('z', ['null']),
     ], [operand('PATHSPEC', 'read', true)]),
     sub('log', 'git-log(1)', [...REVISION, ...DIFF, ...LOG_ONLY], REVS_AND_PATHS, { numeric: true, requires: [{ all: ['--no-textconv'], when: PATCH_OPTIONS, why: DRIVERS }] }),
     sub('show', 'git-show(1)', [...REVISION, ...DIFF], REVS_AND_PATHS, { numeric: true, requires: [{ all: ['--no-textconv'], why: DRIVERS }] }),
@@ -84,15 +84,15 @@ export const GIT: ProgramGrammar = {
     sub('rev-list', 'git-rev-list(1)', REVISION, REVS_AND_PATHS, { numeric: true }),
     sub('ls-files', 'git-ls-files(1)', [
       opt('c', ['cached']), opt('d', ['deleted']), opt('m', ['modified']), opt('o', ['others']), opt('i', ['ignored']), opt('s', ['stage']), opt('u', ['unmerged']), opt('k', ['killed']),
-      opt('z', []), opt('t', []), opt('v', []), opt('f', []), opt('', ['directory', 'no-empty-directory', 'eol', 'deduplicate', 'exclude-standard', 'error-unmatch', 'full-name', 'recurse-submodules', 'debug', 'sparse', 'resolve-undo']),
-      opt('x', ['exclude'], 'required'), opt('X', ['exclude-from'], 'required', 'reads-file'), opt('', ['exclude-per-directory', 'with-tree'], 'required'), opt('', ['abbrev', 'format'], 'optional'),
+      opt('z', []), opt('t', []), opt('v', []), opt('f', []), opt('', ['directory', 'empty-directory', 'eol', 'deduplicate', 'exclude-standard', 'error-unmatch', 'full-name', 'recurse-submodules', 'debug', 'sparse', 'resolve-undo']),
+      opt('x', ['exclude'], 'required'), opt('X', ['exclude-from'], 'required', 'reads-file'), opt('', ['exclude-per-directory', 'with-tree', 'format'], 'required'), opt('', ['abbrev'], 'optional'),
     ], [operand('FILE', 'read', true)]),
     sub('ls-tree', 'git-ls-tree(1)', [
-      opt('d', []), opt('r', []), opt('t', []), opt('l', ['long']), opt('z', []), opt('', ['name-only', 'name-status', 'object-only', 'full-name', 'full-tree']), opt('', ['abbrev', 'format'], 'optional'),
+      opt('d', []), opt('r', []), opt('t', []), opt('l', ['long']), opt('z', []), opt('', ['name-only', 'name-status', 'object-only', 'full-name', 'full-tree']), opt('', ['abbrev'], 'optional'), opt('', ['format'], 'required'),
     ], [operand('TREE-ISH', 'text'), operand('PATH', 'read', true)]),
     sub('cat-file', 'git-cat-file(1)', [
       opt('t', []), opt('s', []), opt('e', []), opt('p', []), opt('', ['path'], 'required'), opt('', ['batch', 'batch-check', 'batch-command'], 'optional'),
-      opt('', ['batch-all-objects', 'buffer', 'follow-symlinks', 'unordered', 'allow-unknown-type', 'mailmap', 'use-mailmap']), opt('Z', []),
+      opt('', ['batch-all-objects', 'buffer', 'follow-symlinks', 'unordered', 'allow-unknown-type', 'mailmap', 'use-mailmap']), opt('Z', []), opt('z', []),
       opt('', ['textconv'], 'none', 'runs', "runs the repository's textconv program"), opt('', ['filters'], 'none', 'runs', "runs the repository's filter programs"),
     ], [operand('TYPE-OR-OBJECT', 'text'), operand('OBJECT', 'text')]),
     sub('rev-parse', 'git-rev-parse(1)', [
@@ -103,7 +103,7 @@ export const GIT: ProgramGrammar = {
       opt('', ['default', 'prefix', 'resolve-git-dir', 'git-path'], 'required'),
     ], [operand('ARG', 'text', true)]),
     sub('describe', 'git-describe(1)', [
-      opt('', ['dirty', 'broken', 'abbrev', 'candidates', 'match', 'exclude'], 'optional'), opt('', ['all', 'tags', 'contains', 'exact-match', 'debug', 'long', 'always', 'first-parent']),
+      opt('', ['dirty', 'broken', 'abbrev'], 'optional'), opt('', ['candidates', 'match', 'exclude'], 'required'), opt('', ['all', 'tags', 'contains', 'exact-match', 'debug', 'long', 'always', 'first-parent']),
     ], [operand('COMMIT-ISH', 'text', true)]),
     sub('blame', 'git-blame(1)', [
       opt('b', []), opt('', ['root', 'show-stats', 'reverse', 'first-parent', 'line-porcelain', 'incremental', 'progress', 'no-progress', 'color-lines', 'color-by-age', 'score-debug', 'minimal']),
@@ -113,7 +113,7 @@ export const GIT: ProgramGrammar = {
       opt('', ['textconv'], 'none', 'runs', "runs the repository's textconv programs"),
     ], [operand('REVISION-OR-FILE', 'read', true)], { aliases: ['annotate'], requires: [{ all: ['--no-textconv'], why: DRIVERS }] }),
     sub('grep', 'git-grep(1)', [
-      opt('', ['cached', 'untracked', 'no-index', 'exclude-standard', 'no-exclude-standard', 'recurse-submodules', 'full-name', 'column', 'break', 'heading', 'all-match', 'and', 'or', 'not', 'no-color']),
+      opt('', ['ext-grep', 'cached', 'untracked', 'no-index', 'exclude-standard', 'no-exclude-standard', 'recurse-submodules', 'full-name', 'column', 'break', 'heading', 'all-match', 'and', 'or', 'not', 'no-color']),
       opt('a', ['text']), opt('i', ['ignore-case']), opt('I', []), opt('', ['max-depth', 'threads'], 'required'), opt('r', ['recursive']), opt('w', ['word-regexp']), opt('v', ['invert-match']),
       opt('h', []), opt('H', []), opt('E', ['extended-regexp']), opt('G', ['basic-regexp']), opt('F', ['fixed-strings']), opt('P', ['perl-regexp']), opt('n', ['line-number']),
       opt('l', ['files-with-matches', 'name-only']), opt('L', ['files-without-match']), opt('z', ['null']), opt('o', ['only-matching']), opt('c', ['count']), opt('', ['color'], 'optional'),
@@ -122,10 +122,19 @@ export const GIT: ProgramGrammar = {
       opt('O', ['open-files-in-pager'], 'optional', 'runs', 'opens the matching files in this program (a shell command line)'),
       opt('', ['textconv'], 'none', 'runs', "runs the repository's textconv programs"),
     ], [operand('PATTERN-REVISION-OR-PATH', 'read', true)], { numeric: true }),
-    sub('branch', 'git-branch(1)', [...LISTING, opt('l', ['list']), opt('a', ['all']), opt('r', ['remotes']), opt('v', ['verbose']), opt('', ['show-current'])], [operand('PATTERN', 'pattern', true)], {
+    sub('branch', 'git-branch(1)', [
+      ...LISTING, opt('l', ['list']), opt('a', ['all']), opt('r', ['remotes']), opt('v', ['verbose']), opt('q', ['quiet']), opt('', ['show-current', 'recurse-submodules']),
+      opt('t', ['track'], 'optional', 'writes', 'sets up tracking of a new branch'), opt('u', ['set-upstream-to'], 'required', 'writes', 'changes the configuration'),
+      opt('', ['unset-upstream', 'edit-description', 'create-reflog'], 'none', 'writes', 'changes branches or the configuration'),
+      opt('dDmMcC', ['delete', 'move', 'copy'], 'none', 'writes', 'deletes, renames or copies branches'), opt('f', ['force'], 'none', 'writes', 'resets a branch'),
+    ], [operand('PATTERN', 'pattern', true)], {
       requires: [{ all: ['--list'], when: ['PATTERN'], why: 'a name without --list creates a branch' }],
     }),
-    sub('tag', 'git-tag(1)', [...LISTING, opt('l', ['list']), opt('n', [], 'optional')], [operand('PATTERN', 'pattern', true)], {
+    sub('tag', 'git-tag(1)', [
+      ...LISTING, opt('l', ['list']), opt('n', [], 'optional'),
+      opt('dvaesf', ['delete', 'verify', 'annotate', 'edit', 'sign', 'force', 'create-reflog'], 'none', 'writes', 'creates, deletes or verifies (runs gpg) tags'),
+      opt('mFu', ['message', 'file', 'cleanup', 'local-user'], 'required', 'writes', 'creates a tag'),
+    ], [operand('PATTERN', 'pattern', true)], {
       requires: [{ all: ['--list'], when: ['PATTERN'], why: 'a name without --list creates a tag' }],
     }),
     sub('remote', 'git-remote(1)', [opt('v', ['verbose'])], [operand('SUBCOMMAND', 'text', true)], {
@@ -138,10 +147,13 @@ export const GIT: ProgramGrammar = {
       subcommands: [sub('show', 'git-reflog(1)', [...REVISION, opt('', ['no-textconv', 'no-ext-diff'])], REVS_AND_PATHS, { numeric: true })],
     }),
     sub('config', 'git-config(1)', [
-      opt('', ['global', 'system', 'local', 'worktree', 'show-origin', 'show-scope', 'name-only', 'bool', 'int', 'bool-or-int', 'path', 'expiry-date', 'includes', 'no-includes', 'fixed-value']),
-      opt('', ['get', 'get-all', 'get-regexp', 'get-urlmatch']), opt('l', ['list']), opt('f', ['file'], 'required', 'reads-file'), opt('', ['blob', 'type', 'default'], 'required'), opt('z', ['null']),
+      opt('', ['global', 'system', 'local', 'worktree', 'show-origin', 'show-scope', 'name-only', 'bool', 'int', 'bool-or-int', 'bool-or-str', 'path', 'expiry-date', 'includes', 'fixed-value']),
+      opt('', ['get', 'get-all', 'get-regexp', 'get-urlmatch', 'get-color', 'get-colorbool']), opt('l', ['list']), opt('f', ['file'], 'required', 'reads-file'), opt('', ['blob', 'default'], 'required'),
+      opt('t', ['type'], 'required'), opt('z', ['null']),
+      opt('', ['replace-all', 'add', 'unset', 'unset-all', 'rename-section', 'remove-section'], 'none', 'writes', 'changes the configuration'),
+      opt('e', ['edit'], 'none', 'runs', 'runs an editor on the configuration'),
     ], [operand('NAME-OR-PATTERN', 'text', true)], {
-      requires: [{ all: [], any: ['--get', '--get-all', '--get-regexp', '--get-urlmatch', '--list'], why: 'without one of them it sets a value' }],
+      requires: [{ all: [], any: ['--get', '--get-all', '--get-regexp', '--get-urlmatch', '--get-color', '--get-colorbool', '--list'], why: 'without one of them it sets a value' }],
     }),
   ],
 };
