@@ -28,6 +28,7 @@ interface Resolved {
 const NUMERIC: OptionSpec = Object.freeze({ short: [], long: [], value: 'none', effect: 'read-only' });
 /** find's operators: they combine primaries and do nothing of their own. */
 const FIND_OPERATORS: ReadonlySet<string> = new Set(['(', ')', '!', ',', '-not', '-a', '-and', '-o', '-or']);
+const FIND_LEADING = /^-(?:[HLP]|D|O[0-3])$/;
 const FIND_OPERATOR: OptionSpec = Object.freeze({ short: [], long: [], value: 'none', effect: 'read-only' });
 
 /**
@@ -84,13 +85,14 @@ export function parseWords(grammar: ProgramGrammar, words: readonly ShellWord[])
       continue;
     }
     if (grammar.syntax === 'find' && known && (expression || optionLike || FIND_OPERATORS.has(text))) {
-      expression = true;
+      // -H, -L, -P, -D and -O come before the starting points; anything else starts the expression.
+      expression ||= !(operands === 0 && FIND_LEADING.test(text));
       if (FIND_OPERATORS.has(text)) {
         items.push({ kind: 'option', option: FIND_OPERATOR, spelled: text, value: undefined, negated: false, at: i });
         continue;
       }
       const found = optionLike ? resolveLong(grammar, text.slice(1)) : undefined;
-      if (found === undefined || found === 'ambiguous') return result(`${text} is not a ${grammar.name} primary or option this table knows`);
+      if (found === undefined || found === 'ambiguous') return result(optionLike ? `${text} is not a ${grammar.name} primary or option this table knows` : `${text} follows find's expression`);
       const value = found.option.value === 'required' ? words[++i] : undefined;
       if (found.option.value === 'required' && value === undefined) return result(`${text} needs a value`);
       items.push({ kind: 'option', option: found.option, spelled: text, value, negated: false, at: i });
@@ -142,7 +144,6 @@ export function parseWords(grammar: ProgramGrammar, words: readonly ShellWord[])
     const operand = grammar.operands[operands] ?? (grammar.operands.at(-1)?.repeat ? grammar.operands.at(-1) : undefined);
     if (operand === undefined) return result(`${text} is an operand beyond ${grammar.name}'s ${grammar.operands.length}`);
     if (operand.kind === 'command') return result(undefined, i);
-    if (grammar.syntax === 'find' && expression) return result(`${text} follows find's expression`);
     items.push({ kind: 'operand', operand, word, at: i });
     operands++;
     if (grammar.inOrder) options = false;

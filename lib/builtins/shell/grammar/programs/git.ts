@@ -52,7 +52,7 @@ function sub(name: string, page: string, options: readonly OptionSpec[], operand
   return { name, source: `${page}, ${SOURCE}`, syntax: 'git', options: [...options, opt('h', [])], operands, ...extra };
 }
 
-const LOG_ONLY = [opt('L', [], 'required'), opt('', ['log-size', 'no-log-size'])];
+const LOG_ONLY = [opt('L', [], 'required')];
 
 const LISTING = [
   opt('', ['sort', 'format'], 'required'), opt('', ['color', 'column', 'abbrev'], 'optional'), opt('', ['contains', 'no-contains', 'merged', 'no-merged', 'points-at'], 'required'),
@@ -80,7 +80,7 @@ export const GIT: ProgramGrammar = {
     sub('diff', 'git-diff(1)', [...DIFF, opt('', ['cached', 'staged', 'merge-base', 'no-index', 'quiet', 'ours', 'theirs', 'base']), opt('1', []), opt('2', []), opt('3', [])], REVS_AND_PATHS, {
       requires: [{ all: ['--no-textconv', '--no-ext-diff'], why: `${DRIVERS}; diff.<driver>.command runs without --no-ext-diff` }],
     }),
-    sub('shortlog', 'git-shortlog(1)', [...REVISION, opt('n', ['numbered']), opt('s', ['summary']), opt('e', ['email']), opt('', ['group'], 'required'), opt('c', []), opt('w', [], 'optional')], REVS_AND_PATHS, { numeric: true }),
+    sub('shortlog', 'git-shortlog(1)', [...REVISION.map((o) => (o.short.includes('n') ? opt('', o.long, o.value) : o)), opt('n', ['numbered']), opt('s', ['summary']), opt('e', ['email']), opt('', ['group'], 'required'), opt('c', []), opt('w', [], 'optional')], REVS_AND_PATHS, { numeric: true }),
     sub('rev-list', 'git-rev-list(1)', REVISION, REVS_AND_PATHS, { numeric: true }),
     sub('ls-files', 'git-ls-files(1)', [
       opt('c', ['cached']), opt('d', ['deleted']), opt('m', ['modified']), opt('o', ['others']), opt('i', ['ignored']), opt('s', ['stage']), opt('u', ['unmerged']), opt('k', ['killed']),
