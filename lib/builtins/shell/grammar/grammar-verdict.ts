@@ -41,22 +41,22 @@ function itemProblem(item: ParsedItem): string | undefined {
   return `${item.spelled} ${what}${item.option.note === undefined ? '' : ` (${item.option.note})`}`;
 }
 
-/** The spellings an option item answers to: each short letter, each long name, `--no-<name>` when negated. */
-function spellings(item: ParsedItem): string[] {
-  if (item.kind !== 'option') return [];
-  if (item.negated) return item.option.long.map((l) => `--no-${l}`);
-  return [...item.option.short.map((c) => `-${c}`), ...item.option.long.map((l) => `--${l}`), item.spelled];
+/** Whether an option item answers to `name`: one of its letters or long names, `--no-<name>` when negated. */
+function answers(item: ParsedItem, name: string): boolean {
+  if (item.kind !== 'option') return false;
+  if (item.negated) return name.startsWith('--no-') && item.option.long.includes(name.slice(5));
+  if (name === item.spelled) return true;
+  return name.startsWith('--') ? item.option.long.includes(name.slice(2)) : name.length === 2 && item.option.short.includes(name[1]!);
 }
 
 function requirementProblem(grammar: ProgramGrammar, items: readonly ParsedItem[]): string | undefined {
-  const spelled = new Set(items.flatMap(spellings));
-  const operands = new Set(items.flatMap((i) => (i.kind === 'operand' ? [i.operand.name] : [])));
-  for (const required of grammar.requires ?? []) {
-    const triggered = required.when === undefined || required.when.some((name) => spelled.has(name) || operands.has(name));
-    if (!triggered) continue;
-    const missing = required.all.filter((name) => !spelled.has(name));
+  if (grammar.requires === undefined) return undefined;
+  const has = (name: string) => items.some((i) => answers(i, name) || (i.kind === 'operand' && i.operand.name === name));
+  for (const required of grammar.requires) {
+    if (required.when !== undefined && !required.when.some(has)) continue;
+    const missing = required.all.filter((name) => !has(name));
     if (missing.length > 0) return `${grammar.name} needs ${missing.join(' and ')}: ${required.why}`;
-    if (required.any !== undefined && !required.any.some((name) => spelled.has(name))) return `${grammar.name} needs one of ${required.any.join(', ')}: ${required.why}`;
+    if (required.any !== undefined && !required.any.some(has)) return `${grammar.name} needs one of ${required.any.join(', ')}: ${required.why}`;
   }
   return undefined;
 }
@@ -68,7 +68,7 @@ function requirementProblem(grammar: ProgramGrammar, items: readonly ParsedItem[
  */
 function separateValueProblem(grammar: ProgramGrammar, item: ParsedItem): string | undefined {
   if (item.kind !== 'option' || item.value === undefined || !item.value.literal || !item.value.text.startsWith('-') || item.value.text.length < 2) return undefined;
-  const alone = parseWords({ ...grammar, requires: undefined, subcommands: undefined, inOrder: false }, [item.value]);
+  const alone = parseWords(grammar, [item.value], false);
   if (alone.problem !== undefined) return undefined;
   for (const other of alone.items) {
     const problem = itemProblem(other);
@@ -90,7 +90,7 @@ export function readOnlyVerdict(grammar: ProgramGrammar, words: readonly ShellWo
     const dynamic = words.find((w) => !w.literal && w.tilde !== true);
     if (dynamic !== undefined) return no(`${dynamic.text} is known only when it runs, and may become an option of ${grammar.name} that does not only read`);
   }
-  const parsed = parseWords(grammar.subcommands === undefined ? grammar : { ...grammar, inOrder: true }, words);
+  const parsed = parseWords(grammar, words, grammar.subcommands !== undefined || grammar.inOrder === true);
   if (parsed.problem !== undefined && !(harmless && parsed.dynamic.length > 0)) return no(parsed.problem);
   // With subcommands, the parent's options stop at the subcommand's name (the rest is the subcommand's).
   const first = grammar.subcommands === undefined ? undefined : parsed.items.find((i) => i.kind === 'operand');

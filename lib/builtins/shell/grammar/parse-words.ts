@@ -31,40 +31,67 @@ const FIND_OPERATORS: ReadonlySet<string> = new Set(['(', ')', '!', ',', '-not',
 const FIND_LEADING = /^-(?:[HLP]|D|O[0-3])$/;
 const FIND_OPERATOR: OptionSpec = Object.freeze({ short: [], long: [], value: 'none', effect: 'read-only' });
 
-/**
- * Resolves a long option spelling (`name` without dashes and value) as getopt_long does (getopt(3)): an exact name
- * wins; otherwise every name it is a prefix of, and it is ambiguous when they belong to different options. With
- * `git`, `no-<name>` negates a long option (gitcli(7)), and its prefixes count too.
- */
-export function resolveLong(grammar: ProgramGrammar, name: string): Resolved | 'ambiguous' | undefined {
-  const git = grammar.syntax === 'git';
-  let found: Resolved | undefined;
-  let ambiguous = false;
+/** A grammar's spellings, indexed once: exact long spellings, all of them in order for prefixes, and short letters. */
+interface GrammarIndex {
+  readonly exact: ReadonlyMap<string, Resolved>;
+  readonly spellings: readonly (readonly [string, Resolved])[];
+  readonly short: ReadonlyMap<string, OptionSpec>;
+}
+
+const indexes = new WeakMap<ProgramGrammar, GrammarIndex>();
+
+function indexOf(grammar: ProgramGrammar): GrammarIndex {
+  let index = indexes.get(grammar);
+  if (index !== undefined) return index;
+  const exact = new Map<string, Resolved>();
+  const spellings: [string, Resolved][] = [];
+  const short = new Map<string, OptionSpec>();
   for (const option of grammar.options) {
+    for (const letter of option.short) if (!short.has(letter)) short.set(letter, option);
     for (const long of option.long) {
-      const spellings: [string, boolean][] = [[long, false]];
-      if (git && !long.startsWith('no-')) spellings.push([`no-${long}`, true]);
-      for (const [spelling, negated] of spellings) {
-        if (spelling === name) return { option, name: long, negated };
-        if (grammar.syntax === 'find' || !spelling.startsWith(name)) continue;
-        if (found === undefined) found = { option, name: long, negated };
-        else if (found.option !== option || found.negated !== negated) ambiguous = true;
+      const forms: [string, boolean][] = [[long, false]];
+      if (grammar.syntax === 'git' && !long.startsWith('no-')) forms.push([`no-${long}`, true]);
+      for (const [spelling, negated] of forms) {
+        const resolved = { option, name: long, negated };
+        if (!exact.has(spelling)) exact.set(spelling, resolved);
+        spellings.push([spelling, resolved]);
       }
     }
   }
-  return ambiguous ? 'ambiguous' : found;
+  index = { exact, spellings, short };
+  indexes.set(grammar, index);
+  return index;
+}
+
+/**
+ * Resolves a long option spelling (`name` without dashes and value) as getopt_long does (getopt(3)): an exact name
+ * wins; otherwise every name it is a prefix of, and it is ambiguous when they belong to different options. With
+ * `git`, `no-<name>` negates a long option (gitcli(7)), and its prefixes count too. find's primaries are exact.
+ */
+export function resolveLong(grammar: ProgramGrammar, name: string): Resolved | 'ambiguous' | undefined {
+  const index = indexOf(grammar);
+  const exact = index.exact.get(name);
+  if (exact !== undefined || grammar.syntax === 'find') return exact;
+  let found: Resolved | undefined;
+  for (const [spelling, resolved] of index.spellings) {
+    if (!spelling.startsWith(name)) continue;
+    if (found === undefined) found = resolved;
+    else if (found.option !== resolved.option || found.negated !== resolved.negated) return 'ambiguous';
+  }
+  return found;
 }
 
 function shortOption(grammar: ProgramGrammar, letter: string): OptionSpec | undefined {
-  return grammar.options.find((o) => o.short.includes(letter));
+  return indexOf(grammar).short.get(letter);
 }
 
 /**
  * Parses `words` (the program's arguments, its name excluded) in `grammar`, as the program would. Parsing stops at
  * the first word it cannot account for (reported in `problem`) and at a `command` operand (`commandAt`). A word
  * known only at run time where an option may stand is collected in `dynamic` and skipped; a tilde word is an operand.
+ * `inOrder`: options stop at the first operand (default: the grammar's {@link ProgramGrammar.inOrder}).
  */
-export function parseWords(grammar: ProgramGrammar, words: readonly ShellWord[]): ParsedWords {
+export function parseWords(grammar: ProgramGrammar, words: readonly ShellWord[], inOrder = grammar.inOrder === true): ParsedWords {
   const items: ParsedItem[] = [];
   const dynamic: ShellWord[] = [];
   let operands = 0;
@@ -146,7 +173,7 @@ export function parseWords(grammar: ProgramGrammar, words: readonly ShellWord[])
     if (operand.kind === 'command') return result(undefined, i);
     items.push({ kind: 'operand', operand, word, at: i });
     operands++;
-    if (grammar.inOrder) options = false;
+    if (inOrder) options = false;
   }
   return result(undefined);
 }
