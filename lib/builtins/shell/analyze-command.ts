@@ -79,6 +79,11 @@ export interface SimpleCommand {
   readonly runsShellCode: boolean;
   /** Inside a substitution, inline shell code or `find -exec`, rather than at the top of the command. */
   readonly nested: boolean;
+  /**
+   * Files its wrappers read themselves, from their `reads-file` options (`xargs -a FILE`, `xargs --arg-file=FILE`):
+   * they are not among the run view's words, and a credential check judges them as it judges arguments.
+   */
+  readonly wrapperReads: readonly ShellWord[];
 }
 
 /** What {@link analyzeCommand} found. Frozen; shared between callers. */
@@ -489,6 +494,7 @@ class Walker {
     let opaque = false;
     let current = words;
     const starts: number[] = [];
+    const wrapperReads: ShellWord[] = [];
     for (let steps = 0; ; steps++) {
       const head = current[0];
       if (head === undefined || !head.literal || !isWrapper(head.text)) break;
@@ -498,6 +504,7 @@ class Walker {
       }
       const step = unwrap(current);
       assignments.push(...step.assignments);
+      wrapperReads.push(...step.reads);
       if (!step.transparent || step.assignments.some(unsafeAssignment)) transparent = false;
       if (step.opaque) opaque = true;
       if (step.inner === undefined) break;
@@ -558,6 +565,7 @@ class Walker {
       opaque,
       runsShellCode,
       nested,
+      wrapperReads: Object.freeze(wrapperReads),
     }));
   }
 

@@ -8,6 +8,8 @@ import { credentialRead } from './credential-reads';
 import { judgeRedirectWrites, type RedirectWriteOptions } from './redirect-writes';
 import { sedInvocation } from './sed-invocation';
 import { literalWord, type ShellWord } from './shell-word';
+import { programGrammar } from './grammar/program-grammars';
+import { readOnlyVerdict } from './grammar/grammar-verdict';
 
 /** Features that make a command's effect depend on what only runs at run time: always asked, bypass-immune. */
 const INJECTION: readonly ShellFeature[] = [
@@ -82,7 +84,8 @@ export function checkShellCommand(analysis: ShellAnalysis, context: PermissionCo
   if ((context.mode === PermissionMode.ACCEPT_EDITS || context.mode === PermissionMode.DONT_ASK) && analysis.commands.length > 0 && !writes && !steered) {
     const inside = analysis.commands.every((c) => {
       const name = programName(c);
-      if (name === undefined || !EDIT_COMMANDS.has(name)) return false;
+      // A wrapper that changes user, folder or root (`sudo`, `env -C DIR`), or writes itself, keeps the allowance off.
+      if (name === undefined || !EDIT_COMMANDS.has(name) || c.allowViews < c.views.length) return false;
       const paths = pathArguments(c, name);
       return paths.length > 0 && paths.every((w) => w.literal && context.isInsideWorkingDirectory(w.text));
     });
@@ -248,98 +251,23 @@ function shortFlags(words: readonly ShellWord[]): Set<string> {
 }
 
 /**
- * Read-only programs and what keeps them read-only, from their manual pages. `any`: every option reads (none runs a
- * program or writes a file); otherwise the listed options are refused.
+ * The words a read-only verdict judges: the command's own words, or the git command with its global options when
+ * the analysis added a view without them (`git -C x log` and its view `git log`, which starts with the same word).
+ * Undefined when a wrapper runs the program (`nice ls`): no wrapper is read-only.
  */
-const READ_ONLY: ReadonlyMap<string, { readonly refused?: readonly string[]; readonly maxOperands?: number }> = new Map([
-  ['ls', {}], ['cat', {}], ['head', {}], ['tail', {}], ['wc', {}], ['stat', {}], ['pwd', {}], ['which', {}], ['whereis', {}], ['type', {}],
-  ['echo', {}], ['true', {}], ['false', {}], [':', {}], ['whoami', {}], ['id', {}], ['uname', {}], ['basename', {}], ['dirname', {}],
-  ['realpath', {}], ['readlink', {}], ['du', {}], ['df', {}], ['cmp', {}], ['comm', {}], ['cut', {}], ['tr', {}], ['nl', {}], ['grep', {}], ['egrep', {}], ['fgrep', {}],
-  ['file', { refused: ['-C', '--compile'] }],
-  ['tree', { refused: ['-o'] }],
-  ['sort', { refused: ['-o', '--output', '--compress-program'] }],
-  ['uniq', { maxOperands: 1 }],
-  ['date', { refused: ['-s', '--set'] }],
-  ['diff', {}],
-  ['rg', { refused: ['--pre', '--pre-glob', '-z', '--search-zip'] }],
-  ['ag', { refused: ['--pager'] }],
-  ['find', { refused: ['-delete', '-exec', '-execdir', '-fls', '-fprint', '-fprint0', '-fprintf', '-ok', '-okdir'] }],
-]);
-
-/** git subcommands that only read, with the options that would make them write or run something refused. */
-const GIT_READ_ONLY: ReadonlySet<string> = new Set(['status', 'log', 'diff', 'show', 'ls-files', 'ls-tree', 'cat-file', 'rev-parse', 'rev-list', 'describe', 'shortlog', 'blame', 'grep']);
-const GIT_REFUSED: readonly string[] = ['--output', '-O', '--open-files-in-pager', '--ext-diff', '--textconv', '--filters'];
-
-/**
- * Subcommands that run a repository's `diff.<driver>.textconv` programs (and `git diff` its `diff.<driver>.command`
- * ones) unless told not to: the environment cannot turn these off, since git configuration has no wildcard for a
- * driver name (gitattributes(5), "Performing text diffs of binary files"). They are read-only only with the options
- * that stop it. `log` runs them only when it shows patches.
- */
-const GIT_DIFF_DRIVERS: ReadonlyMap<string, readonly string[]> = new Map([
-  ['diff', ['--no-textconv', '--no-ext-diff']],
-  ['show', ['--no-textconv']],
-  ['blame', ['--no-textconv']],
-  ['annotate', ['--no-textconv']],
-  ['log', ['--no-textconv']],
-]);
-
-/** `git log` options that make it show patches (git-log(1), "Diff Formatting"). */
-const GIT_LOG_PATCH: readonly string[] = ['-p', '-u', '--patch', '--patch-with-stat', '--patch-with-raw', '--cc', '-c', '-m', '--dd', '--remerge-diff', '--full-diff'];
-const GIT_LOG_PATCH_PREFIXES: readonly string[] = ['-U', '--unified', '--word-diff', '--color-words', '-L', '--diff-merges'];
-
-function runsDiffDrivers(sub: string, args: readonly ShellWord[]): boolean {
-  const needed = GIT_DIFF_DRIVERS.get(sub);
-  if (needed === undefined) return false;
-  if (sub === 'log' && !args.some((w) => GIT_LOG_PATCH.includes(w.text) || GIT_LOG_PATCH_PREFIXES.some((p) => w.text.startsWith(p)))) return false;
-  return !needed.every((option) => args.some((w) => w.text === option));
+function judgedWords(command: SimpleCommand): readonly ShellWord[] | undefined {
+  const views = command.views;
+  if (views.length === 1) return views[0];
+  if (views.length === 2 && views[0]![0] === views[1]![0]) return views[0];
+  return undefined;
 }
 
 function isReadOnly(command: SimpleCommand): boolean {
   if (command.runsShellCode || command.assignments.length > 0) return false;
   const name = programName(command);
   if (name === undefined) return false;
-  const words = runWords(command);
-  if (command.views.length > 1 && command.views[0]![0]?.text !== name && !(name === 'git')) return false;
-  if (words.length === 2 && words[1]!.literal && (words[1]!.text === '--version' || words[1]!.text === '-V' || words[1]!.text === 'version')) return true;
-  // A tilde word expands to one word that is never an option.
-  const known = words.every((w) => w.literal || w.tilde === true);
-  if (name === 'git') return known && gitReadOnly(command);
-  if (name === 'docker') return known && words.length >= 2 && ['ps', 'images', 'inspect', 'logs', 'version', 'info'].includes(words[1]!.text);
-  const spec = READ_ONLY.get(name);
-  if (spec === undefined) return false;
-  // A word known only at run time (`*.ts`, `$F`) may become any option: only programs none of whose options write
-  // or run anything may have one.
-  if (!known && (spec.refused !== undefined || spec.maxOperands !== undefined)) return false;
-  const args = words.slice(1);
-  if (spec.refused !== undefined && args.some((w) => w.literal && spec.refused!.some((o) => w.text === o || w.text.startsWith(`${o}=`) || (o.length === 2 && o[0] === '-' && w.text[0] === '-' && w.text[1] !== '-' && w.text.includes(o[1]!))))) return false;
-  if (spec.maxOperands !== undefined && args.filter((w) => !(w.literal && w.text.startsWith('-'))).length > spec.maxOperands) return false;
-  return true;
-}
-
-function gitReadOnly(command: SimpleCommand): boolean {
-  const view = command.views[command.views.length - 1]!;
-  // Global options: only the git view without them is read; `-c` and friends never reach here read-only.
-  if (command.views.length > 1 && command.allowViews < command.views.length) return false;
-  const sub = view[1];
-  if (sub === undefined || !sub.literal) return false;
-  const args = view.slice(2);
-  if (args.some((w) => w.literal && GIT_REFUSED.some((o) => w.text === o || w.text.startsWith(`${o}=`)))) return false;
-  if (runsDiffDrivers(sub.text, args)) return false;
-  if (GIT_READ_ONLY.has(sub.text)) return true;
-  const only = (allowed: readonly string[]) => args.every((w) => w.literal && allowed.some((a) => w.text === a || w.text.startsWith(`${a}=`)));
-  switch (sub.text) {
-    case 'branch':
-      return only(['--list', '-l', '-a', '--all', '-r', '--remotes', '-v', '-vv', '--verbose', '--show-current', '--contains', '--no-contains', '--merged', '--no-merged', '--sort', '--format', '--points-at', '--color', '--no-color', '--column', '--no-column']);
-    case 'tag':
-      return only(['--list', '-l', '-n', '--sort', '--format', '--contains', '--no-contains', '--merged', '--no-merged', '--points-at', '--column', '--no-column', '--color']);
-    case 'remote':
-      return args.length === 0 || only(['-v', '--verbose']) || (args[0]?.text === 'get-url' || args[0]?.text === 'show');
-    case 'reflog':
-      return args.length === 0 || args[0]?.text === 'show' || only(['-n', '--oneline', '--date', '--format']);
-    case 'config':
-      return args.some((w) => w.literal && ['--get', '--get-all', '--get-regexp', '--list', '-l', 'get', 'list'].includes(w.text)) && !args.some((w) => w.literal && ['--add', '--unset', '--unset-all', '--replace-all', '--edit', '-e', '--rename-section', '--remove-section', 'set', 'unset', 'edit'].includes(w.text));
-    default:
-      return false;
-  }
+  const words = judgedWords(command);
+  const grammar = programGrammar(name);
+  if (words === undefined || grammar === undefined) return false;
+  return readOnlyVerdict(grammar, words.slice(1)).readOnly;
 }

@@ -126,7 +126,9 @@ const wrappers: Row[] = [
   ['env -i rm -rf /', 'rm:*', true, 'rm:*', true],
   ['env -u HOME rm -rf /', 'rm:*', true, 'rm:*', true],
   ['env --unset=HOME rm -rf /', 'rm:*', true, 'rm:*', true],
-  ['env -C /tmp rm -rf /', 'rm:*', true, 'rm:*', true],
+  // env -C runs the command in another folder (as `cd /tmp && rm` would): allow rules stop at it, as they stop at the compound.
+  ['env -C /tmp rm -rf /', 'rm:*', false, 'rm:*', true],
+  ['env -C /tmp rm -rf /', 'env -C /tmp rm:*', true, 'rm:*', true],
   ['env FOO=1 rm -rf /', 'rm:*', false, 'rm:*', true],
   ['env LANG=C rm -rf /', 'rm:*', true, 'rm:*', true],
   ['env PATH=/tmp/evil git status', 'git status', false, 'git status', true],
