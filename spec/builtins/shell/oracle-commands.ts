@@ -1,6 +1,6 @@
 /**
- * The commands of the read-only oracle (read-only-oracle.ts): every option each read-only program's own `--help`
- * (git: `git <subcommand> -h`) lists, in every spelling its parser accepts (long, `--name=value`, `--name value`,
+ * The commands of the read-only oracle (read-only-oracle.ts): every option the verdict's grammar table
+ * (`READ_ONLY_PROGRAMS`) and each program's own `--help` (git: `git <subcommand> -h`) list, in every spelling its parser accepts (long, `--name=value`, `--name value`,
  * abbreviations, short, glued short value, short clusters), with odd operands (files, folders, links, missing paths,
  * stdin `-`, a second operand), combinations of two and three options, pipelines and lists of them, and the attack
  * kinds of the bypass reports (wrappers, `X version`, git aliases, programs as option values). Which of them the
@@ -8,19 +8,48 @@
  * purpose.
  */
 import { spawnSync } from 'node:child_process';
+import { READ_ONLY_PROGRAMS, type ProgramGrammar } from '../../../lib/builtins';
 
-/** The programs the read-only verdict knows (lib/builtins/shell/bash-check.ts, `READ_ONLY`), `docker` aside. */
-export const PROGRAMS: readonly string[] = [
-  'ls', 'cat', 'head', 'tail', 'wc', 'stat', 'pwd', 'which', 'whereis', 'type', 'echo', 'true', 'false', 'whoami', 'id', 'uname',
-  'basename', 'dirname', 'realpath', 'readlink', 'du', 'df', 'cmp', 'comm', 'cut', 'tr', 'nl', 'grep', 'egrep', 'fgrep', 'file',
-  'tree', 'sort', 'uniq', 'date', 'diff', 'rg', 'ag', 'find',
+/** The programs of the verdict's grammar table (`READ_ONLY_PROGRAMS`), aliases included, git aside. */
+export const PROGRAMS: readonly string[] = READ_ONLY_PROGRAMS.filter((g) => g.name !== 'git').flatMap((g) => [g.name, ...(g.aliases ?? [])]);
+
+/** git's grammar, whose subcommands (and theirs: `remote show`, `reflog show`) the generator walks. */
+const GIT: ProgramGrammar | undefined = READ_ONLY_PROGRAMS.find((g) => g.name === 'git');
+
+/** The git subcommands of the grammar table, as the words after `git`, and others the old table knew. */
+export const GIT_SUBCOMMANDS: readonly (readonly string[])[] = [
+  ...(GIT?.subcommands ?? []).flatMap((sub) => [[sub.name], ...(sub.subcommands ?? []).map((inner) => [sub.name, inner.name])]),
+  ...['branch', 'tag', 'remote', 'reflog', 'config', 'ls-remote', 'fetch', 'notes', 'worktree', 'stash'].map((name) => [name]),
 ];
 
-/** The git subcommands the verdict knows (`GIT_READ_ONLY` and the ones judged option by option). */
-export const GIT_SUBCOMMANDS: readonly string[] = [
-  'status', 'log', 'diff', 'show', 'ls-files', 'ls-tree', 'cat-file', 'rev-parse', 'rev-list', 'describe', 'shortlog', 'blame', 'grep',
-  'branch', 'tag', 'remote', 'reflog', 'config',
-];
+/**
+ * The options a grammar entry lists, every effect included (writing and running ones are the point): long names as
+ * `--name` (find's primaries as `-name`), short letters as `-x`, with a placeholder from the effect (`runs`: a
+ * command, `writes` and `reads-file`: a file) or the option's name.
+ */
+export function grammarOptions(grammar: ProgramGrammar | undefined): HelpOption[] {
+  if (grammar === undefined) return [];
+  return grammar.options.flatMap((o) => {
+    const placeholder = o.effect === 'runs' ? 'command' : o.effect === 'writes' || o.effect === 'reads-file' ? 'file' : (o.long[0] ?? '');
+    const dashes = grammar.syntax === 'find' ? '-' : '--';
+    return [
+      ...o.long.map((name) => ({ spelling: `${dashes}${name}`, value: o.value, placeholder })),
+      ...o.short.map((letter) => ({ spelling: `-${letter}`, value: o.value, placeholder })),
+    ];
+  });
+}
+
+function grammarOf(name: string, within?: ProgramGrammar): ProgramGrammar | undefined {
+  const table = within?.subcommands ?? READ_ONLY_PROGRAMS;
+  return table.find((g) => g.name === name || (g.aliases ?? []).includes(name));
+}
+
+/** The options of `help` and of `grammar`, once each by spelling (a grammar's value wins over a help text's guess). */
+function merged(help: readonly HelpOption[], grammar: readonly HelpOption[]): HelpOption[] {
+  const out = new Map(help.map((o) => [o.spelling, o]));
+  for (const o of grammar) out.set(o.spelling, o);
+  return [...out.values()];
+}
 
 /** One option as a help text lists it. */
 export interface HelpOption {
@@ -226,9 +255,14 @@ export function candidates(seed = 23): Candidates {
   };
   for (const program of PROGRAMS) {
     const text = program === 'type' || program === 'pwd' || program === 'echo' ? helpText(['bash', '-c', `help ${program}`]) : helpText([program, '--help']);
-    add(programCommands([program], helpOptions(text), OPERANDS, next));
+    add(programCommands([program], merged(helpOptions(text), grammarOptions(grammarOf(program))), OPERANDS, next));
   }
-  for (const sub of GIT_SUBCOMMANDS) add(programCommands(['git', sub], helpOptions(helpText(['git', sub, '-h'])), GIT_OPERANDS, next));
+  add(programCommands(['git'], grammarOptions(GIT), [['status'], ['log', '-1'], ['version']], next));
+  for (const words of GIT_SUBCOMMANDS) {
+    const outer = grammarOf(words[0]!, GIT);
+    const grammar = words.length > 1 ? grammarOf(words[1]!, outer) : outer;
+    add(programCommands(['git', ...words], merged(helpOptions(helpText(['git', ...words, '-h'])), grammarOptions(grammar)), GIT_OPERANDS, next));
+  }
   const singles = [...first, ...more];
   const joins = [' | ', ' && ', '; ', ' || '];
   for (let k = 0; k < 2_000; k++) {

@@ -3,7 +3,7 @@
  * strace, and a claim the run disproves fails, unless read-only-oracle-findings.json lists it as a known false claim
  * (a listed command that no longer is one fails too, so the list shrinks as the verdict is fixed). Runs when strace
  * and bwrap work (CI installs them). By default a sample of a few hundred commands; `READ_ONLY_ORACLE=full` runs
- * at least 10,000 (`READ_ONLY_ORACLE_COUNT` to change it) and prints the count, the time and every false claim:
+ * at least 10,000 (`READ_ONLY_ORACLE_COUNT` to change it; `READ_ONLY_ORACLE_LOG=FILE` appends progress there) and prints the count, the time and every false claim:
  * scripts/read-only-oracle.sh runs that.
  */
 import { readFileSync } from 'node:fs';
@@ -42,7 +42,7 @@ function describeClaim(f: FalseClaim): string {
     const count = FULL ? Number(process.env.READ_ONLY_ORACLE_COUNT ?? '10000') : 300;
     const selection = await selectClaims(FULL ? count : 0, KNOWN);
     const run = FULL ? selection.claims : [...selection.claims.filter((c) => KNOWN.includes(c.command)), ...sample(selection.claims.filter((c) => !KNOWN.includes(c.command)), count)];
-    const result = await runClaims(run);
+    const result = await runClaims(run, { progressFile: process.env.READ_ONLY_ORACLE_LOG });
     const found = new Set(result.falseClaims.map((f) => f.command));
     const unknown = result.falseClaims.filter((f) => !KNOWN.includes(f.command));
     const fixed = KNOWN.filter((command) => !found.has(command));

@@ -9,7 +9,7 @@
  * read-only-oracle.spec.ts and scripts/read-only-oracle.sh.
  */
 import { spawn, spawnSync } from 'node:child_process';
-import { cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
+import { appendFileSync, cpSync, mkdirSync, mkdtempSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { analyzeCommand, BASH_ENVIRONMENT, checkShellCommand, isReadOnlyCommand, type ShellAnalysis } from '../../../lib/builtins';
@@ -49,6 +49,8 @@ export interface OracleResult {
 export interface OracleOptions {
   /** Parallel runs; default the machine's available parallelism. */
   readonly workers?: number;
+  /** A file to append each batch's count and false claims to as the run goes (a long run's partial result). */
+  readonly progressFile?: string;
   /** Seconds a command may run before timeout(1) kills it; default 2 (`tail -f` runs until then). */
   readonly timeoutSeconds?: number;
   /**
@@ -279,9 +281,11 @@ export async function runClaims(claimed: readonly Claim[], options: OracleOption
   const cpuStarted = childrenCpuMs();
   const queue: Claim[][] = [];
   for (let k = 0; k < claimed.length; k += BATCH) queue.push(claimed.slice(k, k + BATCH));
+  let done = 0;
   const worker = async (n: number) => {
     for (let batch = queue.shift(); batch !== undefined; batch = queue.shift()) {
       const results = await runBatch(batch, join(root, `w${n}`), paths, timeoutSeconds);
+      done += batch.length;
       for (let k = 0; k < batch.length; k++) {
         const found = results[k];
         if (found === undefined) {
@@ -290,6 +294,7 @@ export async function runClaims(claimed: readonly Claim[], options: OracleOption
         }
         if (found.length === 0) continue;
         falseClaims.push({ command: batch[k]!.command, violations: found });
+        if (options.progressFile !== undefined) appendFileSync(options.progressFile, `FALSE ${JSON.stringify(batch[k]!.command)} ${found[0]!.kind}: ${found[0]!.syscall}\n`);
         // A write that failed (outside the copy, read-only there) or a program run or connect left the copy as it
         // was: the run's writes are traced too.
         if (found.some(changedFolder) && k + 1 < batch.length) {
@@ -297,6 +302,7 @@ export async function runClaims(claimed: readonly Claim[], options: OracleOption
           break;
         }
       }
+      if (options.progressFile !== undefined) appendFileSync(options.progressFile, `ran ${done} in ${Date.now() - started} ms\n`);
     }
   };
   try {
