@@ -139,27 +139,30 @@ const CHILD = /^(\d+)(?: \/\* (\d+) in strace's PID NS \*\/)?/;
  * namespace). The harness (strace, bwrap, the driver, timeout) is no command's.
  */
 export function callsByCommand(calls: readonly Syscall[]): Map<number, Syscall[]> {
+  // Two passes: a vfork'd child (posix_spawn) runs, and may execve, before its parent's clone returns its pid.
   const parent = new Map<number, number>();
-  const roots = new Map<number, number>();
+  const roots = new Map<number, { readonly n: number; readonly at: number }>();
   const out = new Map<number, Syscall[]>();
-  for (const call of calls) {
+  calls.forEach((call, at) => {
     if (FORKS.has(call.name)) {
       const child = CHILD.exec(call.result);
       if (child !== null) parent.set(Number(child[2] ?? child[1]), call.pid);
-      continue;
+      return;
     }
-    if (call.name === 'execve' && call.result === '0') {
-      const mark = MARKER.exec(call.args);
-      if (mark !== null) {
-        roots.set(call.pid, Number(mark[1]));
-        out.set(Number(mark[1]), []);
-        continue;
-      }
+    const mark = call.name === 'execve' && call.result === '0' ? MARKER.exec(call.args) : null;
+    if (mark !== null) {
+      roots.set(call.pid, { n: Number(mark[1]), at });
+      out.set(Number(mark[1]), []);
     }
+  });
+  calls.forEach((call, at) => {
+    if (FORKS.has(call.name)) return;
     let pid: number | undefined = call.pid;
     for (let depth = 0; pid !== undefined && !roots.has(pid) && depth < 10_000; depth++) pid = parent.get(pid);
-    if (pid !== undefined && roots.has(pid)) out.get(roots.get(pid)!)!.push(call);
-  }
+    const root = pid === undefined ? undefined : roots.get(pid);
+    if (root === undefined || (pid === call.pid && at <= root.at)) return;
+    out.get(root.n)!.push(call);
+  });
   return out;
 }
 

@@ -336,11 +336,13 @@ export async function selectClaims(count: number, extra: readonly string[] = [],
   const chosen = await claims([...extra, ...first], verdict);
   let judged = extra.length + first.length;
   const need = count - chosen.length;
-  if (need > 0) {
-    const picked = sample(more, Math.ceil(need * 1.5));
+  const shuffled = need > 0 ? sample(more, more.length) : [];
+  const seen = new Set(chosen.map((c) => c.command));
+  for (let at = 0; chosen.length < count && at < shuffled.length;) {
+    const picked = shuffled.slice(at, at + Math.max(1_000, 2 * (count - chosen.length)));
+    at += picked.length;
     judged += picked.length;
-    const seen = new Set(chosen.map((c) => c.command));
-    chosen.push(...(await claims(picked, verdict)).filter((c) => !seen.has(c.command)).slice(0, need));
+    chosen.push(...(await claims(picked, verdict)).filter((c) => !seen.has(c.command)).slice(0, count - chosen.length));
   }
   return { claims: chosen, judged };
 }
