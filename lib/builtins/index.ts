@@ -21,7 +21,7 @@ export { GrepTool, GrepInput, GREP_DEFAULT_LIMIT, GREP_MAX_LIMIT, GREP_MAX_OUTPU
 export { ripgrepMount, isContainerWorkspace, SANDBOX_RIPGREP_PATH, CONTAINER_RIPGREP_PATH, type ContainerSearchWorkspace } from './files/ripgrep-backends';
 export { fileTools, type FileTools } from './files/file-tools';
 export type { FileToolOptions } from './files/file-tool-options';
-export { CREDENTIAL_DIRECTORIES, CREDENTIAL_FILES, isCredentialPath, isCredentialPathResolved, type CredentialPathOptions } from './files/credential-paths';
+export { CREDENTIAL_DIRECTORIES, CREDENTIAL_FILES, holdsCredentialPaths, isCredentialPath, isCredentialPathResolved, PROC_PUBLIC, SYSTEM_CREDENTIAL_PATHS, type CredentialPathOptions } from './files/credential-paths';
 export { FILE_READS_STATE_KEY, type ReadRecord } from './files/read-records';
 export { BuiltinToolError, type BuiltinToolErrorCode } from './files/errors';
 export {
@@ -32,3 +32,4 @@ export {
 export { TaskStore, TASKS_STATE_KEY, type Task, type TaskPatch, type TaskStatus, type TaskMetadataValue } from './tasks/task-store';
 export { BashTool, BashInput, bashTool, BASH_DEFAULT_TIMEOUT_MS, BASH_MAX_TIMEOUT_MS, BASH_MAX_OUTPUT_CHARS, BASH_OUTPUT_METADATA_KEY, type BashParams, type BashToolOptions } from './shell/bash-tool';
 export { ReadToolOutput, ReadToolOutputInput, readToolOutput, READ_OUTPUT_DEFAULT_LIMIT, READ_OUTPUT_MAX_LIMIT, type ReadToolOutputOptions, type ReadToolOutputParams } from './output/read-output-tool';
+export { GIT_COMMANDS } from './shell/git-commands';

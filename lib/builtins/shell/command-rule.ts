@@ -9,6 +9,7 @@ import { ShellAnalysisError } from './shell-error';
 import { isPlainTilde, literalWord, type ShellWord } from './shell-word';
 import { wordOf } from './word-of';
 import { gitAliasAt, gitAliasView } from './git-commands';
+import { wrapperCredentialRead } from './credential-reads';
 
 /**
  * A command rule's content, compiled. `pattern`: the rule as one string of elements, words separated by
@@ -323,6 +324,9 @@ export async function commandMatchesRule(pattern: string, command: string, behav
  * `matchRule` reject, so deny and ask rules apply and allow rules do not. A rule whose content is not one simple
  * command rejects likewise.
  *
+ * An allow rule does not cover a command whose wrapper reads a credential path (`xargs -a .env echo` under
+ * `Bash(echo:*)`): the rule names the program run, not the file the wrapper reads.
+ *
  * The suggestion is `<word1> <word2>:*` (or the one word) of the command when every simple command in it starts
  * with those words and an allow rule could cover it at all; otherwise none.
  *
@@ -333,11 +337,12 @@ export async function commandMatchesRule(pattern: string, command: string, behav
 export function commandRule(field: string, options: { readonly dialect?: ShellDialect | (() => Promise<ShellDialect>) } = {}): RuleHooks<Promise<boolean>> {
   void loadBashParser().catch(() => undefined);
   return {
-    matchRule: async (content: string, input: Record<string, unknown>, _context: PermissionContext, behavior: RuleBehavior): Promise<boolean> => {
+    matchRule: async (content: string, input: Record<string, unknown>, context: PermissionContext, behavior: RuleBehavior): Promise<boolean> => {
       const command = input[field];
       if (typeof command !== 'string') return false;
       const dialect = typeof options.dialect === 'function' ? await options.dialect() : options.dialect;
       const [rule, analysis] = await Promise.all([compileCommandRule(content), analyzeCommand(command, { dialect })]);
+      if (behavior === PermissionBehavior.ALLOW && analysis.unanalysable === undefined && wrapperCredentialRead(analysis, context.cwd) !== undefined) return false;
       return ruleApplies(rule, analysis, behavior);
     },
     generateSuggestions: (input: Record<string, unknown>, toolName: string): PermissionRule[] => {
