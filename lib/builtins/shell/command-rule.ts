@@ -218,7 +218,8 @@ function matches(rule: CompiledCommandRule, words: readonly ShellWord[], sure: b
   let next = new Uint8Array(n + 1);
   let row = new Uint8Array(n + 1);
   next[n] = 1;
-  for (let j = n - 1; j >= 0; j--) next[j] = !sure && (text[j] === ANY_WORDS || text[j] === SEP_OPTIONAL) ? next[j + 1]! : 0;
+  // A run-time word may end (deny rules): it stands for any text, none included, so it may close the match.
+  for (let j = n - 1; j >= 0; j--) next[j] = !sure && (text[j] === ANY_WORDS || text[j] === ONE_WORD || text[j] === SEP_OPTIONAL) ? next[j + 1]! : 0;
   const end = next.slice();
   for (let i = pattern.length - 1; i >= 0; i--) {
     const p = pattern[i]!;

@@ -435,6 +435,9 @@ const syntax: Row[] = [
   ['git status', 'git status', true, 'git push:*', false],
   ['git -c alias.status=push status', 'git status', false, 'git push:*', false],
   ['rm sync', 'rm:*', true, 'git push:*', false],
+  ['cat "$f"', 'cat:*', true, 'cat /etc/shadow', true],
+  ['cat "$f" x', 'cat *', true, 'cat /etc/shadow', false],
+  ['make -C ~/a\\pp', 'make:*', true, 'make -C ~/app', true],
 ];
 
 const table: Row[] = [...syntax, ...compounds, ...spellings, ...wrappers, ...inline, ...substitutions, ...globs, ...redirects, ...broken, ...ordinary];
