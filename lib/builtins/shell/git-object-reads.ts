@@ -25,9 +25,9 @@ const indexCache = new Map<string, { readonly mtimeMs: number; readonly size: nu
  * committed once, then removed) is not seen.
  */
 export function gitObjectRead(command: SimpleCommand, cwd: string, options: CredentialPathOptions = {}): string | undefined {
-  const run = command.views[command.views.length - 1]!;
-  const head = run[0];
-  if (head === undefined || !head.literal || basename(head.text) !== 'git') return undefined;
+  // The first view that runs git still holds its global options (`-C`); the analysis adds one without them.
+  const run = command.views.find((v) => v[0] !== undefined && v[0].literal && basename(v[0].text) === 'git');
+  if (run === undefined) return undefined;
   const view = gitSubcommandView(run)?.view ?? run;
   const sub = view[1];
   if (sub === undefined || !sub.literal) return undefined;

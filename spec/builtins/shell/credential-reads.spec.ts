@@ -142,6 +142,36 @@ const gitMissing = spawnSync('git', ['--version']).status !== 0;
     },
   );
 
+  it('asks when the repository cannot be told or its index read, and follows a worktree\'s .git file and -C', async () => {
+    for (const command of ['git --git-dir=x show', 'git --work-tree x show', 'git -C "$d" show']) {
+      expect([command, await decide(command, PermissionMode.DEFAULT, [], clean)]).toEqual([command, ASK]);
+    }
+    expect(await credentialAsk('git -C', clean)).toBe(false);
+    expect((await decision(`git -C ${staged} diff --cached`, PermissionMode.DEFAULT, [], clean)).message).toContain('credential');
+    expect(await credentialAsk('git -c core.x=1 -C src diff --cached', staged)).toBe(true);
+    expect(await credentialAsk('git status', staged)).toBe(false);
+    const linked = join(dir.path, 'linked');
+    mkdirSync(linked);
+    writeFileSync(join(linked, '.git'), `gitdir: ${join(staged, '.git')}\n`);
+    expect(await credentialAsk('git show', linked)).toBe(true);
+    const relative = join(dir.path, 'relative');
+    mkdirSync(relative);
+    writeFileSync(join(relative, '.git'), 'gitdir: ../clean/.git\n');
+    expect(await credentialAsk('git show', relative)).toBe(false);
+    const broken = join(dir.path, 'broken');
+    mkdirSync(join(broken, '.git'), { recursive: true });
+    writeFileSync(join(broken, '.git', 'index'), 'DIRC\0\0\0\x02\0\0\0\x05garbage');
+    expect(await credentialAsk('git show', broken)).toBe(true);
+    writeFileSync(join(broken, '.git', 'index'), 'not an index');
+    expect(await credentialAsk('git log -p', broken)).toBe(true);
+    const folderIndex = join(dir.path, 'folder-index');
+    mkdirSync(join(folderIndex, '.git', 'index'), { recursive: true });
+    expect(await credentialAsk('git show', folderIndex)).toBe(true);
+    const fresh = join(dir.path, 'fresh');
+    mkdirSync(join(fresh, '.git'), { recursive: true });
+    expect(await credentialAsk('git show', fresh)).toBe(false);
+  });
+
   it('git cat-file asks in any repository: a blob hash says nothing of its path', async () => {
     const blob = git(staged, 'rev-parse', ':.env').stdout.trim();
     expect(git(staged, 'cat-file', '-p', blob).stdout).toContain('TOKEN=secret');
