@@ -42,7 +42,8 @@ export default async function run(): Promise<void> {
   await time('engine.check, deny rule with 4 globstars, 4,000-name path', 1500, () => engine.check(reader, { path: 'a/'.repeat(4000) + 'b' }));
   // A different command each run: the analysis of a command is cached.
   let n = 0;
-  await time('command rule `*a*a*a*a*b`, 50,000-character near miss', 5000, () => commandMatchesRule('*a*a*a*a*b', 'a'.repeat(50000 + ++n)));
+  await time('command rule `* a * a * a * a * b`, 100,000-character near miss', 5000, () => commandMatchesRule('* a * a * a * a * b', ' a'.repeat(50000 + ++n)));
+  await time('command rule `a*` (deny), 100,000-character near miss', 5000, () => commandMatchesRule('a*', 'b '.repeat(50000 + ++n), PermissionBehavior.DENY));
   await time('command rule `* * * * * * z`, 20,000-word near miss (deny)', 5000, () => commandMatchesRule('* * * * * * z', ' a'.repeat(20000 + ++n), PermissionBehavior.DENY));
   const denying = new PermissionEngine({ cwd: '/tmp', settings: { deny: ['read(/secret/**)'] } });
   await time('runToolCalls denial echoing a 300,000-dot path', 1500, () => runToolCalls(files, [{ id: 'c', name: 'read', args: { path: `${'.'.repeat(300000)}\0` } }], { engine: denying }));

@@ -21,7 +21,7 @@ export { GrepTool, GrepInput, GREP_DEFAULT_LIMIT, GREP_MAX_LIMIT, GREP_MAX_OUTPU
 export { ripgrepMount, isContainerWorkspace, SANDBOX_RIPGREP_PATH, CONTAINER_RIPGREP_PATH, type ContainerSearchWorkspace } from './files/ripgrep-backends';
 export { fileTools, type FileTools } from './files/file-tools';
 export type { FileToolOptions } from './files/file-tool-options';
-export { CREDENTIAL_DIRECTORIES, CREDENTIAL_FILES, isCredentialPath, isCredentialPathResolved, type CredentialPathOptions } from './files/credential-paths';
+export { CREDENTIAL_DIRECTORIES, CREDENTIAL_FILES, holdsCredentialPaths, isCredentialPath, isCredentialPathResolved, PROC_PUBLIC, SYSTEM_CREDENTIAL_PATHS, type CredentialPathOptions } from './files/credential-paths';
 export { FILE_READS_STATE_KEY, type ReadRecord } from './files/read-records';
 export { BuiltinToolError, type BuiltinToolErrorCode } from './files/errors';
 export {
@@ -35,3 +35,4 @@ export { ReadToolOutput, ReadToolOutputInput, readToolOutput, READ_OUTPUT_DEFAUL
 export { READ_ONLY_PROGRAMS, programGrammar } from './shell/grammar/program-grammars';
 export { WRAPPER_GRAMMARS } from './shell/grammar/wrapper-grammars';
 export type { Effect, OperandKind, OperandSpec, OptionSpec, OptionSyntax, OptionValue, ProgramGrammar, RequiredOptions, WrapperGrammar, WrapperRole } from './shell/grammar/grammar-types';
+export { GIT_COMMANDS } from './shell/git-commands';

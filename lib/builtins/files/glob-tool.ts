@@ -153,7 +153,11 @@ function escapeGlob(path: string): string {
 /** The names (lower case) whose mention in a pattern makes a Glob a credential search. */
 function credentialNames(options: FileToolOptions): string[] {
   const entries = [...CREDENTIAL_FILES, ...CREDENTIAL_DIRECTORIES, ...(options.credentialPaths?.files ?? []), ...(options.credentialPaths?.directories ?? [])];
-  const names = entries.map((entry) => entry.toLowerCase().split('/').filter((s) => s !== '' && s !== '.config').join('/').split('/')[0]!);
+  // An entry under `.config` keeps its rest (`gh/hosts.yml`): its first segment alone (`gh`) is too common a text.
+  const names = entries.map((entry) => {
+    const segments = entry.toLowerCase().split('/').filter((s) => s !== '');
+    return segments[0] === '.config' ? segments.slice(1).join('/') : segments[0]!;
+  });
   return [...new Set(names.filter((name) => name !== ''))];
 }
 

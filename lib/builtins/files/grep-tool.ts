@@ -395,7 +395,11 @@ function page(lines: readonly string[], input: GrepParams, cut: boolean): string
 /** The names (lower case) whose mention in a glob makes a Grep a credential search. */
 function credentialNames(options: FileToolOptions): string[] {
   const entries = [...CREDENTIAL_FILES, ...CREDENTIAL_DIRECTORIES, ...(options.credentialPaths?.files ?? []), ...(options.credentialPaths?.directories ?? [])];
-  const names = entries.map((entry) => entry.toLowerCase().split('/').filter((s) => s !== '' && s !== '.config').join('/').split('/')[0]!);
+  // An entry under `.config` keeps its rest (`gh/hosts.yml`): its first segment alone (`gh`) is too common a text.
+  const names = entries.map((entry) => {
+    const segments = entry.toLowerCase().split('/').filter((s) => s !== '');
+    return segments[0] === '.config' ? segments.slice(1).join('/') : segments[0]!;
+  });
   return [...new Set(names.filter((name) => name !== ''))];
 }
 

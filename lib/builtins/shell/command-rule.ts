@@ -8,15 +8,33 @@ import { parseBash, type SyntaxNode } from './syntax-tree';
 import { ShellAnalysisError } from './shell-error';
 import { isPlainTilde, literalWord, type ShellWord } from './shell-word';
 import { wordOf } from './word-of';
+import { gitAliasAt, gitAliasView } from './git-commands';
+import { wrapperCredentialRead } from './credential-reads';
 
-/** One word of a rule: `any` (a lone `*`, or the tail of `prefix:*`), or literal text with `*` wildcards between `parts`. */
-type RuleToken = { readonly any: true } | { readonly any: false; readonly parts: readonly string[] };
-
-/** A command rule's content, compiled: the words a simple command must have. */
+/**
+ * A command rule's content, compiled. `pattern`: the rule as one string of elements, words separated by
+ * {@link SEP}, each unquoted `*` a {@link STAR} that matches any characters, blanks between words included (the
+ * reading of coding agents' settings files: `git push*` covers `git push --force` and `git pushx`). `optionalFrom`:
+ * where a trailing ` *` or `:*` starts, which may match nothing (`git push:*` covers `git push`). `named`: how many
+ * leading words of the rule name the program (the words before the first star, and the word holding it when text
+ * precedes the star there).
+ */
 export interface CompiledCommandRule {
   readonly content: string;
-  readonly tokens: readonly RuleToken[];
+  readonly pattern: readonly number[];
+  readonly optionalFrom: number | undefined;
+  readonly named: number;
 }
+
+/** Pattern and text elements besides character codes (which are >= 0). */
+const SEP = -1;
+const STAR = -2;
+/** A blank beside a word that may expand to no word at all: it may vanish with it. */
+const SEP_OPTIONAL = -3;
+/** A word known only at run time that stays one word (quoted). */
+const ONE_WORD = -4;
+/** An unquoted word known only at run time: any number of words. */
+const ANY_WORDS = -5;
 
 /** Features after which no allow rule covers a command, whatever its simple commands. */
 const ALLOW_BLOCKERS: readonly ShellFeature[] = [
@@ -67,7 +85,7 @@ function compileWith(parser: BashParser, content: string): CompiledCommandRule {
 
 function compileFresh(parser: BashParser, content: string): CompiledCommandRule {
   const invalid = (why: string): ShellAnalysisError =>
-    new ShellAnalysisError('INVALID_COMMAND_RULE', `The command rule '${content}' ${why}: write one simple command of literal words, with '*' for any words ('npm run *') or ':*' after a prefix ('git commit:*').`);
+    new ShellAnalysisError('INVALID_COMMAND_RULE', `The command rule '${content}' ${why}: write one simple command of literal words, with '*' for any characters ('npm run *', 'git push*') or ':*' after a prefix ('git commit:*'); see docs/shell-analysis.md "Command rules".`);
   const prefix = content.endsWith(':*');
   const body = prefix ? content.slice(0, -2) : content;
   const { root, dispose } = parseBash(parser, body);
@@ -76,56 +94,82 @@ function compileFresh(parser: BashParser, content: string): CompiledCommandRule 
     const statements = root.namedChildren.filter((n) => n !== null);
     const command = statements[0];
     if (statements.length !== 1 || command?.type !== 'command') throw invalid('is not one simple command');
-    const tokens: RuleToken[] = [];
+    const words: (string | typeof STAR)[][] = [];
     for (const child of command.namedChildren) {
       if (child === null) continue;
       const word = child.type === 'command_name' ? child.namedChildren[0] : child;
       if (word === null || word === undefined || (child.type !== 'command_name' && word.type === 'variable_assignment')) throw invalid('sets a variable');
-      tokens.push(ruleToken(word, invalid));
+      words.push(ruleParts(word, invalid));
     }
-    if (prefix) tokens.push({ any: true });
-    return Object.freeze({ content, tokens: Object.freeze(tokens) });
+    if (words.some((w) => w.length > 1 && w.slice(0, -1).some((part, k) => part !== STAR && part.endsWith(':') && w[k + 1] === STAR))) {
+      throw invalid("has ':*' before its end, where it marks no prefix (':*' only ends a rule; write '*' for any characters)");
+    }
+    // A star glued to text is any characters, blanks included, in coding agents' settings files and one word's
+    // pattern in a shell; only at the end of the rule do both readings agree on what a deny rule must cover.
+    const glued = words.findIndex((w, k) => w.length > 1 && w.some((part, m) => part === STAR && (m < w.length - 1 || k < words.length - 1)));
+    if (glued >= 0) {
+      throw invalid(`has a '*' glued to text inside a word ('${words[glued]!.map((part) => (part === STAR ? '*' : part)).join('')}'), which settings files read as any characters, blanks included, and a shell as a pattern of one word: write the star as a word of its own ('rm *'), end the rule with it ('git push*'), or quote it for a literal star ('*')`);
+    }
+    const pattern: number[] = [];
+    let optionalFrom: number | undefined;
+    let named = 0;
+    let starSeen = false;
+    words.forEach((word, k) => {
+      if (k > 0) pattern.push(SEP);
+      if (!starSeen) {
+        const first = word.indexOf(STAR);
+        if (first < 0) named++;
+        else {
+          if (word.slice(0, first).some((part) => part !== '')) named++;
+          starSeen = true;
+        }
+      }
+      if (k > 0 && k === words.length - 1 && word.length === 1 && word[0] === STAR) optionalFrom = pattern.length - 1;
+      for (const part of word) {
+        if (part === STAR) pattern.push(STAR);
+        else for (let i = 0; i < part.length; i++) pattern.push(part.charCodeAt(i));
+      }
+    });
+    if (prefix) {
+      optionalFrom ??= pattern.length;
+      pattern.push(SEP, STAR);
+    }
+    return Object.freeze({ content, pattern: Object.freeze(pattern), optionalFrom, named });
   } finally {
     dispose();
   }
 }
 
-function ruleToken(node: SyntaxNode, invalid: (why: string) => ShellAnalysisError): RuleToken {
-  const parts = ruleParts(node, invalid);
-  return parts.length === 2 && parts[0] === '' && parts[1] === '' ? { any: true } : { any: false, parts };
-}
-
-/** The literal pieces of a rule word around its unquoted `*` wildcards. */
-function ruleParts(node: SyntaxNode, invalid: (why: string) => ShellAnalysisError): string[] {
+/** A rule word as its literal pieces and unquoted `*` wildcards, in order. */
+function ruleParts(node: SyntaxNode, invalid: (why: string) => ShellAnalysisError): (string | typeof STAR)[] {
   switch (node.type) {
     case 'word': {
-      const parts: string[] = [];
+      const parts: (string | typeof STAR)[] = [];
       let current = '';
       const text = node.text;
       for (let i = 0; i < text.length; i++) {
         const c = text[i]!;
         if (c === '\\' && i + 1 < text.length) current += text[++i]!;
         else if (c === '*') {
-          parts.push(current);
+          if (current !== '') parts.push(current);
           current = '';
+          if (parts[parts.length - 1] !== STAR) parts.push(STAR);
         } else current += c;
       }
-      parts.push(current);
+      if (current !== '' || parts.length === 0) parts.push(current);
       return parts;
     }
     case 'concatenation': {
-      const parts: string[] = [];
-      let current = '';
+      const parts: (string | typeof STAR)[] = [];
       for (const part of node.namedChildren) {
         if (part === null) continue;
-        const pieces = ruleParts(part, invalid);
-        current += pieces[0]!;
-        for (let k = 1; k < pieces.length; k++) {
-          parts.push(current);
-          current = pieces[k]!;
+        for (const piece of ruleParts(part, invalid)) {
+          const previous = parts[parts.length - 1];
+          if (piece === STAR && previous === STAR) continue;
+          if (piece !== STAR && typeof previous === 'string') parts[parts.length - 1] = previous + piece;
+          else parts.push(piece);
         }
       }
-      parts.push(current);
       return parts;
     }
     case 'raw_string':
@@ -142,51 +186,59 @@ function ruleParts(node: SyntaxNode, invalid: (why: string) => ShellAnalysisErro
 }
 
 /**
- * Whether a rule's words match a command's words. `sure` (allow rules): only literal words match literal rule
- * words, and a tilde word written as the rule writes it (`ls ~/notes` for `Bash(ls ~/notes)`: both expand alike); a
- * word known at run time matches only `*`. Otherwise (deny and ask rules) a word known at run time could be
- * anything: an unquoted one any number of words, a quoted one any one word.
+ * A command's words as text elements for {@link matches}: word values joined by {@link SEP}. `sure` (allow rules):
+ * a word known at run time is one element only a star matches, except a tilde word as the rule writes it (`ls
+ * ~/notes` for `Bash(ls ~/notes)`: both expand alike). Otherwise (deny and ask rules) such a word could be anything:
+ * an unquoted one any number of words, none included (the blanks beside it may vanish), a quoted one any one word.
  */
-function matchWords(tokens: readonly RuleToken[], words: readonly ShellWord[], sure: boolean): boolean {
-  // Bottom-up over (rule token, command word): time and memory are tokens × words, and no recursion, so a command of
-  // tens of thousands of words neither backtracks nor exhausts the stack. at(i, j): tokens[i..] match words[j..].
-  const width = words.length + 1;
-  const table = new Uint8Array((tokens.length + 1) * width);
-  const at = (i: number, j: number): boolean => table[i * width + j] === 1;
-  let restSplits = true;
-  for (let j = words.length; j >= 0; j--) {
-    if (j < words.length) restSplits = restSplits && words[j]!.splits;
-    table[tokens.length * width + j] = j === words.length || (!sure && restSplits) ? 1 : 0;
-  }
-  for (let i = tokens.length - 1; i >= 0; i--) {
-    const token = tokens[i]!;
-    for (let j = words.length; j >= 0; j--) {
-      const word = words[j];
-      let result: boolean;
-      if (token.any) result = at(i + 1, j) || (word !== undefined && at(i, j + 1));
-      else if (word === undefined) result = false;
-      else if (word.literal || (sure && isPlainTilde(word))) result = at(i + 1, j + 1) && globMatch(token.parts, word.text);
-      else if (sure) result = false;
-      else result = at(i + 1, j + 1) || (word.splits && (at(i, j + 1) || at(i + 1, j)));
-      table[i * width + j] = result ? 1 : 0;
-    }
-  }
-  return at(0, 0);
+function textElements(words: readonly ShellWord[], sure: boolean): Int32Array {
+  let length = Math.max(0, words.length - 1);
+  for (const word of words) length += word.literal || (sure && isPlainTilde(word)) ? word.text.length : 1;
+  const text = new Int32Array(length);
+  const vanishes = (word: ShellWord) => !sure && word.splits && !word.literal;
+  let at = 0;
+  words.forEach((word, k) => {
+    if (k > 0) text[at++] = vanishes(word) || vanishes(words[k - 1]!) ? SEP_OPTIONAL : SEP;
+    if (word.literal || (sure && isPlainTilde(word))) for (let i = 0; i < word.text.length; i++) text[at++] = word.text.charCodeAt(i);
+    else text[at++] = word.splits ? ANY_WORDS : ONE_WORD;
+  });
+  return text;
 }
 
-function globMatch(parts: readonly string[], text: string): boolean {
-  if (parts.length === 1) return text === parts[0];
-  const first = parts[0]!;
-  const last = parts[parts.length - 1]!;
-  if (text.length < first.length + last.length || !text.startsWith(first) || !text.endsWith(last)) return false;
-  let at = first.length;
-  const end = text.length - last.length;
-  for (let k = 1; k < parts.length - 1; k++) {
-    const found = text.indexOf(parts[k]!, at);
-    if (found < 0 || found + parts[k]!.length > end) return false;
-    at = found + parts[k]!.length;
+/**
+ * Whether a rule's pattern matches a command's words (see {@link textElements}). Bottom-up over (pattern element,
+ * text element) with two rows: time is their product and memory the text's length, with no recursion or regular
+ * expression, so a crafted command of a million characters neither backtracks nor exhausts the stack.
+ */
+function matches(rule: CompiledCommandRule, words: readonly ShellWord[], sure: boolean): boolean {
+  const text = textElements(words, sure);
+  const pattern = rule.pattern;
+  const n = text.length;
+  // next[j]: pattern[i + 1..] matches text[j..]; row[j]: pattern[i..] matches text[j..].
+  let next = new Uint8Array(n + 1);
+  let row = new Uint8Array(n + 1);
+  next[n] = 1;
+  // A run-time word may end (deny rules): it stands for any text, none included, so it may close the match.
+  for (let j = n - 1; j >= 0; j--) next[j] = !sure && (text[j] === ANY_WORDS || text[j] === ONE_WORD || text[j] === SEP_OPTIONAL) ? next[j + 1]! : 0;
+  const end = next.slice();
+  for (let i = pattern.length - 1; i >= 0; i--) {
+    const p = pattern[i]!;
+    row[n] = p === STAR ? next[n]! : 0;
+    for (let j = n - 1; j >= 0; j--) {
+      const t = text[j]!;
+      let result: number;
+      if (p === STAR) result = next[j]! | row[j + 1]!;
+      else if (sure) result = t === p ? next[j + 1]! : 0;
+      else if (t === ANY_WORDS) result = row[j + 1]! | next[j]!;
+      else if (t === ONE_WORD) result = row[j + 1]! | (p === SEP ? 0 : next[j]!);
+      else if (t === SEP_OPTIONAL) result = row[j + 1]! | (p === SEP ? next[j + 1]! : 0);
+      else result = t === p ? next[j + 1]! : 0;
+      row[j] = result;
+    }
+    if (i === rule.optionalFrom) for (let j = 0; j <= n; j++) row[j] = row[j]! | end[j]!;
+    [next, row] = [row, next];
   }
-  return true;
+  return next[0] === 1;
 }
 
 function withBasename(words: readonly ShellWord[]): readonly ShellWord[] | undefined {
@@ -195,37 +247,32 @@ function withBasename(words: readonly ShellWord[]): readonly ShellWord[] | undef
   return [literalWord(basename(head.text)), ...words.slice(1)];
 }
 
-/** Whether a deny or ask rule could apply to `command`: any of its views, its program also by its base name. */
+/**
+ * Whether a deny or ask rule could apply to `command`: any of its views, its program also by its base name, and a
+ * git command whose subcommand may be an alias ({@link gitAliasAt}) as `git` followed by any words.
+ */
 function couldMatch(rule: CompiledCommandRule, command: SimpleCommand): boolean {
   if (command.opaque) return true;
   return command.views.some((view) => {
-    if (matchWords(rule.tokens, view, false)) return true;
+    if (matches(rule, view, false)) return true;
     const short = withBasename(view);
-    return short !== undefined && matchWords(rule.tokens, short, false);
+    if (short !== undefined && matches(rule, short, false)) return true;
+    const alias = gitAliasAt(view);
+    return alias !== undefined && [view, short ?? view].some((v) => matches(rule, gitAliasView(v, alias), false));
   });
 }
 
 /**
  * Whether an allow rule surely covers `command`: it matches one of the views allow rules may judge (up to the first
- * wrapper they may not look through), and its leading literal words reach the program actually run, so a rule
- * names that program: `sudo rm:*` covers `sudo rm x`, while `sudo:*`, `nohup:*` or `xargs:*` cover no wrapped
- * command.
+ * wrapper they may not look through), and its leading words reach the program actually run, so a rule names that
+ * program: `sudo rm:*` covers `sudo rm x`, while `sudo:*`, `sudo*`, `nohup:*` or `xargs:*` cover no wrapped
+ * command. A git command whose subcommand may be an alias is covered by no allow rule: what it runs is in a
+ * configuration the rule cannot see.
  */
 function surelyCovers(rule: CompiledCommandRule, command: SimpleCommand): boolean {
   if (command.opaque || command.runsShellCode) return false;
-  const fixed = leadingLiterals(rule);
-  return command.views.slice(0, command.allowViews).some((view, k) => command.programAt[k]! < fixed && matchWords(rule.tokens, view, true));
-}
-
-/** How many words at the start of a rule are plain literal words (no `*`). */
-function leadingLiterals(rule: CompiledCommandRule): number {
-  let n = 0;
-  while (n < rule.tokens.length) {
-    const token = rule.tokens[n]!;
-    if (token.any || token.parts.length !== 1) break;
-    n++;
-  }
-  return n;
+  if (command.views.some((view) => gitAliasAt(view) !== undefined)) return false;
+  return command.views.slice(0, command.allowViews).some((view, k) => command.programAt[k]! < rule.named && matches(rule, view, true));
 }
 
 /** Why no allow rule can cover this command whatever it names, or undefined. */
@@ -278,6 +325,9 @@ export async function commandMatchesRule(pattern: string, command: string, behav
  * `matchRule` reject, so deny and ask rules apply and allow rules do not. A rule whose content is not one simple
  * command rejects likewise.
  *
+ * An allow rule does not cover a command whose wrapper reads a credential path (`xargs -a .env echo` under
+ * `Bash(echo:*)`): the rule names the program run, not the file the wrapper reads.
+ *
  * The suggestion is `<word1> <word2>:*` (or the one word) of the command when every simple command in it starts
  * with those words and an allow rule could cover it at all; otherwise none.
  *
@@ -288,11 +338,12 @@ export async function commandMatchesRule(pattern: string, command: string, behav
 export function commandRule(field: string, options: { readonly dialect?: ShellDialect | (() => Promise<ShellDialect>) } = {}): RuleHooks<Promise<boolean>> {
   void loadBashParser().catch(() => undefined);
   return {
-    matchRule: async (content: string, input: Record<string, unknown>, _context: PermissionContext, behavior: RuleBehavior): Promise<boolean> => {
+    matchRule: async (content: string, input: Record<string, unknown>, context: PermissionContext, behavior: RuleBehavior): Promise<boolean> => {
       const command = input[field];
       if (typeof command !== 'string') return false;
       const dialect = typeof options.dialect === 'function' ? await options.dialect() : options.dialect;
       const [rule, analysis] = await Promise.all([compileCommandRule(content), analyzeCommand(command, { dialect })]);
+      if (behavior === PermissionBehavior.ALLOW && analysis.unanalysable === undefined && wrapperCredentialRead(analysis, context.cwd) !== undefined) return false;
       return ruleApplies(rule, analysis, behavior);
     },
     generateSuggestions: (input: Record<string, unknown>, toolName: string): PermissionRule[] => {

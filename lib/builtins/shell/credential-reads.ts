@@ -1,12 +1,16 @@
-import { lstatSync, readdirSync, realpathSync } from 'node:fs';
+import { lstatSync, readdirSync } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, resolve } from 'node:path';
-import { CREDENTIAL_DIRECTORIES, CREDENTIAL_FILES, isCredentialPath, isCredentialPathResolved, type CredentialPathOptions } from '../files/credential-paths';
-import type { ShellAnalysis } from './analyze-command';
+import { CREDENTIAL_DIRECTORIES, CREDENTIAL_FILES, holdsCredentialPaths, isCredentialPath, isCredentialPathResolved, SYSTEM_CREDENTIAL_PATHS, type CredentialPathOptions } from '../files/credential-paths';
+import { basename, type ShellAnalysis, type SimpleCommand } from './analyze-command';
+import { gitObjectRead } from './git-object-reads';
 import { isPlainTilde, type ShellWord } from './shell-word';
 
 /** Programs whose arguments are never files they read (names, strings, options). */
 const NO_FILE_ARGUMENTS: ReadonlySet<string> = new Set(['echo', 'printf', 'true', 'false', ':', 'pwd', 'whoami', 'id', 'uname', 'basename', 'dirname', 'which', 'whereis', 'type']);
+
+/** Programs that list names or metadata, never contents: a folder that holds credentials is no read for them. */
+const NAMES_ONLY: ReadonlySet<string> = new Set(['ls', 'stat', 'du', 'tree', 'find', 'realpath', 'readlink', 'test', '[']);
 
 /** First characters of a glob segment after which the segment may still name a dot file (bash(1), Pathname Expansion). */
 const MAY_START_WITH_DOT = '.[\\"\'$`~{';
@@ -23,48 +27,74 @@ const MAY_START_WITH_DOT = '.[\\"\'$`~{';
 export function credentialRead(analysis: ShellAnalysis, cwd: string, options: CredentialPathOptions = {}): string | undefined {
   // `shopt -s dotglob` or a credential name without a dot segment lets a glob match it without a written dot.
   const anyGlob = analysis.commands.some((c) => c.program === 'shopt') || !allDotted(options);
-  const names = (w: ShellWord) => (w.literal || (isPlainTilde(w) && w.text.startsWith('~')) ? literalNames(w.text, cwd, options) : dynamicNames(w.text, cwd, options, anyGlob));
+  const names = (w: ShellWord, folders: boolean) =>
+    w.literal || (isPlainTilde(w) && w.text.startsWith('~')) ? literalNames(w.text, cwd, options, folders) : dynamicNames(w.text, cwd, options, anyGlob);
   for (const command of analysis.commands) {
-    if (command.program !== undefined && NO_FILE_ARGUMENTS.has(command.program)) continue;
-    const words = command.views[command.views.length - 1]!;
-    const hit = words.slice(1).find(names);
-    if (hit !== undefined) return hit.text;
+    const hit = commandHit(command, names);
+    if (hit !== undefined) return hit;
+    const object = gitObjectRead(command, cwd, options);
+    if (object !== undefined) return object;
   }
-  const input = analysis.redirects.find((r) => r.kind === 'read' && (r.target === undefined || names(r.target)));
+  const input = analysis.redirects.find((r) => r.kind === 'read' && (r.target === undefined || names(r.target, false)));
   return input === undefined ? undefined : (input.target?.text ?? 'a file known only when it runs');
 }
 
-function literalNames(text: string, cwd: string, options: CredentialPathOptions): boolean {
-  if (text.startsWith('~')) {
-    // The shell expands a leading tilde; `~/x` is judged in this process's home, as path rules do, `~user/x` asked.
-    if (isCredentialPath(text, options)) return true;
-    if (text !== '~' && !text.startsWith('~/')) return true;
-    return isCredentialPathResolved(`${homedir()}${text.slice(1)}`, cwd, options);
+/**
+ * The first word among the wrappers' own words (`xargs -a .env echo`, `xargs --arg-file=.env`) that names, or may
+ * name, a credential path, judged as {@link credentialRead} judges; undefined when none does. An allow rule names the
+ * program a wrapper runs, not the file the wrapper reads, so it must not let such a read through.
+ */
+export function wrapperCredentialRead(analysis: ShellAnalysis, cwd: string, options: CredentialPathOptions = {}): string | undefined {
+  const anyGlob = analysis.commands.some((c) => c.program === 'shopt') || !allDotted(options);
+  for (const command of analysis.commands) {
+    const written = command.views[0]!;
+    const hit = written.slice(1, Math.min(written.length, command.programAt[0]!)).find((w) =>
+      w.literal || (isPlainTilde(w) && w.text.startsWith('~')) ? literalNames(w.text, cwd, options, false) : dynamicNames(w.text, cwd, options, anyGlob));
+    if (hit !== undefined) return hit.text;
   }
-  const parts = [text];
-  const equals = text.indexOf('=');
-  if (text.startsWith('-') && equals > 0) parts.push(text.slice(equals + 1));
-  const colon = text.indexOf(':');
-  if (colon >= 0) parts.push(text.slice(colon + 1));
-  return parts.some((p) => p !== '' && (isCredentialPathResolved(p, cwd, options) || readsProcess(resolve(cwd, p))));
+  return undefined;
 }
 
 /**
- * Files of `/proc` that describe the machine and hold no process's secrets (proc(5)); every other path under `/proc`
- * (`/proc/self/environ`, `/proc/1/cmdline`, `/proc/self/mem`, a folder a recursive search walks) may show a process's
- * environment, API keys included, and counts as a credential read.
+ * The first word of `command` that may name a credential path: the words of its wrappers (`xargs -a .env`, `env
+ * --split-string`, `sudo -D`) in the command as written, then the arguments of the program actually run unless it
+ * reads no file.
  */
-const PROC_PUBLIC: ReadonlySet<string> = new Set(['/proc/cpuinfo', '/proc/meminfo', '/proc/version', '/proc/loadavg', '/proc/uptime', '/proc/stat', '/proc/filesystems', '/proc/swaps', '/proc/partitions', '/proc/diskstats']);
+function commandHit(command: SimpleCommand, names: (w: ShellWord, folders: boolean) => boolean): string | undefined {
+  const written = command.views[0]!;
+  const wrappers = written.slice(1, Math.min(written.length, command.programAt[0]!));
+  const wrapperHit = wrappers.find((w) => names(w, false));
+  if (wrapperHit !== undefined) return wrapperHit.text;
+  if (command.program !== undefined && NO_FILE_ARGUMENTS.has(basename(command.program))) return undefined;
+  const folders = command.program === undefined || !NAMES_ONLY.has(basename(command.program));
+  const words = command.views[command.views.length - 1]!;
+  return words.slice(1).find((w) => names(w, folders))?.text;
+}
 
-/** Whether an absolute path, as written or once its links are followed, lies in `/proc` outside {@link PROC_PUBLIC}. */
-function readsProcess(path: string): boolean {
-  const inProc = (p: string) => (p === '/proc' || p.startsWith('/proc/')) && !PROC_PUBLIC.has(p);
-  if (inProc(path)) return true;
-  try {
-    return inProc(realpathSync(path));
-  } catch {
-    return false;
+function literalNames(text: string, cwd: string, options: CredentialPathOptions, folders: boolean): boolean {
+  const judge = (path: string) => isCredentialPathResolved(path, cwd, options) || (folders && (holdsCredentialPaths(path, options) || holdsCredentialPaths(resolve(cwd, path), options)));
+  if (text.startsWith('~')) {
+    // The shell expands a leading tilde; `~/x` is judged in this process's home, as path rules do, `~user/x` asked.
+    if (isCredentialPath(text, options) || (folders && holdsCredentialPaths(text, options))) return true;
+    if (text !== '~' && !text.startsWith('~/')) return true;
+    return judge(`${homedir()}${text.slice(1)}`);
   }
+  return pathParts(text).some((p) => p !== '' && judge(p));
+}
+
+/**
+ * The parts of a word that may be paths a program opens: the word, the value of `NAME=VALUE` or `--opt=VALUE` (`dd
+ * if=.env`), the path of `REV:PATH`, and for `-Xvalue` every tail after the first option letter, since getopt(3)
+ * takes the rest of a word as the value of the first letter that takes one (`file -f.env`, `grep -rf.env`).
+ */
+function pathParts(text: string): string[] {
+  const parts = [text];
+  const equals = text.indexOf('=');
+  if (equals > 0) parts.push(text.slice(equals + 1));
+  const colon = text.indexOf(':');
+  if (colon >= 0) parts.push(text.slice(colon + 1));
+  if (text.length > 2 && text[0] === '-' && text[1] !== '-') for (let k = 2; k < text.length; k++) parts.push(text.slice(k));
+  return parts;
 }
 
 function dynamicNames(source: string, cwd: string, options: CredentialPathOptions, anyGlob: boolean): boolean {
@@ -80,8 +110,16 @@ function dynamicNames(source: string, cwd: string, options: CredentialPathOption
   if (folderSegments.some(isPattern)) return true;
   const folder = folderSegments.length === 0 ? '.' : folderSegments.join('/') || '/';
   const absolute = isAbsolute(folder) ? folder : resolve(cwd, folder);
-  if (isCredentialPathResolved(absolute, cwd, options) || readsProcess(absolute) || readsProcess(resolve(absolute, 'x'))) return true;
+  if (isCredentialPathResolved(absolute, cwd, options) || isCredentialPath(resolve(absolute, 'x'), options) || holdsSystemSecret(absolute, segments[segments.length - 1]!)) return true;
   return linksToCredentials(absolute, segments[segments.length - 1]!, options);
+}
+
+/** Whether a pattern in `folder` may match a {@link SYSTEM_CREDENTIAL_PATHS} entry there (`/etc/sh*`, `/etc/ssh/*_key`). */
+function holdsSystemSecret(folder: string, pattern: string): boolean {
+  return SYSTEM_CREDENTIAL_PATHS.some((entry) => {
+    const slash = entry.path.lastIndexOf('/');
+    return entry.path.slice(0, slash) === folder && (entry.path.includes('*') || mayMatch(pattern, entry.path.slice(slash + 1)));
+  });
 }
 
 function isPattern(segment: string): boolean {

@@ -294,7 +294,7 @@ const globs: Row[] = [
   ['{rm,-rf,/}', 'echo:*', false, 'rm:*', true],
   ['rm *', 'rm:*', true, 'rm -rf:*', true],
   ['rm *.txt', 'rm:*', true, 'rm:*', true],
-  ['ls *.txt', 'ls *.txt', false, 'rm:*', false],
+  ['ls *.txt', "ls '*.txt'", false, 'rm:*', false],
   ['echo {a,b}', 'echo:*', true, 'rm:*', false],
   ['echo "*"', "echo '*'", true, 'rm:*', false],
   ['echo x', "echo '*'", false, 'rm:*', false],
@@ -346,7 +346,7 @@ const ordinary: Row[] = [
   ['git diff HEAD~1 -- src/', 'git diff:*', true, 'git push:*', false],
   ['git log --format=%H -n 5', 'git log:*', true, 'git push:*', false],
   ['git log --format=%H', 'git log --format=*', true, 'rm:*', false],
-  ['git log --format=%H x', 'git log --format=*', false, 'rm:*', false],
+  ['git log --format=%H x', 'git log --format=*', true, 'rm:*', false],
   ['git push origin main', 'git push:*', true, 'git push:*', true],
   ['git push --force', 'git push', false, 'git push --force:*', true],
   ['git -C repo push', 'git push:*', true, 'git push:*', true],
@@ -386,7 +386,69 @@ const ordinary: Row[] = [
   [':', ':', true, 'rm:*', false],
 ];
 
-const table: Row[] = [...compounds, ...spellings, ...wrappers, ...inline, ...substitutions, ...globs, ...redirects, ...broken, ...ordinary];
+/**
+ * The wildcard forms of coding agents' settings files, with the meaning they have there (a star is any characters,
+ * blanks included; a space before it or `:*` keeps a word boundary; a trailing ` *` may match nothing), and git
+ * subcommands that may be aliases (opaque: deny rules match them as any git command, allow rules do not).
+ */
+const syntax: Row[] = [
+  ['git push --force origin main', 'git push*', true, 'git push*', true],
+  ['git push', 'git push*', true, 'git push*', true],
+  ['git pushx', 'git push*', false, 'git push*', true],
+  ['npm publishx', 'npm publish*', true, 'npm publish*', true],
+  ['npm publish-all', 'npm publish *', false, 'npm publish *', false],
+  ['npm publishx', 'npm publish:*', false, 'npm publish:*', false],
+  ['git push', 'git push *', true, 'git push *', true],
+  ['git push -f', 'git push *', true, 'git push *', true],
+  ['git pushx', 'git push:*', false, 'git push:*', true],
+  ['git push', 'git push :*', true, 'git push :*', true],
+  ['npm run test', 'npm run test *', true, 'npm run test *', true],
+  ['npm run test --watch', 'npm run test *', true, 'npm run test *', true],
+  ['npm run test:unit', 'npm run test *', false, 'npm run test *', false],
+  ['npm run test:unit', 'npm run test*', true, 'npm run test*', true],
+  ['npm run testing', 'npm run test:*', false, 'npm run test:*', false],
+  ['ls', 'ls*', true, 'ls*', true],
+  ['lsof -i', 'ls*', true, 'ls*', true],
+  ['lsof', 'ls *', false, 'ls *', false],
+  ['gh pr view main', 'gh * main', true, 'gh * main', true],
+  ['gh main', 'gh * main', false, 'gh * main', false],
+  ['git log --oneline main', 'git * main', true, 'git * main', true],
+  ['npm install', '* install', false, '* install', true],
+  ['echo install', '* install', false, '* install', true],
+  ['sudo rm x', 'sudo*', false, 'sudo*', true],
+  ['git  push', 'git push', true, 'git push*', true],
+  ["'git' push -f", 'git push -f', true, 'git push*', true],
+  ['\\git push', 'git push', true, 'git push*', true],
+  ['/usr/bin/git push', 'git push*', false, 'git push*', true],
+  ['command git push', 'git push*', true, 'git push*', true],
+  ['git "push" --force', 'git push*', true, 'git push*', true],
+  ['git $"push"', 'git push*', true, 'git push*', true],
+  ['git push "$remote"', 'git push*', true, 'git push*', true],
+  ['git $sub', 'git push*', false, 'git push*', true],
+  ['env git push', 'git push*', true, 'git push*', true],
+  ['timeout 5 git push', 'git push*', true, 'git push*', true],
+  ['git -c alias.p=push p origin HEAD', 'git p:*', false, 'git push:*', true],
+  ['git --config-env=alias.p=X p', 'git p:*', false, 'git push:*', true],
+  ['git sync', 'git sync', false, 'git push:*', true],
+  ['git sync', 'git sync', false, 'git push', true],
+  ['git -C repo sync', 'git:*', false, 'git push --force origin main', true],
+  ['/usr/bin/git p', 'git:*', false, 'git push:*', true],
+  ['git -c "$x" push', 'git push:*', false, 'git push:*', true],
+  ['git status', 'git status', true, 'git push:*', false],
+  ['git -c alias.status=push status', 'git status', false, 'git push:*', false],
+  ['rm sync', 'rm:*', true, 'git push:*', false],
+  ['cat "$f"', 'cat:*', true, 'cat /etc/shadow', true],
+  ['cat "$f" x', 'cat *', true, 'cat /etc/shadow', false],
+  ['make -C ~/a\\pp', 'make:*', true, 'make -C ~/app', true],
+];
+
+const table: Row[] = [...syntax, ...compounds, ...spellings, ...wrappers, ...inline, ...substitutions, ...globs, ...redirects, ...broken, ...ordinary];
+
+describe('rule syntax that stays ambiguous is refused', () => {
+  it.each(['rm *.tmp', 'git push* origin', 'x*a*b', 'git push:* --force', 'curl http://x:* -v'])('%j', async (rule) => {
+    await expect(compileCommandRule(rule)).rejects.toMatchObject({ code: 'INVALID_COMMAND_RULE', message: expect.stringMatching(/\*/) });
+  });
+});
 
 describe('the command table', () => {
   it('has at least 200 commands', () => expect(new Set(table.map((r) => r[0])).size).toBeGreaterThanOrEqual(200));

@@ -11,8 +11,9 @@ const { ALLOW, DENY } = PermissionBehavior;
  */
 describe('matching a crafted command: near misses of tens of thousands of words', () => {
   it.each([
-    ['*a*a*a*a*b', 'a'.repeat(50000), ALLOW],
-    ['*a*a*a*a*b', 'a'.repeat(50000), DENY],
+    ['* a * a * a * a * b', ' a'.repeat(50000), ALLOW],
+    ['* a * a * a * a * b', ' a'.repeat(50000), DENY],
+    ['a*', 'b '.repeat(50000), DENY],
     ['git * --force *', `git ${'x '.repeat(20000)}`, ALLOW],
     ['* * * * * * z', ' a'.repeat(20000), DENY],
   ] as const)('near miss %#', async (pattern, command, behavior) => {
@@ -21,8 +22,8 @@ describe('matching a crafted command: near misses of tens of thousands of words'
 
   it('the same wildcards still match', async () => {
     expect(await commandMatchesRule('git * --force *', 'git push --force origin')).toBe(true);
-    expect(await commandMatchesRule('x*a*b', 'xaxaxb', DENY)).toBe(true);
-    expect(await commandMatchesRule('a*.b', 'ax.b', DENY)).toBe(true);
-    expect(await commandMatchesRule('a*.b', 'axxb', DENY)).toBe(false);
+    expect(await commandMatchesRule('x * a * b', 'x a x a x b', DENY)).toBe(true);
+    expect(await commandMatchesRule('a*', 'ab x y', DENY)).toBe(true);
+    expect(await commandMatchesRule('a *', 'ax', DENY)).toBe(false);
   });
 });
