@@ -14,10 +14,11 @@ const MAX_SHOWN_KEY = 80;
  * Arguments that are not an object (an array, a scalar) are shown as one value, cut the same way.
  */
 export function approvalPrompt(toolName: string, args: unknown): string {
-  const json = JSON.stringify(args ?? {}) ?? 'null';
+  const value = args ?? {};
+  const json = JSON.stringify(value) ?? 'null';
   const head = `Allow tool '${toolName}' to run? Its arguments (${json.length} characters of JSON):`;
-  if (args === null || typeof args !== 'object' || Array.isArray(args)) return `${head}\n${shown(json)}`;
-  const lines = Object.entries(args as Record<string, unknown>).map(([key, value]) => `- ${cutText(JSON.stringify(key), MAX_SHOWN_KEY)}: ${shown(JSON.stringify(value) ?? 'undefined')}`);
+  if (typeof value !== 'object' || Array.isArray(value)) return `${head}\n${shown(json)}`;
+  const lines = Object.entries(value as Record<string, unknown>).map(([key, value]) => `- ${cutText(JSON.stringify(key), MAX_SHOWN_KEY)}: ${shown(JSON.stringify(value) ?? 'undefined')}`);
   return lines.length === 0 ? `${head}\n(none)` : `${head}\n${lines.join('\n')}`;
 }
 

@@ -25,7 +25,7 @@ function reject(res: ServerResponse, status: number, code: number, message: stri
     res.end();
     return;
   }
-  res.writeHead(status, { 'Content-Type': 'application/json' });
+  res.writeHead(status, { 'Content-Type': 'application/json', ...(status === 413 ? { Connection: 'close' } : {}) });
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
@@ -42,9 +42,9 @@ function readBody(req: IncomingMessage, limit: number): Promise<string | undefin
     req.on('data', (chunk: Buffer) => {
       size += chunk.length;
       if (size > limit) {
-        resolve(undefined);
         req.removeAllListeners('data');
-        req.resume();
+        req.pause();
+        resolve(undefined);
         return;
       }
       chunks.push(chunk);
