@@ -1,4 +1,4 @@
-import type { CallToolResult, InputRequiredResult, McpServer, RegisteredTool, ServerContext, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import type { CallToolResult, ClientCapabilities, InputRequiredResult, McpServer, RegisteredTool, ServerContext, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { PermissionEngine } from '../../../permissions/permission-engine';
 import { PermissionBehavior } from '../../../permissions/permission-behavior';
 import { mcpFormat, type McpTool } from '../../../providers/mcp';
@@ -184,9 +184,12 @@ export class McpToolServerV2 {
 
 /** @internal The port of an SDK v2 `tools/call`: the handler's `ServerContext`. */
 export function sdk2Port(server: McpSdk2ServerLike, ctx: ServerContext): McpRequestPort {
-  const { PROTOCOL_VERSION_META_KEY } = serverSdk();
+  const { PROTOCOL_VERSION_META_KEY, CLIENT_CAPABILITIES_META_KEY } = serverSdk();
+  // A 2026-07-28 request carries the client's revision and capabilities in its envelope; a session has them from
+  // `initialize` (createMcpHandler backfills the server's accessors from the envelope, stdio does not).
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   const version = envelope?.[PROTOCOL_VERSION_META_KEY];
+  const capabilities = envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
   return {
     sessionId: ctx.sessionId,
     authInfo: ctx.http?.authInfo,
@@ -194,7 +197,7 @@ export function sdk2Port(server: McpSdk2ServerLike, ctx: ServerContext): McpRequ
     signal: ctx.mcpReq.signal,
     progressToken: ctx.mcpReq._meta?.progressToken,
     protocolVersion: typeof version === 'string' ? version : server.server.getNegotiatedProtocolVersion(),
-    clientCapabilities: () => server.server.getClientCapabilities(),
+    clientCapabilities: () => capabilities ?? server.server.getClientCapabilities(),
     elicitInput: (params) => ctx.mcpReq.elicitInput(params as never) as never,
     createMessage: (params) => ctx.mcpReq.requestSampling(params as never) as never,
     closeSseStream: ctx.http?.closeSSE,
