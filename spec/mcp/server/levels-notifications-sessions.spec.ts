@@ -174,6 +174,7 @@ describe('serveHttp: idle sessions', () => {
 
   it('closes a session idle for idleTimeoutMs (server and transport), and the client then gets 404', async () => {
     const endpoint = await serveHttp(create, { idleTimeoutMs: 150 });
+    servers.length = 0; // serveHttp calls the factory once at start to tell the SDK line
     try {
       const client = new Client({ name: 'spec', version: '1.0.0' });
       const transport = new StreamableHTTPClientTransport(new URL(endpoint.url));
@@ -197,6 +198,7 @@ describe('serveHttp: idle sessions', () => {
   it('keeps sessions with idleTimeoutMs 0, has a 30-minute default, and refuses unusable values', async () => {
     expect(DEFAULT_SESSION_IDLE_MS).toBe(30 * 60 * 1000);
     const endpoint = await serveHttp(create, { idleTimeoutMs: 0 });
+    servers.length = 0; // serveHttp calls the factory once at start to tell the SDK line
     try {
       const transport = new StreamableHTTPClientTransport(new URL(endpoint.url));
       const client = new Client({ name: 'spec', version: '1.0.0' });

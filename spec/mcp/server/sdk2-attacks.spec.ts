@@ -143,7 +143,7 @@ describe('serveHttp on SDK v2 under attack', () => {
 
   it('answers 403 to a foreign Origin or Host, and serves loopback origins and requests without Origin', async () => {
     const port = new URL(endpoint.url).port;
-    for (const headers of [{ Host: `127.0.0.1:${port}`, Origin: 'https://evil.example' }, { Host: `evil.example:${port}` }, { Host: `127.0.0.1:${port}`, Origin: 'null' }]) {
+    for (const headers of [{ Host: `127.0.0.1:${port}`, Origin: 'https://evil.example' }, { Host: `evil.example:${port}` }, { Host: `127.0.0.1:${port}`, Origin: 'null' }] as Array<Record<string, string>>) {
       const answer = await raw(endpoint.url, 'POST', headers, INITIALIZE);
       expect(answer.status).toBe(403);
     }
