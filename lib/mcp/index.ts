@@ -21,6 +21,7 @@ export { McpServerError, type McpServerErrorCode } from './server/errors';
 export type { McpServerLike, McpSdk1ServerLike, McpLowLevelServerLike } from './server/mcp-server-like';
 // MCP client: another MCP server's tools as tools of a registry.
 export { McpClientTools, connectMcpServer } from './client/mcp-client-tools';
+export type { McpSdkClient } from './client/client-dialect';
 export type { McpClientLike, McpClientOptions, McpToolDrift, McpToolsChange } from './client/mcp-client-options';
 export { McpRemoteTool, type RemoteCall, type RemoteToolInit } from './client/mcp-remote-tool';
 export { McpClientError, type McpClientErrorCode } from './client/mcp-client-error';
