@@ -87,7 +87,10 @@ export const SDK1: ClientDialect = {
     } while (cursor !== undefined);
     return all;
   },
-  callTool: (client, params, request) => (client as Sdk1Client).callTool(params, undefined, request),
+  // `request` rather than `callTool`: SDK 1.32's `callTool` validates the `structuredContent` of an `isError` result
+  // against the tool's output schema and throws -32602, which hid the server's error text from the model. The
+  // adapter checks a successful result against the schema itself (`McpRemoteTool.checkResult`).
+  callTool: (client, params, request) => (client as Sdk1Client).request({ method: 'tools/call', params }, sdk1Types().CallToolResultSchema, request),
   failure(error, options) {
     const { McpError, ErrorCode } = sdk1Types();
     if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) return { kind: 'remote', code: error.code };

@@ -4,7 +4,7 @@ import type { McpSdk1ServerLike } from './mcp-server-like';
 import { LOOPBACK, serveHttpSdk1, serveStdioSdk1, type McpHttpEndpoint, type ServeHttpOptions } from './serve';
 import { isSdk2Server, type McpSdk2ServerLike } from './v2/mcp-server-v2-like';
 import { serveHttpSdk2, type McpSdk2ServerFactory } from './v2/serve-http-v2';
-import { serverSdk } from './v2/sdk-v2';
+import { sdksFor, serverSdk } from './v2/sdk-v2';
 
 /** Options of {@link serveStdio} on SDK v2 (the SDK's `ServeStdioOptions`). */
 export interface ServeStdioOptions {
@@ -42,10 +42,16 @@ export function serveStdio(createServer: McpSdk2ServerFactory, options?: ServeSt
 export function serveStdio(server: McpSdk1ServerLike): Promise<void>;
 export function serveStdio(server: McpSdk2ServerFactory | McpSdk1ServerLike, options: ServeStdioOptions = {}): McpStdioHandle | Promise<void> {
   if (typeof server !== 'function') return serveStdioSdk1(server);
-  // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional peer dependency, loaded on first use
-  const { serveStdio: sdkServeStdio } = require('@modelcontextprotocol/server/stdio') as typeof import('@modelcontextprotocol/server/stdio');
   serverSdk(); // a clear MCP_SDK_MISSING first
-  return sdkServeStdio((context) => server(context) as never, { ...(options.legacy === undefined ? {} : { legacy: options.legacy }), ...(options.onerror === undefined ? {} : { onerror: options.onerror }) });
+  // The SDK's serveStdio must come from the build of the factory's servers (see sdksFor): one is built to tell.
+  const started = (async () => {
+    const probe = await server({ era: 'legacy' });
+    await probe.close().catch(() => undefined);
+    const { serveStdio: sdkServeStdio } = await (await sdksFor(probe)).stdio();
+    return sdkServeStdio((context) => server(context) as never, { ...(options.legacy === undefined ? {} : { legacy: options.legacy }), ...(options.onerror === undefined ? {} : { onerror: options.onerror }) });
+  })();
+  started.catch((error: unknown) => options.onerror?.(error instanceof Error ? error : new Error(String(error))));
+  return { close: async () => (await started).close() };
 }
 
 /**
@@ -79,6 +85,9 @@ export async function serveHttp(createServer: (context: McpRequestContext) => Mc
   }
   const probe = await createServer({ era: 'legacy' });
   await probe.close().catch(() => undefined);
-  if (isSdk2Server(probe)) return serveHttpSdk2(createServer as McpSdk2ServerFactory, options, host, path);
+  if (isSdk2Server(probe)) {
+    const sdks = await sdksFor(probe);
+    return serveHttpSdk2(createServer as McpSdk2ServerFactory, options, host, path, sdks.server, sdks.node);
+  }
   return serveHttpSdk1(createServer as () => McpSdk1ServerLike, options);
 }

@@ -35,7 +35,12 @@ describe('docs/providers/mcp-client.md: every snippet runs', () => {
   const prepare = (source: string) => source.replaceAll("'http://localhost:3000/mcp'", JSON.stringify(url));
 
   it('has the snippets this spec checks', () => {
-    expect(snippets).toHaveLength(4);
+    expect(snippets).toHaveLength(5);
+  });
+
+  it('SDK v2: a 2026-07-28 server reached with sdk: 2, its approval question answered by the elicitation handler', async () => {
+    const logged = await run(prepare(snippets[4]!));
+    expect(logged).toEqual([JSON.stringify(['mcp__ops__deploy']), expect.stringContaining("Allow tool 'deploy' to run?"), expect.stringContaining('deployed')]);
   });
 
   it('the first connection: tools registered, listed, called, closed', async () => {

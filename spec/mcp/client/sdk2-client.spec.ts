@@ -9,6 +9,7 @@ import { Client as V1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport as V1HttpTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { McpServer as V1McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { McpServer } from '@modelcontextprotocol/server';
+import { z } from 'zod';
 import { BillingTools } from '../../../examples/mcp-server';
 import { Action, ActionResult, Tools } from '../../../lib';
 import { McpClientTools, serveHttp, serveTools, type McpHttpEndpoint } from '../../../lib/mcp';
@@ -129,5 +130,30 @@ describe('McpClientTools on SDK v2', () => {
         await upstream.close();
       }
     });
+  });
+});
+
+describe('a remote error result of a tool with an outputSchema', () => {
+  it.each([1, 2] as const)('is the server error text for the model (sdk: %s)', async (sdk) => {
+    const remote = await serveHttp(() => {
+      const server = new V1McpServer({ name: 'strict', version: '1.0.0' });
+      server.registerTool('weather', { description: 'Weather.', inputSchema: { city: z.string() }, outputSchema: { celsius: z.number() } }, () => ({
+        content: [{ type: 'text', text: 'the weather service is down' }],
+        structuredContent: { reason: 'down' },
+        isError: true,
+      }));
+      return server;
+    });
+    const tools = new Tools();
+    const mcp = await McpClientTools.connect(tools, { name: 'strict', url: remote.url, sdk });
+    try {
+      const failed = await tools.execute('mcp__strict__weather', { city: 'Oslo' });
+      expect(failed).toMatchObject({ ok: false });
+      expect(failed.ok ? '' : failed.error).toContain('the weather service is down');
+      expect(failed.ok ? '' : failed.error).not.toMatch(/Structured content|-32602/);
+    } finally {
+      await mcp.close();
+      await remote.close();
+    }
   });
 });

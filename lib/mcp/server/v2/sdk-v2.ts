@@ -37,3 +37,20 @@ export function nodeSdk(): NodeSdk {
     throw new McpServerError('MCP_SDK_MISSING', 'Serving MCP over HTTP on SDK v2 needs the optional peer dependency @modelcontextprotocol/node (2.1 or later): npm install @modelcontextprotocol/node', { cause: error });
   }
 }
+
+/**
+ * The server and Node packages of the build `server` comes from. The SDK ships a CommonJS and an ES module build, and
+ * its HTTP and stdio entries reach into the server's module-private state (the `server/discover` handler, the client
+ * identity of a 2026-07-28 request), so they must come from the same build as the `McpServer`: an ES module project's
+ * server gets the ES module build (loaded with `import()`), a CommonJS one this package's `require`.
+ */
+export async function sdksFor(server: object): Promise<{ server: ServerSdk; node: NodeSdk; stdio: () => Promise<typeof import('@modelcontextprotocol/server/stdio')> }> {
+  const cjs = serverSdk();
+  if (server instanceof cjs.McpServer) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional peer dependency, loaded on first use
+    return { server: cjs, node: nodeSdk(), stdio: () => Promise.resolve(require('@modelcontextprotocol/server/stdio') as typeof import('@modelcontextprotocol/server/stdio')) };
+  }
+  const esm = (await import('@modelcontextprotocol/server')) as unknown as ServerSdk;
+  const esmNode = (await import('@modelcontextprotocol/node').catch(() => nodeSdk())) as unknown as NodeSdk;
+  return { server: esm, node: esmNode, stdio: async () => (await import('@modelcontextprotocol/server/stdio')) as unknown as typeof import('@modelcontextprotocol/server/stdio') };
+}

@@ -6,7 +6,7 @@ import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/no
 import { McpServerError } from '../errors';
 import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS, type McpHttpEndpoint, type ServeHttpOptions } from '../serve';
 import type { McpSdk2ServerLike } from './mcp-server-v2-like';
-import { nodeSdk, serverSdk } from './sdk-v2';
+import type { NodeSdk, ServerSdk } from './sdk-v2';
 
 /** One 2025-11-25 (or older) session: its transport and server, its open exchanges and its idle timer. */
 interface Session {
@@ -67,9 +67,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<string | undefin
  *   a body limit (413), JSON parse errors (400); a request for an unknown session id is answered 404 (POST, GET and
  *   DELETE alike). Nothing of a rejected request is logged.
  */
-export async function serveHttpSdk2(createServer: McpSdk2ServerFactory, options: ServeHttpOptions, host: string, path: string): Promise<McpHttpEndpoint> {
-  const sdk = serverSdk();
-  const node = nodeSdk();
+export async function serveHttpSdk2(createServer: McpSdk2ServerFactory, options: ServeHttpOptions, host: string, path: string, sdk: ServerSdk, node: NodeSdk): Promise<McpHttpEndpoint> {
   const allowedHosts = options.allowedHosts === undefined ? sdk.localhostAllowedHostnames() : [...options.allowedHosts];
   const allowedOrigins = options.allowedOrigins === undefined ? allowedHosts : [...options.allowedOrigins];
   const idleMs = options.idleTimeoutMs ?? DEFAULT_SESSION_IDLE_MS;
