@@ -1,6 +1,8 @@
 /**
  * `serveStdio` on SDK v2: the example as a child process, with the SDK v2 client (2026-07-28) and the SDK 1.32
- * client (2025-11-25) on the other side of stdin/stdout.
+ * client (2025-11-25) on the other side of stdin/stdout. The child runs the TypeScript sources (transpiled as it
+ * starts, which takes long on a loaded machine), and the v2 client's probe starts a second one: hence the long
+ * probe and test timeouts (on stdio a probe that times out falls back to 2025-11-25).
  */
 import { join } from 'node:path';
 import { Client as V2Client } from '@modelcontextprotocol/client';
@@ -14,7 +16,7 @@ const child = { command: process.execPath, args: ['-r', join(__dirname, 'support
 
 describe('serveStdio on SDK v2: the example as a child process', () => {
   it('serves a 2026-07-28 client: listing, a call, and approval through input_required', async () => {
-    const client = new V2Client({ name: 'modern', version: '1' }, { versionNegotiation: { mode: 'auto' }, capabilities: { elicitation: { form: {} } } });
+    const client = new V2Client({ name: 'modern', version: '1' }, { versionNegotiation: { mode: 'auto', probe: { timeoutMs: 120_000 } }, capabilities: { elicitation: { form: {} } } });
     const asked: string[] = [];
     client.setRequestHandler('elicitation/create', (request) => {
       asked.push((request.params as { message: string }).message);
@@ -29,7 +31,7 @@ describe('serveStdio on SDK v2: the example as a child process', () => {
     } finally {
       await client.close();
     }
-  }, 60_000);
+  }, 240_000);
 
   it('serves a 2025-11-25 client (SDK 1.32); without elicitation nobody can approve', async () => {
     const client = new V1Client({ name: 'legacy', version: '1' });
@@ -43,5 +45,5 @@ describe('serveStdio on SDK v2: the example as a child process', () => {
     } finally {
       await client.close();
     }
-  }, 60_000);
+  }, 240_000);
 });
