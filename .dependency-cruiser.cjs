@@ -94,7 +94,7 @@ module.exports = {
       severity: 'error',
       comment: 'The MCP SDK (optional peer dependency) is imported only under lib/mcp, loaded by the agenttoolkit/mcp entry point.',
       from: { path: '^lib/', pathNot: '^lib/mcp/' },
-      to: { path: '(^|/)@modelcontextprotocol/sdk(/|$)' },
+      to: { path: '(^|/)@modelcontextprotocol/(sdk|server|client|node|core)(/|$)' },
     },
     {
       name: 'mcp-layer',

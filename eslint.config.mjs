@@ -9,6 +9,9 @@ const heavy = [
   { name: 'dockerode', message: 'dockerode is imported only by lib/sandbox/docker/ (optional peer dependency).' },
   { name: 'chokidar', message: 'chokidar is imported only by lib/skills/ watcher code (optional peer dependency).' },
   { name: '@modelcontextprotocol/sdk', message: 'The MCP SDK is imported only by lib/mcp/ (optional peer dependency, loaded by agenttoolkit/mcp).' },
+  { name: '@modelcontextprotocol/server', message: 'The MCP SDK v2 is imported only by lib/mcp/ (optional peer dependency, loaded by agenttoolkit/mcp).' },
+  { name: '@modelcontextprotocol/client', message: 'The MCP SDK v2 is imported only by lib/mcp/ (optional peer dependency, loaded by agenttoolkit/mcp).' },
+  { name: '@modelcontextprotocol/node', message: 'The MCP SDK v2 is imported only by lib/mcp/ (optional peer dependency, loaded by agenttoolkit/mcp).' },
   { name: 'ai', message: 'The Vercel AI SDK is imported only by lib/ai-sdk/ (optional peer dependency, loaded by agenttoolkit/ai-sdk).' },
   { name: '@openai/agents', message: 'The OpenAI Agents SDK is imported only by lib/openai-agents/ (optional peer dependency, loaded by agenttoolkit/openai-agents).' },
   { name: '@openai/agents-core', message: 'The OpenAI Agents SDK is imported only by lib/openai-agents/ (optional peer dependency, loaded by agenttoolkit/openai-agents).' },
@@ -23,7 +26,7 @@ const heavy = [
 
 // The MCP SDK is imported through subpaths (`@modelcontextprotocol/sdk/server/mcp.js`), which `paths` does not match.
 const heavyPatterns = [
-  { group: ['@modelcontextprotocol/sdk/*'], message: 'The MCP SDK is imported only by lib/mcp/ (optional peer dependency, loaded by agenttoolkit/mcp).' },
+  { group: ['@modelcontextprotocol/sdk/*', '@modelcontextprotocol/server/*', '@modelcontextprotocol/client/*'], message: 'The MCP SDK is imported only by lib/mcp/ (optional peer dependency, loaded by agenttoolkit/mcp).' },
   { group: ['ai/*', '@ai-sdk/*'], message: 'The Vercel AI SDK is imported only by lib/ai-sdk/ (optional peer dependency, loaded by agenttoolkit/ai-sdk).' },
   { group: ['@openai/agents/*', '@openai/agents-*'], message: 'The OpenAI Agents SDK is imported only by lib/openai-agents/ (optional peer dependency, loaded by agenttoolkit/openai-agents).' },
 ];
@@ -103,7 +106,7 @@ export default tseslint.config(
   },
   {
     files: ['lib/mcp/**'],
-    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => h.name !== '@modelcontextprotocol/sdk'), patterns: [...nestPatterns, ...typeboxPatterns] }] },
+    rules: { 'no-restricted-imports': ['error', { paths: heavy.filter((h) => !h.name.startsWith('@modelcontextprotocol/')), patterns: [...nestPatterns, ...typeboxPatterns] }] },
   },
   {
     files: ['lib/nestjs/**'],

@@ -23,6 +23,8 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Type } from '@sinclair/typebox';
 import { z } from 'zod';
+import { Client as Client2, InMemoryTransport as InMemoryTransport2, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
+import { createMcpHandler, McpServer as McpServer2 } from '@modelcontextprotocol/server';
 import { Tools } from '../lib';
 import { serveTools } from '../lib/mcp';
 import { formatNs, printTable } from './harness';
@@ -63,6 +65,40 @@ async function served(): Promise<Client> {
   const server = new McpServer({ name: 'served', version: '1.0.0' });
   serveTools(server, tools);
   return connected(server);
+}
+
+/** An SDK v2 server of the workload: the bare `registerTool` (zod) or the served registry. */
+function server2(kind: 'bare' | 'served'): McpServer2 {
+  const server = new McpServer2({ name: kind, version: '1.0.0' });
+  if (kind === 'bare') {
+    server.registerTool('add_numbers', { description: DESCRIPTION, inputSchema: z.object({ a: z.number().int(), b: z.number().int(), note: z.string().optional() }) }, ({ a, b }) => ({
+      content: [{ type: 'text', text: String(a + b) }],
+    }));
+    return server;
+  }
+  const tools = new Tools();
+  tools.action({ name: 'add_numbers', description: DESCRIPTION, params: Type.Object({ a: Type.Integer(), b: Type.Integer(), note: Type.Optional(Type.String()) }), effects: [] }, async ({ a, b }) => a + b);
+  serveTools(server, tools);
+  return server;
+}
+
+/** SDK v2 on 2025-11-25: the v2 client (default mode) over the v2 `InMemoryTransport`. */
+async function legacy2(kind: 'bare' | 'served'): Promise<Client2> {
+  const client = new Client2({ name: 'bench', version: '1.0.0' });
+  const [a, b] = InMemoryTransport2.createLinkedPair();
+  await server2(kind).connect(a);
+  await client.connect(b);
+  return client;
+}
+
+/** SDK v2 on 2026-07-28: the v2 client (`auto`) against `createMcpHandler` in process (its `fetch`, no socket). */
+async function modern2(kind: 'bare' | 'served'): Promise<Client2> {
+  const handler = createMcpHandler(() => server2(kind));
+  const client = new Client2({ name: 'bench', version: '1.0.0' }, { versionNegotiation: { mode: 'auto' } });
+  const fetch = (url: string | URL | Request, init?: RequestInit) => handler.fetch(new Request(url, init));
+  await client.connect(new StreamableHTTPClientTransport(new URL('http://localhost/mcp'), { fetch }));
+  if (client.getProtocolEra() !== 'modern') throw new Error('the bench client did not reach 2026-07-28');
+  return client;
 }
 
 const QUICK = process.env.BENCH_QUICK === '1';
@@ -140,12 +176,16 @@ const CASES = {
   bare: { name: 'bare SDK McpServer.registerTool (zod)', connect: bareSdk },
   cancellable: { name: 'same, handler listening to the request signal', connect: bareCancellable },
   served: { name: 'serveTools (TypeBox registry)', connect: served },
+  bare2legacy: { name: 'SDK v2, 2025-11-25 in memory: bare registerTool (zod)', connect: () => legacy2('bare') },
+  served2legacy: { name: 'SDK v2, 2025-11-25 in memory: serveTools', connect: () => legacy2('served') },
+  bare2modern: { name: 'SDK v2, 2026-07-28 createMcpHandler in process: bare registerTool (zod)', connect: () => modern2('bare') },
+  served2modern: { name: 'SDK v2, 2026-07-28 createMcpHandler in process: serveTools', connect: () => modern2('served') },
 } as const;
 type CaseId = keyof typeof CASES;
 
 /** One case in this process: sanity check, then one measurement, printed as JSON on the last line of stdout. */
 async function runCase(id: CaseId): Promise<void> {
-  const client = await CASES[id].connect();
+  const client = (await CASES[id].connect()) as Client;
   const check = (await client.callTool({ name: 'add_numbers', arguments: { a: 1, b: 2 } })) as { content: Array<{ text: string }> };
   if (check.content[0]?.text !== '3') throw new Error('sanity check failed');
   const m = await measure((i) => client.callTool({ name: 'add_numbers', arguments: { a: i, b: 2 } }));
@@ -177,7 +217,7 @@ export default async function mcpBench(): Promise<void> {
   const cpu = runs.map((r) => median(r.cpu));
   const best = runs.map((r) => Math.min(...r.wall));
   printTable(
-    'MCP server: one tools/call over InMemoryTransport (median of three runs, one process per case and run; target: serveTools <= 1.10 x bare SDK)',
+    'MCP server: one tools/call (median of three runs, one process per case and run; target: serveTools <= 1.10 x the bare SDK server of its line and revision; the "x bare" columns compare with the SDK 1.x row)',
     ['server', 'wall median', 'wall runs', 'x bare (wall)', 'CPU per call', 'x bare (CPU)', 'best run', 'x bare (best)'],
     ids.map((id, index) => [
       CASES[id].name,

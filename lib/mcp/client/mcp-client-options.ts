@@ -1,4 +1,5 @@
 import type { Client, ClientOptions } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client as Sdk2Client, ClientOptions as Sdk2ClientOptions } from '@modelcontextprotocol/client';
 import type { StreamableHTTPClientTransportOptions } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -61,7 +62,7 @@ export interface McpClientOptions {
    * An SDK `Client` you connected yourself (any transport). The adapter lists and calls tools through it and
    * installs its `tools/list_changed` handler on it; it never closes or reconnects it.
    */
-  readonly client?: McpClientLike | undefined;
+  readonly client?: McpClientLike | Sdk2Client | undefined;
   /** The prefix of registered tool names (default `mcp__<name>__`). */
   readonly prefix?: string | undefined;
   /** The group of the registered tools (default `"basic"`, always active; see `tools.createGroup`). */
@@ -99,13 +100,29 @@ export interface McpClientOptions {
   readonly requestTimeoutMs?: number | undefined;
   /** How this client introduces itself (default `{ name: 'agenttoolkit', version: '1.0.0' }`). */
   readonly clientInfo?: { readonly name: string; readonly version: string } | undefined;
-  /** Options of each SDK `Client` the adapter creates (its `capabilities`, for example elicitation). */
-  readonly clientOptions?: ClientOptions | undefined;
   /**
-   * Called with each SDK `Client` the adapter creates, before it connects (after a reconnection too): install request
-   * handlers there, such as an elicitation or sampling handler.
+   * Options of each SDK `Client` the adapter creates (its `capabilities`, for example elicitation): the SDK 1.x
+   * `ClientOptions`, or with `sdk: 2` those of `@modelcontextprotocol/client` (`versionNegotiation` defaults to
+   * `{ mode: 'auto' }` there: 2026-07-28 when the server speaks it, else 2025-11-25).
+   */
+  readonly clientOptions?: ClientOptions | Sdk2ClientOptions | undefined;
+  /**
+   * Called with each SDK 1.x `Client` the adapter creates, before it connects (after a reconnection too): install
+   * request handlers there, such as an elicitation or sampling handler. With `sdk: 2`, see {@link setupSdk2Client}.
    */
   readonly setupClient?: ((client: Client) => void) | undefined;
+  /**
+   * With `sdk: 2`: called with each SDK v2 `Client` the adapter creates, before it connects (after a reconnection
+   * too). Install request handlers by method there, such as `client.setRequestHandler('elicitation/create', ...)`:
+   * on 2026-07-28 the SDK's `input_required` loop answers a server's questions (an approval) with the same handler.
+   */
+  readonly setupSdk2Client?: ((client: Sdk2Client) => void) | undefined;
+  /**
+   * Which MCP SDK line the adapter connects with when it creates the client: `2` for `@modelcontextprotocol/client`
+   * (protocol revisions 2026-07-28 and 2025-11-25, negotiated), `1` for `@modelcontextprotocol/sdk` (2025-11-25;
+   * deprecated, supported until 2027-01-31). Default `1` in this release. A `client` you pass decides by itself.
+   */
+  readonly sdk?: 1 | 2 | undefined;
   /**
    * Where warnings (refused, skipped or drifted tools, lost connections) and the server's log messages
    * (`notifications/message`: `debug`/`info`/`notice` to `debug`, `warning` to `warn`, `error` and above to `error`)

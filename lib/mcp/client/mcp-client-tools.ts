@@ -1,6 +1,4 @@
-import { Client } from '@modelcontextprotocol/sdk/client/index.js';
-import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { ErrorCode, LoggingMessageNotificationSchema, McpError, ToolListChangedNotificationSchema, type LoggingMessageNotification, type Progress, type Tool as McpToolDefinition } from '@modelcontextprotocol/sdk/types.js';
+import type { LoggingMessageNotification, Progress, Tool as McpToolDefinition } from '@modelcontextprotocol/sdk/types.js';
 import { ToolError } from '../../errors';
 import type { ToolLogger } from '../../pipeline/logger';
 import { linkedController } from '../../pipeline/await-call';
@@ -15,9 +13,7 @@ import { ProgressRelay } from './mcp-progress';
 import type { McpClientOptions, McpToolDrift, McpToolsChange } from './mcp-client-options';
 import { McpRemoteTool } from './mcp-remote-tool';
 import { localToolName, SERVER_NAME, toolFingerprint } from './mcp-tool-naming';
-import { createTransport, isSessionGone } from './mcp-transport';
-
-const DEFAULT_CLIENT_INFO = { name: 'agenttoolkit', version: '1.0.0' };
+import { dialectOf, type ClientDialect, type McpSdkClient } from './client-dialect';
 /** A reason or server message quoted to the model or in a log line is cut to this many characters. */
 const MAX_MESSAGE = 500;
 /** A server's log message is cut to this many characters in the log line. */
@@ -60,7 +56,9 @@ export class McpClientTools {
   private readonly approved = new Map<string, string>();
   private readonly registered = new Map<string, McpRemoteTool>();
   private readonly refusedDrifts = new Map<string, McpToolDrift>();
-  private current: Client | undefined;
+  private readonly dialect: ClientDialect;
+  private current: McpSdkClient | undefined;
+  private freshListing = false;
   private connected = false;
   private closed = false;
   private reconnecting: Promise<void> | undefined;
@@ -74,6 +72,7 @@ export class McpClientTools {
     this.serverName = options.name;
     this.prefix = options.prefix ?? `mcp__${options.name}__`;
     this.logger = options.logger ?? tools.logger;
+    this.dialect = dialectOf(options);
     const reconnect = options.reconnect;
     this.reconnectPolicy =
       reconnect === false || options.client !== undefined
@@ -102,8 +101,11 @@ export class McpClientTools {
     return adapter;
   }
 
-  /** The SDK `Client` in use (a new one after each reconnection), or undefined when closed. */
-  get client(): Client | undefined {
+  /**
+   * The SDK `Client` in use (a new one after each reconnection), or undefined when closed: an SDK v2 `Client`
+   * (`sdk: 2`, or a v2 `client` you passed) or an SDK 1.x one.
+   */
+  get client(): McpSdkClient | undefined {
     return this.current;
   }
 
@@ -205,17 +207,18 @@ export class McpClientTools {
 
   private async open(): Promise<void> {
     const own = this.options.client === undefined;
-    const client = (this.options.client as Client | undefined) ?? new Client(this.options.clientInfo ?? DEFAULT_CLIENT_INFO, { capabilities: {}, ...this.options.clientOptions });
+    const client = (this.options.client as McpSdkClient | undefined) ?? this.dialect.create(this.options);
     if (own) {
-      this.options.setupClient?.(client);
-      const transport: Transport = createTransport(this.options);
+      if (this.dialect.sdk === 2) this.options.setupSdk2Client?.(client as never);
+      else this.options.setupClient?.(client as never);
       // On a failed handshake the SDK closes the transport itself (a started server process is stopped).
-      await client.connect(transport, this.requestOptions());
+      await this.dialect.connect(client, this.options, this.requestOptions());
     }
-    client.setNotificationHandler(ToolListChangedNotificationSchema, () => {
+    this.dialect.onToolsChanged(client, () => {
+      this.freshListing = true;
       this.refresh().catch((error: unknown) => this.warn(`could not refresh its tools after tools/list_changed: ${messageOf(error)}`));
     });
-    client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => this.serverLog(notification.params));
+    this.dialect.onLog(client, (params) => this.serverLog(params));
     const logLevel = this.options.logLevel;
     if (logLevel !== undefined && client.getServerCapabilities()?.logging !== undefined) {
       await client.setLoggingLevel(logLevel, this.requestOptions()).catch((error: unknown) => this.warn(`could not set its log level to '${logLevel}': ${messageOf(error)}`));
@@ -229,6 +232,7 @@ export class McpClientTools {
     }
     this.current = client;
     this.connected = true;
+    await this.dialect.listenForChanges(client).catch((error: unknown) => this.warn(`could not listen for tool list changes: ${messageOf(error)}`));
   }
 
   private async dropClient(): Promise<void> {
@@ -262,16 +266,11 @@ export class McpClientTools {
     throw new McpClientError('MCP_CONNECT_FAILED', `Could not reconnect to MCP server '${this.serverName}' after ${policy.maxAttempts} attempts: ${messageOf(last)}`, { cause: last });
   }
 
-  /** Every tool the server lists (all pages). */
-  private async listAll(client: Client): Promise<McpToolDefinition[]> {
-    const all: McpToolDefinition[] = [];
-    let cursor: string | undefined;
-    do {
-      const page = await client.listTools(cursor === undefined ? undefined : { cursor }, this.requestOptions());
-      all.push(...page.tools);
-      cursor = page.nextCursor;
-    } while (cursor !== undefined);
-    return all;
+  /** Every tool the server lists (all pages; after a change notification, not from the SDK's cache). */
+  private listAll(client: McpSdkClient): Promise<McpToolDefinition[]> {
+    const fresh = this.freshListing;
+    this.freshListing = false;
+    return this.dialect.listAll(client, fresh, this.requestOptions());
   }
 
   private async sync(): Promise<McpToolsChange> {
@@ -387,22 +386,25 @@ export class McpClientTools {
     let result;
     try {
       try {
-        result = await client.callTool({ name: remoteName, arguments: args }, undefined, options);
+        result = await this.dialect.callTool(client, { name: remoteName, arguments: args }, options);
       } catch (error) {
-        // The server did not process a request of a session it no longer knows: a new session, and the call once more.
-        if (signal.aborted || !isSessionGone(error, this.options) || this.reconnectPolicy === undefined) throw error;
-        this.warn('the server no longer knows the session (HTTP 404); starting a new one');
+        // Not processed by the server (a session it no longer knows, or a request never sent): once more, anew.
+        const failure = this.dialect.failure(error, this.options);
+        if (signal.aborted || (failure.kind !== 'session-gone' && failure.kind !== 'not-sent') || this.reconnectPolicy === undefined) throw error;
+        this.warn(failure.kind === 'session-gone' ? 'the server no longer knows the session (HTTP 404); starting a new one' : `the call could not be sent (${messageOf(error)}); reconnecting to send it again`);
         this.lost(client, error);
         client = await this.ready(signal);
-        result = await client.callTool({ name: remoteName, arguments: args }, undefined, options);
+        result = await this.dialect.callTool(client, { name: remoteName, arguments: args }, options);
       }
     } catch (error) {
-      if (signal.aborted) throw error;
-      if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) {
+      if (signal.aborted || error instanceof ToolError) throw error; // a ToolError: no connection to send it again on
+      const failure = this.dialect.failure(error, this.options);
+      if (failure.kind === 'remote') {
         const text = messageOf(error).replace(/^(?:MCP error -?\d+: )+/, '');
-        throw new ToolError(`MCP server '${this.serverName}' could not run tool '${remoteName}': ${cutText(text, MAX_MESSAGE)} (JSON-RPC error ${error.code}).`, { cause: error });
+        throw new ToolError(`MCP server '${this.serverName}' could not run tool '${remoteName}': ${cutText(text, MAX_MESSAGE)} (JSON-RPC error ${failure.code}).`, { cause: error });
       }
       this.lost(client, error);
+      if (failure.kind === 'not-sent') throw new ToolError(`The call could not be sent to MCP server '${this.serverName}' (${cutText(messageOf(error), MAX_MESSAGE)}); it did not run, so it is safe to try again.`, { cause: error });
       throw new ToolError(`The connection to MCP server '${this.serverName}' was lost during the call (${cutText(messageOf(error), MAX_MESSAGE)}). It may or may not have run; check before retrying.`, { cause: error });
     }
     return toolOutput(result as McpCallResult, this.serverName, localName);
@@ -432,7 +434,7 @@ export class McpClientTools {
   }
 
   /** The connected client, waiting for a reconnection in progress (or starting one) when the connection is down. */
-  private async ready(signal: AbortSignal): Promise<Client> {
+  private async ready(signal: AbortSignal): Promise<McpSdkClient> {
     if (!this.connected && !this.closed && this.reconnectPolicy !== undefined) {
       await Promise.race([this.reconnect().catch(() => undefined), abortOf(signal)]);
     }
@@ -444,9 +446,9 @@ export class McpClientTools {
   }
 
   /** A call failed below the protocol (a transport error): the connection is treated as lost and re-established. */
-  private lost(client: Client, error: unknown): void {
+  private lost(client: McpSdkClient, error: unknown): void {
     if (this.current !== client || this.reconnectPolicy === undefined || this.closed) return;
-    if (!isSessionGone(error, this.options)) this.warn(`the connection failed: ${messageOf(error)}; reconnecting`);
+    if (this.dialect.failure(error, this.options).kind !== 'session-gone') this.warn(`the connection failed: ${messageOf(error)}; reconnecting`);
     this.connected = false;
     this.reconnect().catch(() => undefined);
   }

@@ -11,7 +11,7 @@ import type {
   ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import type { McpServerLike } from './mcp-server-like';
+import type { McpSdk1ServerLike } from './mcp-server-like';
 
 /** The SDK's per-request handler argument (`RequestHandlerExtra`) as the MCP server adapter receives it. */
 export type McpRequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -29,6 +29,48 @@ export function isBelowLevel(levels: McpLogLevels, level: LoggingLevel, sessionI
 }
 
 /**
+ * @internal What {@link McpRequest} needs of one `tools/call`, from either SDK line: built by the 1.x adapter from
+ * `RequestHandlerExtra` ({@link sdk1Port}) and by the SDK v2 adapter from `ServerContext`.
+ */
+export interface McpRequestPort {
+  readonly sessionId: string | undefined;
+  readonly authInfo: AuthInfo | undefined;
+  readonly requestId: string | number;
+  readonly signal: AbortSignal;
+  readonly progressToken: string | number | undefined;
+  /** The protocol revision the call speaks (`2026-07-28`, `2025-11-25`, ...), when known. */
+  readonly protocolVersion: string | undefined;
+  clientCapabilities(): ClientCapabilities | undefined;
+  elicitInput(params: ElicitRequestFormParams | ElicitRequestURLParams): Promise<ElicitResult>;
+  createMessage(params: CreateMessageRequest['params']): Promise<CreateMessageResult>;
+  readonly closeSseStream: (() => void) | undefined;
+  notify(notification: { method: 'notifications/progress' | 'notifications/message'; params: Record<string, unknown> }): Promise<void>;
+  /** Sends a log message when `level` is at or above what the client asked for. */
+  log(level: LoggingLevel, data: unknown, logger: string | undefined): Promise<void>;
+}
+
+/** @internal The port of a 1.x `tools/call`: the `McpServer` and the handler's `extra`. */
+export function sdk1Port(server: McpSdk1ServerLike, extra: McpRequestExtra, levels: McpLogLevels): McpRequestPort {
+  return {
+    sessionId: extra.sessionId,
+    authInfo: extra.authInfo,
+    requestId: extra.requestId,
+    signal: extra.signal,
+    progressToken: extra._meta?.progressToken,
+    protocolVersion: undefined,
+    clientCapabilities: () => server.server.getClientCapabilities(),
+    elicitInput: (params) => server.server.elicitInput(params, { relatedRequestId: extra.requestId, signal: extra.signal }),
+    createMessage: (params) => server.server.createMessage(params, { relatedRequestId: extra.requestId, signal: extra.signal }) as Promise<CreateMessageResult>,
+    closeSseStream: extra.closeSSEStream,
+    notify: (notification) => extra.sendNotification(notification as never),
+    log: async (level, data, logger) => {
+      if (isBelowLevel(levels, level, extra.sessionId)) return;
+      await extra.sendNotification({ method: 'notifications/message', params: logger === undefined ? { level, data } : { level, data, logger } });
+    },
+  };
+}
+
+/**
  * The MCP request a tool call is serving: inject it into a tool with `@Inject(McpRequest, { optional: true })` (or a
  * function tool's `inject: { mcp: McpRequest }`) to ask the connected user (`elicitInput`), ask the client's model
  * (`createMessage`), report progress and send logs. It is provided per call by {@link McpToolServer}; outside MCP
@@ -42,40 +84,44 @@ export class McpRequest {
   private lastProgress = -Infinity;
 
   /** @internal Built by the server adapter for each `tools/call`. */
-  constructor(
-    private readonly server: McpServerLike,
-    private readonly extra: McpRequestExtra,
-    private readonly levels: McpLogLevels,
-  ) {}
+  constructor(private readonly port: McpRequestPort) {}
 
   /** The session id of a Streamable HTTP connection, or `undefined` (stdio, in-memory). */
   get sessionId(): string | undefined {
-    return this.extra.sessionId;
+    return this.port.sessionId;
   }
 
   /** The validated access token's information when the transport authenticated the request (the SDK's `AuthInfo`). */
   get authInfo(): AuthInfo | undefined {
-    return this.extra.authInfo;
+    return this.port.authInfo;
   }
 
   /** The JSON-RPC id of the `tools/call` request. */
   get requestId(): string | number {
-    return this.extra.requestId;
+    return this.port.requestId;
   }
 
   /** Aborted when the client cancels the call (`notifications/cancelled`) or the connection closes. */
   get signal(): AbortSignal {
-    return this.extra.signal;
+    return this.port.signal;
   }
 
   /** The capabilities the client declared at initialization (`elicitation`, `sampling`, ...), if known. */
   get clientCapabilities(): ClientCapabilities | undefined {
-    return this.server.server.getClientCapabilities();
+    return this.port.clientCapabilities();
+  }
+
+  /**
+   * The protocol revision the call speaks when the SDK tells it (SDK v2: `2026-07-28` for a stateless request,
+   * the negotiated `2025-11-25` or older for a session); `undefined` on SDK 1.x.
+   */
+  get protocolVersion(): string | undefined {
+    return this.port.protocolVersion;
   }
 
   /** The progress token the client sent with the call, or `undefined` when it asked for no progress. */
   get progressToken(): string | number | undefined {
-    return this.extra._meta?.progressToken;
+    return this.port.progressToken;
   }
 
   /**
@@ -84,7 +130,7 @@ export class McpRequest {
    * @throws the SDK's error when the client does not support elicitation or the request fails.
    */
   elicitInput(params: ElicitRequestFormParams | ElicitRequestURLParams): Promise<ElicitResult> {
-    return this.server.server.elicitInput(params, { relatedRequestId: this.extra.requestId, signal: this.extra.signal });
+    return this.port.elicitInput(params);
   }
 
   /**
@@ -92,7 +138,7 @@ export class McpRequest {
    * @throws the SDK's error when the client does not support sampling or the request fails.
    */
   createMessage(params: CreateMessageRequest['params']): Promise<CreateMessageResult> {
-    return this.server.server.createMessage(params, { relatedRequestId: this.extra.requestId, signal: this.extra.signal }) as Promise<CreateMessageResult>;
+    return this.port.createMessage(params);
   }
 
   /**
@@ -102,7 +148,7 @@ export class McpRequest {
    * @returns false when the transport cannot do it (stdio, in-memory, no event store): the call goes on as usual.
    */
   closeSseStream(): boolean {
-    const close = this.extra.closeSSEStream;
+    const close = this.port.closeSseStream;
     if (close === undefined) return false;
     close();
     return true;
@@ -120,7 +166,7 @@ export class McpRequest {
     const params: { progressToken: string | number; progress: number; total?: number; message?: string } = { progressToken, progress: done };
     if (total !== undefined) params.total = total;
     if (message !== undefined) params.message = message;
-    await this.extra.sendNotification({ method: 'notifications/progress', params });
+    await this.port.notify({ method: 'notifications/progress', params });
   }
 
   /** @internal The next progress step for an automatic notification (status line, streamed chunk). */
@@ -132,8 +178,7 @@ export class McpRequest {
    * Sends a log message (`notifications/message`) for this call, when `level` is at or above the level the client
    * set with `logging/setLevel` (every level when it set none). `data` is any JSON value; `logger` names the source.
    */
-  async log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
-    if (isBelowLevel(this.levels, level, this.extra.sessionId)) return;
-    await this.extra.sendNotification({ method: 'notifications/message', params: logger === undefined ? { level, data } : { level, data, logger } });
+  log(level: LoggingLevel, data: unknown, logger?: string): Promise<void> {
+    return this.port.log(level, data, logger);
   }
 }

@@ -1,6 +1,7 @@
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { RequestOptions } from '@modelcontextprotocol/sdk/shared/protocol.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { McpSdk2ServerLike } from './v2/mcp-server-v2-like';
 import type {
   ClientCapabilities,
   CreateMessageRequest,
@@ -32,13 +33,13 @@ export interface McpLowLevelServerLike {
 }
 
 /**
- * An MCP server as the functions of agenttoolkit/mcp take it: the SDK's `McpServer`
- * (`@modelcontextprotocol/sdk/server/mcp.js`), declared by the members they use rather than by the class. The SDK
+ * An `McpServer` of the SDK 1.x line (`@modelcontextprotocol/sdk/server/mcp.js`, deprecated: supported until
+ * 2027-01-31, the end of the 1.x line's fixes), declared by the members they use rather than by the class. The SDK
  * ships its classes twice (an ES module build and a CommonJS build) and TypeScript holds two declarations of a class
  * with private members apart, so naming the class would refuse the ES module `McpServer` in a `"type": "module"`
  * project; both builds fit this interface. Pass your `McpServer`; nothing else is expected to implement it.
  */
-export interface McpServerLike {
+export interface McpSdk1ServerLike {
   /** The low-level `Server` the `McpServer` wraps. */
   readonly server: McpLowLevelServerLike;
   /** Connects the server to `transport` (one connection per `McpServer`). */
@@ -58,6 +59,13 @@ export interface McpServerLike {
 }
 
 /** The SDK's `McpServer` type of `server` (the same object: both SDK builds have one run-time shape). */
-export function sdkServer(server: McpServerLike): McpServer {
+export function sdkServer(server: McpSdk1ServerLike): McpServer {
   return server as unknown as McpServer;
 }
+
+/**
+ * An MCP server as the functions of agenttoolkit/mcp take it: an `McpServer` of the SDK v2
+ * (`@modelcontextprotocol/server`, {@link McpSdk2ServerLike}) or, deprecated until 2027-01-31, of the SDK 1.x
+ * (`@modelcontextprotocol/sdk`, {@link McpSdk1ServerLike}). The functions tell them apart at run time.
+ */
+export type McpServerLike = McpSdk1ServerLike | McpSdk2ServerLike;

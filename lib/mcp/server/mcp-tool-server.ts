@@ -1,5 +1,5 @@
 import type { McpServer, RegisteredResourceTemplate, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { SetLevelRequestSchema, type CallToolResult, type LoggingLevel, type ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type { CallToolResult, LoggingLevel, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolContext } from '../../context/tool-context';
 import type { PermissionEngine } from '../../permissions/permission-engine';
 import { PermissionBehavior } from '../../permissions/permission-behavior';
@@ -10,14 +10,16 @@ import { ToolResultState } from '../../streaming/tool-chunk';
 import type { ActionResult } from '../../result';
 import type { Tool } from '../../tool/tool';
 import type { ExecuteOptions, Tools } from '../../tools';
-import { cutText, toWellFormed } from '../../text/cut-text';
+import { toWellFormed } from '../../text/cut-text';
+import { approvalPrompt } from './approval-prompt';
 import { progressOf } from '../client/mcp-progress';
 import { McpServerError } from './errors';
 import { jsonSchemaCarrier } from './json-schema-carrier';
-import { isBelowLevel, McpRequest, type McpLogLevels, type McpRequestExtra } from './mcp-request';
+import { isBelowLevel, McpRequest, sdk1Port, type McpLogLevels, type McpRequestExtra } from './mcp-request';
 import { serveToolOutputs } from './serve-tool-outputs';
 import { answerUnknownTools } from './unknown-tool';
-import { sdkServer, type McpServerLike } from './mcp-server-like';
+import type { McpApprovalStateOptions } from './v2/approval-state';
+import { sdkServer, type McpSdk1ServerLike } from './mcp-server-like';
 
 /** Options of {@link serveTools} / {@link McpToolServer}. */
 export interface ServeToolsOptions {
@@ -31,6 +33,12 @@ export interface ServeToolsOptions {
    * (default true).
    */
   progress?: boolean | undefined;
+  /**
+   * SDK v2 only: the signing key, lifetime and used-state store of the `requestState` an approval hands the client
+   * (MCP 2026-07-28 multi-round-trip requests). Default: a random key of this process, 600 seconds, one
+   * `McpMemoryUsedStates` of this process. A fleet behind one URL needs a shared key and a shared store.
+   */
+  approvalState?: McpApprovalStateOptions | undefined;
 }
 
 /**
@@ -74,7 +82,7 @@ export class McpToolServer {
    *   natively on `server`; `MCP_SDK_MISSING` when zod cannot be loaded next to the SDK.
    */
   constructor(
-    readonly server: McpServerLike,
+    readonly server: McpSdk1ServerLike,
     readonly tools: Tools<ActionResult<unknown>>,
     private readonly options: ServeToolsOptions = {},
   ) {
@@ -179,6 +187,8 @@ export class McpToolServer {
   private installLogging(): void {
     const low = sdkServer(this.server).server;
     if (!this.server.isConnected()) low.registerCapabilities({ logging: {} });
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- SDK 1.x (optional peer dependency), loaded when a 1.x server is served
+    const { SetLevelRequestSchema } = require('@modelcontextprotocol/sdk/types.js') as typeof import('@modelcontextprotocol/sdk/types.js');
     try {
       low.setRequestHandler(SetLevelRequestSchema, (request, extra) => {
         // The session as the SDK's own handler keys it.
@@ -200,7 +210,7 @@ export class McpToolServer {
    * about what the SDK's own `registerTool` handler costs.
    */
   private call(name: string, args: Record<string, unknown>, extra: McpRequestExtra): Promise<CallToolResult> {
-    const request = new McpRequest(this.server, extra, this.levels);
+    const request = new McpRequest(sdk1Port(this.server, extra, this.levels));
     // The client's trace context (`traceparent`, `tracestate`, `baggage` in `params._meta`): with the registry's
     // telemetry, the call's execute_tool span continues the client's trace; no server span is added around it.
     const options: ExecuteOptions = { context: this.tools.context.clone().provide(request), signal: extra.signal, callId: String(extra.requestId), traceContext: extra._meta };
@@ -257,9 +267,8 @@ export class McpToolServer {
 
   /** Asks the connected user to approve one call; only `accept` approves. */
   private async askUser(request: McpRequest, tool: Tool, args: unknown): Promise<boolean> {
-    const shown = cutText(JSON.stringify(args ?? {}), MAX_SHOWN_ARGS);
     try {
-      const answer = await request.elicitInput({ mode: 'form', message: `Allow tool '${tool.name}' to run with ${shown}?`, requestedSchema: { type: 'object', properties: {} } });
+      const answer = await request.elicitInput({ mode: 'form', message: approvalPrompt(tool.name, args), requestedSchema: { type: 'object', properties: {} } });
       return answer.action === 'accept';
     } catch {
       return false; // a failed or cancelled request approves nothing
@@ -280,34 +289,14 @@ export function toCallToolResult(result: ActionResult<unknown>): CallToolResult 
   return mcpToolResult(result) as CallToolResult;
 }
 
-const NO_ELICITATION = 'the MCP client does not support elicitation, so nobody can approve the call';
+/** @internal The unapproved result's reason when the client cannot be asked. */
+export const NO_ELICITATION = 'the MCP client does not support elicitation, so nobody can approve the call';
 
-const MAX_SHOWN_ARGS = 2000;
-
-/** Whether the call needs the user's approval; a check that throws fails closed (asks). */
-function needsApproval(tool: Tool, args: unknown, context: ToolContext): boolean {
+/** @internal Whether the call needs the user's approval; a check that throws fails closed (asks). */
+export function needsApproval(tool: Tool, args: unknown, context: ToolContext): boolean {
   try {
     return tool.isAvailable(context) && tool.needsApproval(args);
   } catch {
     return true;
   }
-}
-
-/**
- * Serves a `Tools` registry as MCP tools on an `McpServer` you own (see {@link McpToolServer} for what is mapped).
- * Call it before or after registering your own tools, resources and prompts on the server, and before `connect`
- * (the `logging` capability is declared then; on a server already connected without it, tools are served and
- * announced, but there is no MCP logging).
- *
- * @example
- * ```ts
- * const server = new McpServer({ name: 'billing', version: '1.0.0' });
- * serveTools(server, tools);
- * await server.connect(new StdioServerTransport());
- * ```
- * @returns the {@link McpToolServer}, whose `close()` takes the registry's tools off the server.
- * @throws McpServerError `MCP_TOOL_NAME_TAKEN` when a name is taken by a native tool.
- */
-export function serveTools(server: McpServerLike, tools: Tools<ActionResult<unknown>>, options?: ServeToolsOptions): McpToolServer {
-  return new McpToolServer(server, tools, options);
 }

@@ -2,7 +2,7 @@ import type { RegisteredPrompt } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { GetPromptResult } from '@modelcontextprotocol/sdk/types.js';
 import type { Skills } from '../../skills/skills';
 import { McpServerError } from './errors';
-import { sdkServer, type McpServerLike } from './mcp-server-like';
+import { sdkServer, type McpSdk1ServerLike, type McpServerLike } from './mcp-server-like';
 
 /** The skills served as MCP prompts by {@link serveSkills}. */
 export interface McpSkillPrompts {
@@ -29,7 +29,7 @@ export function serveSkills(server: McpServerLike, skills: Skills): McpSkillProm
   const served = new Map<string, RegisteredPrompt>();
   const add = (name: string, description: string) => {
     try {
-      served.set(name, sdkServer(server).registerPrompt(name, { description }, () => skillPrompt(skills, name)));
+      served.set(name, sdkServer(server as McpSdk1ServerLike).registerPrompt(name, { description }, () => skillPrompt(skills, name)));
     } catch (error) {
       throw new McpServerError('MCP_TOOL_NAME_TAKEN', `Prompt '${name}' is already registered on this McpServer; a skill of that name cannot be served as a prompt.`, { cause: error });
     }

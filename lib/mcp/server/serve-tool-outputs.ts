@@ -1,9 +1,9 @@
-import { ResourceTemplate, type RegisteredResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
-import { ErrorCode, McpError, type ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
+import type { RegisteredResourceTemplate } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { ReadResourceResult } from '@modelcontextprotocol/sdk/types.js';
 import { OUTPUT_URI_PREFIX } from '../../budget/output-budget';
 import type { ActionResult } from '../../result';
 import type { Tools } from '../../tools';
-import { sdkServer, type McpServerLike } from './mcp-server-like';
+import { sdkServer, type McpSdk1ServerLike } from './mcp-server-like';
 
 /** The name of the resource template that serves saved outputs. */
 export const TOOL_OUTPUTS_RESOURCE = 'tool-outputs';
@@ -17,8 +17,12 @@ export const TOOL_OUTPUTS_RESOURCE = 'tool-outputs';
  * has a workspace.
  * @returns the registered template (`remove()` takes it off), or undefined when nothing was registered.
  */
-export function serveToolOutputs(server: McpServerLike, tools: Tools<ActionResult<unknown>>): RegisteredResourceTemplate | undefined {
+export function serveToolOutputs(server: McpSdk1ServerLike, tools: Tools<ActionResult<unknown>>): RegisteredResourceTemplate | undefined {
   if (!tools.outputBudgets.savesOutputs) return undefined;
+  /* eslint-disable @typescript-eslint/no-require-imports -- SDK 1.x (optional peer dependency), loaded when a 1.x server is served */
+  const { ResourceTemplate } = require('@modelcontextprotocol/sdk/server/mcp.js') as typeof import('@modelcontextprotocol/sdk/server/mcp.js');
+  const { ErrorCode, McpError } = require('@modelcontextprotocol/sdk/types.js') as typeof import('@modelcontextprotocol/sdk/types.js');
+  /* eslint-enable @typescript-eslint/no-require-imports */
   const template = new ResourceTemplate(`${OUTPUT_URI_PREFIX}{id}`, { list: undefined });
   const metadata = { title: 'Saved tool outputs', description: 'The full text of tool outputs that were cut to fit the output budget.', mimeType: 'text/plain' };
   return sdkServer(server).registerResource(TOOL_OUTPUTS_RESOURCE, template, metadata, async (uri): Promise<ReadResourceResult> => {

@@ -2,17 +2,17 @@ import { randomUUID } from 'node:crypto';
 import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpServerError } from './errors';
-import type { McpServerLike } from './mcp-server-like';
+import type { McpSdk1ServerLike } from './mcp-server-like';
 
 type Transport = import('@modelcontextprotocol/sdk/server/streamableHttp.js').StreamableHTTPServerTransport;
 type EventStore = import('@modelcontextprotocol/sdk/server/streamableHttp.js').EventStore;
 
 /**
- * Serves `server` over stdio (the SDK's `StdioServerTransport`: JSON-RPC on the process's stdin and stdout). Write
+ * @internal SDK 1.x: serves `server` over stdio (the SDK's `StdioServerTransport`: JSON-RPC on the process's stdin and stdout). Write
  * nothing else to stdout while it runs.
  * @returns once connected; the promise of `server.close()` ends it.
  */
-export async function serveStdio(server: McpServerLike): Promise<void> {
+export async function serveStdioSdk1(server: McpSdk1ServerLike): Promise<void> {
   // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional peer dependency, loaded on first use
   const { StdioServerTransport } = require('@modelcontextprotocol/sdk/server/stdio.js') as typeof import('@modelcontextprotocol/sdk/server/stdio.js');
   await server.connect(new StdioServerTransport());
@@ -48,7 +48,32 @@ export interface ServeHttpOptions {
   eventStore?: EventStore | undefined;
   /** The SSE `retry` field (milliseconds) sent to clients: how long they wait before reconnecting. Default: none. */
   retryIntervalMs?: number | undefined;
+  /**
+   * SDK v2: host names an `Origin` header may name (the MCP specification requires servers to validate `Origin`, a
+   * browser's cross-site request is answered 403). Default: `allowedHosts` (for a loopback `host`: `localhost`,
+   * `127.0.0.1`, `[::1]`). A request without `Origin` (not from a browser) is served.
+   */
+  allowedOrigins?: readonly string[] | undefined;
+  /**
+   * SDK v2: the most 2025-11-25 (and older) sessions open at once; one more `initialize` is answered HTTP 503 with a
+   * JSON-RPC error saying so, until a session ends (`DELETE`, idle timeout). Default {@link DEFAULT_MAX_SESSIONS}.
+   */
+  maxSessions?: number | undefined;
+  /**
+   * SDK v2: the largest request body, in bytes; a larger one is answered HTTP 413 (default 4 MiB, the SDK's
+   * `DEFAULT_MAX_REQUEST_BODY_SIZE`).
+   */
+  maxBodyBytes?: number | undefined;
+  /**
+   * SDK v2: the registries your factory serves; a change of their listing is announced to 2026-07-28 clients
+   * listening with `subscriptions/listen` (sessions of older clients get `notifications/tools/list_changed` from
+   * `serveTools` itself). Default: none announced.
+   */
+  registries?: ReadonlyArray<{ onListChange(listener: () => void): () => void }> | undefined;
 }
+
+/** The default {@link ServeHttpOptions.maxSessions}. */
+export const DEFAULT_MAX_SESSIONS = 100;
 
 /** The default {@link ServeHttpOptions.idleTimeoutMs}: 30 minutes. */
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
@@ -56,7 +81,7 @@ export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
 /** One Streamable HTTP session: its transport and server, its open exchanges and its idle timer. */
 interface Session {
   readonly transport: Transport;
-  readonly server: McpServerLike;
+  readonly server: McpSdk1ServerLike;
   open: number;
   timer: ReturnType<typeof setTimeout> | undefined;
 }
@@ -69,12 +94,20 @@ export interface McpHttpEndpoint {
   readonly httpServer: HttpServer;
   /** Closes every session (and its `McpServer`) and stops listening. */
   close(): Promise<void>;
+  /**
+   * SDK v2: announces list changes to 2026-07-28 clients listening with `subscriptions/listen` (the SDK handler's
+   * `notify`); `undefined` on SDK 1.x.
+   */
+  readonly notify?: { toolsChanged(): void; promptsChanged(): void; resourcesChanged(): void; resourceUpdated(uri: string): void } | undefined;
+  /** SDK v2: how many 2025-11-25 (or older) sessions are open; `undefined` on SDK 1.x. */
+  readonly sessions?: number | undefined;
 }
 
-const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
+/** @internal */
+export const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
 
 /**
- * Serves MCP over Streamable HTTP (stateful: one session per `initialize`, each with its own `McpServer` from
+ * @internal SDK 1.x: serves MCP over Streamable HTTP (stateful: one session per `initialize`, each with its own `McpServer` from
  * `createServer`, since an `McpServer` serves one connection). Built on the SDK's `createMcpExpressApp`, whose
  * host-header validation (`hostHeaderValidation`) is on: a request whose `Host` is not an allowed host gets HTTP
  * 403, which blocks DNS rebinding against a local server
@@ -91,7 +124,7 @@ const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
  * @throws McpServerError `MCP_HOST_VALIDATION` for a non-loopback `host` without `allowedHosts`, `MCP_HTTP_OPTIONS` for
  *   an `idleTimeoutMs` that is not a number of milliseconds of at least 0.
  */
-export async function serveHttp(createServer: () => McpServerLike | Promise<McpServerLike>, options: ServeHttpOptions = {}): Promise<McpHttpEndpoint> {
+export async function serveHttpSdk1(createServer: () => McpSdk1ServerLike | Promise<McpSdk1ServerLike>, options: ServeHttpOptions = {}): Promise<McpHttpEndpoint> {
   const host = options.host ?? '127.0.0.1';
   const path = options.path ?? '/mcp';
   if (!LOOPBACK.has(host) && options.allowedHosts === undefined) {

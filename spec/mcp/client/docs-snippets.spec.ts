@@ -1,5 +1,6 @@
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
+import * as mcpServer from '@modelcontextprotocol/server';
 import { transpileModule, ModuleKind, ScriptTarget } from 'typescript';
 import * as core from '../../../lib';
 import * as mcp from '../../../lib/mcp';
@@ -15,7 +16,7 @@ async function run(source: string): Promise<string[]> {
   const { outputText } = transpileModule(`${source}\nexport {};`, { compilerOptions: { module: ModuleKind.CommonJS, target: ScriptTarget.ES2022 } });
   const logged: string[] = [];
   const console = { log: (...values: unknown[]) => logged.push(values.map((v) => (typeof v === 'string' ? v : (JSON.stringify(v) ?? String(v)))).join(' ')), error: () => undefined };
-  const modules: Record<string, unknown> = { agenttoolkit: core, 'agenttoolkit/mcp': mcp, 'agenttoolkit/permissions': permissions };
+  const modules: Record<string, unknown> = { agenttoolkit: core, 'agenttoolkit/mcp': mcp, 'agenttoolkit/permissions': permissions, '@modelcontextprotocol/server': mcpServer };
   const load = (name: string) => {
     if (!(name in modules)) throw new Error(`snippet imports ${name}`);
     return modules[name];
@@ -35,7 +36,12 @@ describe('docs/providers/mcp-client.md: every snippet runs', () => {
   const prepare = (source: string) => source.replaceAll("'http://localhost:3000/mcp'", JSON.stringify(url));
 
   it('has the snippets this spec checks', () => {
-    expect(snippets).toHaveLength(4);
+    expect(snippets).toHaveLength(5);
+  });
+
+  it('SDK v2: a 2026-07-28 server reached with sdk: 2, its approval question answered by the elicitation handler', async () => {
+    const logged = await run(prepare(snippets[4]!));
+    expect(logged).toEqual([JSON.stringify(['mcp__ops__deploy']), expect.stringContaining("Allow tool 'deploy' to run?"), expect.stringContaining('deployed')]);
   });
 
   it('the first connection: tools registered, listed, called, closed', async () => {

@@ -96,7 +96,7 @@ describe('docs/providers/mcp.md server snippets', () => {
   it('the SDK client declares elicitation, is asked, and the approved call runs', async () => {
     const log: string[] = [];
     const { result } = (await run(snippets[3]!, log)) as { result: { content: unknown } };
-    expect(log[0]).toBe("Allow tool 'deploy' to run with {}?");
+    expect(log[0]).toBe("Allow tool 'deploy' to run? Its arguments (2 characters of JSON):\n(none)");
     expect(result.content).toEqual([{ type: 'text', text: 'deployed' }]);
   });
 

@@ -176,6 +176,7 @@ describe('serveHttp: idle sessions', () => {
   it('closes a session idle for idleTimeoutMs (server and transport), and the client then gets 404', async () => {
     // Long enough that a busy machine finishes connecting (initialize, then the standalone stream) inside it.
     const endpoint = await serveHttp(create, { idleTimeoutMs: 1_500 });
+    servers.length = 0; // serveHttp calls the factory once at start to tell the SDK line
     try {
       const client = new Client({ name: 'spec', version: '1.0.0' });
       const transport = new StreamableHTTPClientTransport(new URL(endpoint.url));
@@ -198,6 +199,7 @@ describe('serveHttp: idle sessions', () => {
   it('keeps sessions with idleTimeoutMs 0, has a 30-minute default, and refuses unusable values', async () => {
     expect(DEFAULT_SESSION_IDLE_MS).toBe(30 * 60 * 1000);
     const endpoint = await serveHttp(create, { idleTimeoutMs: 0 });
+    servers.length = 0; // serveHttp calls the factory once at start to tell the SDK line
     try {
       const transport = new StreamableHTTPClientTransport(new URL(endpoint.url));
       const client = new Client({ name: 'spec', version: '1.0.0' });

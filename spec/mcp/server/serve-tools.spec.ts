@@ -360,7 +360,7 @@ describe('serveTools: a Tools registry on an McpServer the user owns', () => {
       expect(text(declined)).toMatch(/^The user declined to run tool 'refund'/);
       expect(text(await client.callTool({ name: 'refund', arguments: { id: 'o-3' } }))).toMatch(/^The user declined to run tool 'refund'/);
       expect(shop.calls).toEqual(['refund o-1']);
-      expect(asked[0]).toBe(`Allow tool 'refund' to run with {"id":"o-1"}?`);
+      expect(asked[0]).toBe(`Allow tool 'refund' to run? Its arguments (12 characters of JSON):\n- "id": "o-1"`);
       expect(asked).toHaveLength(3);
       await client.close();
     });

@@ -109,5 +109,5 @@ describe('serveStdio: the example as a child process', () => {
     } finally {
       await client.close();
     }
-  }, 30_000);
+  }, 120_000); // the child transpiles the sources as it starts: long on a loaded machine
 });

@@ -1,0 +1,191 @@
+import type { Client as Sdk1Client } from '@modelcontextprotocol/sdk/client/index.js';
+import type { Client as Sdk2Client } from '@modelcontextprotocol/client';
+import type { LoggingMessageNotification, Progress, Tool as McpToolDefinition } from '@modelcontextprotocol/sdk/types.js';
+import { McpClientError } from './mcp-client-error';
+import type { McpClientOptions } from './mcp-client-options';
+import { createTransport, isSessionGone } from './mcp-transport';
+
+/** The SDK `Client` an {@link McpClientTools} uses: SDK v2 (`@modelcontextprotocol/client`) or 1.x (deprecated). */
+export type McpSdkClient = Sdk2Client | Sdk1Client;
+
+/** Request options the adapter passes to every request. */
+export interface DialectRequestOptions {
+  signal?: AbortSignal;
+  onprogress?: (progress: Progress) => void;
+  timeout?: number;
+  resetTimeoutOnProgress?: boolean;
+}
+
+/** How a failed request failed, as far as the adapter must tell. */
+export type RequestFailure =
+  /** The server answered a JSON-RPC error: it processed the request and refused it. */
+  | { readonly kind: 'remote'; readonly code: number }
+  /** The request never left this process (nothing was sent): safe to send again on a new connection. */
+  | { readonly kind: 'not-sent' }
+  /** The server no longer knows the session (HTTP 404): it did not process the request. */
+  | { readonly kind: 'session-gone' }
+  /** The connection failed with the request in flight: it may or may not have run. */
+  | { readonly kind: 'lost' };
+
+/** @internal What `McpClientTools` needs of one SDK line's client. */
+export interface ClientDialect {
+  readonly sdk: 1 | 2;
+  /** A new client with `options`' identity and client options, not connected. */
+  create(options: McpClientOptions): McpSdkClient;
+  /** Connects `client` to the server `options` name (starting it, for `command`). */
+  connect(client: McpSdkClient, options: McpClientOptions, request: DialectRequestOptions): Promise<void>;
+  onToolsChanged(client: McpSdkClient, listener: () => void): void;
+  onLog(client: McpSdkClient, listener: (params: LoggingMessageNotification['params']) => void): void;
+  /** After connecting: asks for list changes where the revision needs it (2026-07-28: `subscriptions/listen`). */
+  listenForChanges(client: McpSdkClient): Promise<void>;
+  /** Every tool the server lists; `fresh` skips a cached listing (after a change notification). */
+  listAll(client: McpSdkClient, fresh: boolean, request: DialectRequestOptions): Promise<McpToolDefinition[]>;
+  callTool(client: McpSdkClient, params: { name: string; arguments: Record<string, unknown> }, request: DialectRequestOptions): Promise<unknown>;
+  failure(error: unknown, options: McpClientOptions): RequestFailure;
+}
+
+/** A network error code of a connection that was never made (the request was not sent). */
+const NOT_CONNECTED_CODES = new Set(['ECONNREFUSED', 'ENOTFOUND', 'EAI_AGAIN', 'ENOENT', 'EHOSTUNREACH', 'ENETUNREACH']);
+
+/** Whether `error` (or one of its causes) says the connection was never made. */
+function neverConnected(error: unknown): boolean {
+  for (let cause: unknown = error, depth = 0; cause !== undefined && cause !== null && depth < 5; depth++) {
+    const code = (cause as { code?: unknown }).code;
+    if (typeof code === 'string' && NOT_CONNECTED_CODES.has(code)) return true;
+    cause = (cause as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/** The 1.x dialect (`@modelcontextprotocol/sdk`, deprecated until 2027-01-31). */
+export const SDK1: ClientDialect = {
+  sdk: 1,
+  create(options) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional peer dependency, loaded on first use
+    const { Client } = require('@modelcontextprotocol/sdk/client/index.js') as typeof import('@modelcontextprotocol/sdk/client/index.js');
+    return new Client(options.clientInfo ?? DEFAULT_CLIENT_INFO, { capabilities: {}, ...(options.clientOptions as import('@modelcontextprotocol/sdk/client/index.js').ClientOptions | undefined) });
+  },
+  async connect(client, options, request) {
+    await (client as Sdk1Client).connect(createTransport(options), request);
+  },
+  onToolsChanged(client, listener) {
+    const { ToolListChangedNotificationSchema } = sdk1Types();
+    (client as Sdk1Client).setNotificationHandler(ToolListChangedNotificationSchema, listener);
+  },
+  onLog(client, listener) {
+    const { LoggingMessageNotificationSchema } = sdk1Types();
+    (client as Sdk1Client).setNotificationHandler(LoggingMessageNotificationSchema, (notification) => listener(notification.params));
+  },
+  listenForChanges: () => Promise.resolve(),
+  async listAll(client, _fresh, request) {
+    const all: McpToolDefinition[] = [];
+    let cursor: string | undefined;
+    do {
+      const page = await (client as Sdk1Client).listTools(cursor === undefined ? undefined : { cursor }, request);
+      all.push(...page.tools);
+      cursor = page.nextCursor;
+    } while (cursor !== undefined);
+    return all;
+  },
+  // `request` rather than `callTool`: SDK 1.32's `callTool` validates the `structuredContent` of an `isError` result
+  // against the tool's output schema and throws -32602, which hid the server's error text from the model. The
+  // adapter checks a successful result against the schema itself (`McpRemoteTool.checkResult`).
+  callTool: (client, params, request) => (client as Sdk1Client).request({ method: 'tools/call', params }, sdk1Types().CallToolResultSchema, request),
+  failure(error, options) {
+    const { McpError, ErrorCode } = sdk1Types();
+    if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) return { kind: 'remote', code: error.code };
+    if (isSessionGone(error, options)) return { kind: 'session-gone' };
+    if (neverConnected(error)) return { kind: 'not-sent' };
+    return { kind: 'lost' };
+  },
+};
+
+/** The SDK v2 dialect (`@modelcontextprotocol/client`): version negotiation on (`mode: 'auto'`). */
+export const SDK2: ClientDialect = {
+  sdk: 2,
+  create(options) {
+    const { Client } = sdk2();
+    return new Client(options.clientInfo ?? DEFAULT_CLIENT_INFO, { capabilities: {}, versionNegotiation: { mode: 'auto' }, ...(options.clientOptions as object | undefined) });
+  },
+  async connect(client, options, request) {
+    await (client as Sdk2Client).connect(createTransport2(options) as never, request as never);
+  },
+  onToolsChanged(client, listener) {
+    (client as Sdk2Client).setNotificationHandler('notifications/tools/list_changed', listener);
+  },
+  onLog(client, listener) {
+    (client as Sdk2Client).setNotificationHandler('notifications/message', (notification) => listener(notification.params as never));
+  },
+  async listenForChanges(client) {
+    const v2 = client as Sdk2Client;
+    if (v2.getProtocolEra() !== 'modern' || v2.getServerCapabilities()?.tools?.listChanged !== true) return;
+    await v2.listen({ toolsListChanged: true });
+  },
+  async listAll(client, fresh, request) {
+    const { tools } = await (client as Sdk2Client).listTools(undefined, { ...request, ...(fresh ? { cacheMode: 'refresh' } : {}) } as never);
+    return tools as McpToolDefinition[];
+  },
+  callTool: (client, params, request) => (client as Sdk2Client).callTool(params, request as never),
+  failure(error) {
+    const { ProtocolError, SdkError, SdkErrorCode } = sdk2();
+    if (error instanceof ProtocolError) return { kind: 'remote', code: error.code };
+    if (error instanceof SdkError) {
+      const status = (error as { status?: unknown }).status;
+      if (status === 404) return { kind: 'session-gone' };
+      if (error.code === SdkErrorCode.SendFailed || error.code === SdkErrorCode.NotConnected) return { kind: 'not-sent' };
+    }
+    if (neverConnected(error)) return { kind: 'not-sent' };
+    return { kind: 'lost' };
+  },
+};
+
+/** @internal The client name and version an adapter announces by default. */
+export const DEFAULT_CLIENT_INFO = { name: 'agenttoolkit', version: '1.0.0' };
+
+/**
+ * The dialect for `options`: the line of a `client` you passed; else `sdk` when set; else SDK v2 when
+ * `@modelcontextprotocol/client` is installed, 1.x otherwise.
+ * @throws McpClientError `MCP_CLIENT_OPTIONS` when neither SDK is installed.
+ */
+export function dialectOf(options: McpClientOptions): ClientDialect {
+  if (options.client !== undefined) return typeof (options.client as { getProtocolEra?: unknown }).getProtocolEra === 'function' ? SDK2 : SDK1;
+  if (options.sdk === 1) return SDK1;
+  if (options.sdk === 2) return SDK2;
+  return SDK1;
+}
+
+function sdk1Types(): typeof import('@modelcontextprotocol/sdk/types.js') {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional peer dependency, loaded on first use
+  return require('@modelcontextprotocol/sdk/types.js') as typeof import('@modelcontextprotocol/sdk/types.js');
+}
+
+function sdk2(): typeof import('@modelcontextprotocol/client') {
+  try {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- optional peer dependency, loaded on first use
+    return require('@modelcontextprotocol/client') as typeof import('@modelcontextprotocol/client');
+  } catch (error) {
+    throw new McpClientError('MCP_CLIENT_OPTIONS', 'Connecting with sdk: 2 needs the optional peer dependency @modelcontextprotocol/client (2.4 or later): npm install @modelcontextprotocol/client', { cause: error });
+  }
+}
+
+/** A new SDK v2 transport for `options` (`command`: stdio; `url`: Streamable HTTP). */
+function createTransport2(options: McpClientOptions): unknown {
+  if (options.command !== undefined) {
+    // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy load of the stdio transport
+    const { StdioClientTransport } = require('@modelcontextprotocol/client/stdio') as typeof import('@modelcontextprotocol/client/stdio');
+    return new StdioClientTransport({
+      command: options.command,
+      args: [...(options.args ?? [])],
+      ...(options.env === undefined ? {} : { env: { ...options.env } }),
+      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
+      ...(options.stderr === undefined ? {} : { stderr: options.stderr }),
+    });
+  }
+  const { StreamableHTTPClientTransport } = sdk2();
+  const transportOptions = (options.transportOptions ?? {}) as { requestInit?: RequestInit };
+  const headers = options.headers === undefined ? undefined : { ...(transportOptions.requestInit?.headers as Record<string, string> | undefined), ...options.headers };
+  return new StreamableHTTPClientTransport(new URL(String(options.url)), {
+    ...(transportOptions as object),
+    ...(headers === undefined ? {} : { requestInit: { ...transportOptions.requestInit, headers } }),
+  });
+}

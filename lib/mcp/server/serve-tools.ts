@@ -1,0 +1,32 @@
+import type { ActionResult } from '../../result';
+import type { Tools } from '../../tools';
+import { McpToolServer, type ServeToolsOptions } from './mcp-tool-server';
+import type { McpSdk1ServerLike, McpServerLike } from './mcp-server-like';
+import { isSdk2Server, type McpSdk2ServerLike } from './v2/mcp-server-v2-like';
+import { McpToolServerV2 } from './v2/mcp-tool-server-v2';
+
+/**
+ * Serves a `Tools` registry as MCP tools on an `McpServer` you own: an SDK v2 `McpServer`
+ * (`@modelcontextprotocol/server`, which speaks 2026-07-28 and 2025-11-25; see {@link McpToolServerV2}) or,
+ * deprecated until 2027-01-31, an SDK 1.x one (`@modelcontextprotocol/sdk`; see {@link McpToolServer}). Call it
+ * inside the factory you give `serveHttp` or `serveStdio` (SDK v2 builds a server per request or connection), or
+ * before `connect` on a server you connect yourself.
+ *
+ * @example
+ * ```ts
+ * const handle = serveStdio(() => {
+ *   const server = new McpServer({ name: 'billing', version: '1.0.0' });
+ *   serveTools(server, tools);
+ *   return server;
+ * });
+ * ```
+ * @returns the served registry, whose `close()` takes the registry's tools off the server.
+ * @throws McpServerError `MCP_TOOL_NAME_TAKEN` when a name is taken by a native tool; `MCP_HTTP_OPTIONS` for an
+ *   `approvalState` key shorter than 32 bytes.
+ */
+export function serveTools(server: McpSdk2ServerLike, tools: Tools<ActionResult<unknown>>, options?: ServeToolsOptions): McpToolServerV2;
+/** @deprecated SDK 1.x (`@modelcontextprotocol/sdk`): supported until 2027-01-31; move to `@modelcontextprotocol/server`. */
+export function serveTools(server: McpSdk1ServerLike, tools: Tools<ActionResult<unknown>>, options?: ServeToolsOptions): McpToolServer;
+export function serveTools(server: McpServerLike, tools: Tools<ActionResult<unknown>>, options?: ServeToolsOptions): McpToolServer | McpToolServerV2 {
+  return isSdk2Server(server) ? new McpToolServerV2(server, tools, options) : new McpToolServer(server, tools, options);
+}

@@ -1,0 +1,230 @@
+import type { CallToolResult, ClientCapabilities, InputRequiredResult, McpServer, RegisteredTool, ServerContext, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import type { PermissionEngine } from '../../../permissions/permission-engine';
+import { PermissionBehavior } from '../../../permissions/permission-behavior';
+import { mcpFormat, type McpTool } from '../../../providers/mcp';
+import { ToolResultState } from '../../../streaming/tool-chunk';
+import type { ActionResult } from '../../../result';
+import type { Tool } from '../../../tool/tool';
+import type { ExecuteOptions, Tools } from '../../../tools';
+import { progressOf } from '../../client/mcp-progress';
+import { approvalPrompt } from '../approval-prompt';
+import { McpServerError } from '../errors';
+import { McpRequest, type McpRequestPort } from '../mcp-request';
+import { needsApproval, NO_ELICITATION, toCallToolResult } from '../mcp-tool-server';
+import { ApprovalStates, type ApprovalStateRefusal, type McpApprovalStateOptions } from './approval-state';
+import type { McpSdk2ServerLike } from './mcp-server-v2-like';
+import { serverSdk } from './sdk-v2';
+
+/** The key of the approval question in an `input_required` result's `inputRequests`. */
+export const APPROVAL_INPUT_KEY = 'approval';
+
+/** The options of a served registry on SDK v2 (the fields `ServeToolsOptions` adds for it). */
+export interface ServeToolsV2Options {
+  permissions?: PermissionEngine | undefined;
+  progress?: boolean | undefined;
+  approvalState?: McpApprovalStateOptions | ApprovalStates | undefined;
+}
+
+const REFUSED: Record<ApprovalStateRefusal, string> = {
+  invalid: 'the approval it came back with is forged, expired or for another client; call the tool again to be asked anew',
+  foreign: 'the approval it came back with was given for another call (another tool or other arguments); call the tool again to be asked anew',
+  replayed: 'the approval it came back with was used already (an approval runs one call); call the tool again to be asked anew',
+};
+
+/**
+ * A `Tools` registry served on an SDK v2 `McpServer` (`@modelcontextprotocol/server` 2.x), built by `serveTools`.
+ * Each tool is registered through the SDK's `registerTool` with a pass-through Standard Schema whose JSON Schema is
+ * the registry's own (validation stays with the registry), so native tools, prompts and resources coexist with it.
+ *
+ * - Approval (a permission engine's ask, or `tool.needsApproval`) is a multi-round-trip request (MCP 2026-07-28,
+ *   `input_required`): the call answers with an elicitation form (the question from `approvalPrompt`) and a signed
+ *   `requestState` bound to the exact call; the client's retry with the user's answer runs the call when the state
+ *   verifies, matches the call and was not used before (see {@link ApprovalStates}). On a 2025-11-25 session the
+ *   SDK's legacy shim turns the same answer into an `elicitation/create` request, so one code path serves both.
+ * - Progress (status lines, streamed text, relayed remote progress) and logs go through the request's context.
+ * - Listing changes: on a session (2025-11-25) `notifications/tools/list_changed` once per tick; 2026-07-28 clients
+ *   learn of them through `subscriptions/listen`, which `serveHttp` feeds (`handler.notify.toolsChanged()`).
+ */
+export class McpToolServerV2 {
+  private readonly registered = new Map<string, { tool: RegisteredTool; entry: McpTool }>();
+  private readonly unsubscribe: () => void;
+  private readonly progressEnabled: boolean;
+  private readonly approvals: ApprovalStates;
+  private listChangedPending = false;
+
+  /** @throws McpServerError `MCP_TOOL_NAME_TAKEN` when a tool of the registry has the name of a native tool. */
+  constructor(
+    readonly server: McpSdk2ServerLike,
+    readonly tools: Tools<ActionResult<unknown>>,
+    private readonly options: ServeToolsV2Options = {},
+  ) {
+    this.progressEnabled = options.progress ?? true;
+    this.approvals = options.approvalState instanceof ApprovalStates ? options.approvalState : new ApprovalStates(options.approvalState);
+    this.sync(true);
+    this.unsubscribe = tools.onListChange(() => this.sync(false));
+  }
+
+  /** Stops following the registry and removes its tools from the server (native tools stay). */
+  close(): void {
+    this.unsubscribe();
+    for (const { tool } of this.registered.values()) tool.remove();
+    this.registered.clear();
+  }
+
+  private get sdk(): McpServer {
+    return this.server as unknown as McpServer;
+  }
+
+  private sync(initial: boolean): void {
+    const listed = new Map(this.tools.getSchema(mcpFormat).map((entry) => [entry.name, entry]));
+    const asked = this.withoutListChanged(() => {
+      for (const [name, served] of this.registered) {
+        if (listed.get(name) === served.entry) continue;
+        served.tool.remove();
+        this.registered.delete(name);
+      }
+      for (const [name, entry] of listed) {
+        if (this.registered.has(name)) continue;
+        let tool: RegisteredTool;
+        try {
+          tool = this.sdk.registerTool(name, toolConfig(entry), ((args: Record<string, unknown>, ctx: ServerContext) => this.call(name, args, ctx)) as never);
+        } catch (error) {
+          const taken = new McpServerError('MCP_TOOL_NAME_TAKEN', `Tool '${name}' is already registered on this McpServer natively; register the registry's tool under another name (tools.register({ instance, prefix })) or rename the native one.`, { cause: error });
+          if (initial) throw taken;
+          console.warn(taken.message);
+          continue;
+        }
+        this.registered.set(name, { tool, entry });
+      }
+    });
+    if (asked && !initial) this.listChanged();
+  }
+
+  /** Runs `register` with `sendToolListChanged` silenced (the SDK sends one per tool). @returns whether it was asked. */
+  private withoutListChanged(register: () => void): boolean {
+    const server = this.sdk as McpServer & { sendToolListChanged: () => void };
+    const own = Object.getOwnPropertyDescriptor(server, 'sendToolListChanged');
+    let asked = false;
+    server.sendToolListChanged = () => void (asked = true);
+    try {
+      register();
+    } finally {
+      if (own === undefined) delete (server as Partial<typeof server>).sendToolListChanged;
+      else Object.defineProperty(server, 'sendToolListChanged', own);
+    }
+    return asked;
+  }
+
+  private listChanged(): void {
+    if (this.listChangedPending || !this.server.isConnected()) return;
+    this.listChangedPending = true;
+    void Promise.resolve().then(() => {
+      this.listChangedPending = false;
+      this.server.sendToolListChanged();
+    });
+  }
+
+  private call(name: string, args: Record<string, unknown>, ctx: ServerContext): Promise<CallToolResult | InputRequiredResult> {
+    const request = new McpRequest(sdk2Port(this.server, ctx));
+    const options: ExecuteOptions = { context: this.tools.context.clone().provide(request), signal: ctx.mcpReq.signal, callId: String(ctx.mcpReq.id) };
+    return this.decide(name, args, options, request, ctx).then((result) => ('resultType' in result ? result : toCallToolResult(result)));
+  }
+
+  private async decide(name: string, args: Record<string, unknown>, options: ExecuteOptions, request: McpRequest, ctx: ServerContext): Promise<ActionResult<unknown> | InputRequiredResult> {
+    const tool = this.tools.get(name);
+    if (tool === undefined) return this.tools.execute(name, args, options);
+    if (this.options.permissions !== undefined) {
+      const decision = await this.options.permissions.check(tool, args);
+      if (decision.behavior === PermissionBehavior.DENY) return this.tools.denied(tool.name, decision.message);
+      const input = decision.updatedInput ?? args;
+      if (decision.behavior === PermissionBehavior.ASK) return this.approveThenRun(tool, args, input, options, request, ctx);
+      return this.run(tool.name, input, { ...options, approved: true }, request, tool);
+    }
+    if (needsApproval(tool, args, options.context ?? this.tools.context)) return this.approveThenRun(tool, args, args, options, request, ctx);
+    return this.run(name, args, options, request, tool);
+  }
+
+  /**
+   * The approval round trip: the first entry asks (an `input_required` result with a state bound to `args`, the
+   * call as the client sent it); the retry runs `input` when the state holds and the user accepted.
+   */
+  private async approveThenRun(tool: Tool, args: unknown, input: unknown, options: ExecuteOptions, request: McpRequest, ctx: ServerContext): Promise<ActionResult<unknown> | InputRequiredResult> {
+    if (request.clientCapabilities?.elicitation === undefined) return this.tools.unapproved(tool.name, NO_ELICITATION);
+    const { inputRequired, inputResponse } = serverSdk();
+    const state = ctx.mcpReq.requestState();
+    if (state === undefined) {
+      const question = inputRequired.elicit({ message: approvalPrompt(tool.name, input), requestedSchema: { type: 'object', properties: {} } });
+      return inputRequired({ inputRequests: { [APPROVAL_INPUT_KEY]: question }, requestState: await this.approvals.mint(tool.name, args, ctx) });
+    }
+    const refused = await this.approvals.check(state, tool.name, args, ctx);
+    if (refused !== undefined) return this.tools.unapproved(tool.name, REFUSED[refused]);
+    const answer = inputResponse(ctx.mcpReq.inputResponses, APPROVAL_INPUT_KEY);
+    if (answer.kind !== 'elicit' || answer.action !== 'accept') return this.tools.declined(tool.name);
+    return this.run(tool.name, input, { ...options, approved: true }, request, tool);
+  }
+
+  private run(name: string, args: unknown, options: ExecuteOptions, request: McpRequest, tool: Tool): Promise<ActionResult<unknown>> {
+    if (!this.progressEnabled || request.progressToken === undefined) return this.tools.execute(name, args, options);
+    return this.runWithProgress(name, args, options, request, tool);
+  }
+
+  private async runWithProgress(name: string, args: unknown, options: ExecuteOptions, request: McpRequest, tool: Tool): Promise<ActionResult<unknown>> {
+    await request.step(tool.formatStatus(args));
+    const stream = this.tools.stream(name, args, options);
+    for await (const chunk of stream) {
+      if (chunk.state !== ToolResultState.RUNNING) continue;
+      const text = chunk.content.map((block) => (block.type === 'text' ? block.text : '')).join('');
+      if (text !== '') await request.step(text);
+      const relayed = progressOf(chunk);
+      if (relayed !== undefined) await request.step(relayed.message ?? (relayed.total === undefined ? String(relayed.progress) : `${relayed.progress}/${relayed.total}`));
+    }
+    return stream.result;
+  }
+}
+
+/** @internal The port of an SDK v2 `tools/call`: the handler's `ServerContext`. */
+export function sdk2Port(server: McpSdk2ServerLike, ctx: ServerContext): McpRequestPort {
+  const { PROTOCOL_VERSION_META_KEY, CLIENT_CAPABILITIES_META_KEY } = serverSdk();
+  // A 2026-07-28 request carries the client's revision and capabilities in its envelope; a session has them from
+  // `initialize` (createMcpHandler backfills the server's accessors from the envelope, stdio does not).
+  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
+  const version = envelope?.[PROTOCOL_VERSION_META_KEY];
+  const capabilities = envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
+  return {
+    sessionId: ctx.sessionId,
+    authInfo: ctx.http?.authInfo,
+    requestId: ctx.mcpReq.id,
+    signal: ctx.mcpReq.signal,
+    progressToken: ctx.mcpReq._meta?.progressToken,
+    protocolVersion: typeof version === 'string' ? version : server.server.getNegotiatedProtocolVersion(),
+    clientCapabilities: () => capabilities ?? server.server.getClientCapabilities(),
+    elicitInput: (params) => ctx.mcpReq.elicitInput(params as never) as never,
+    createMessage: (params) => ctx.mcpReq.requestSampling(params as never) as never,
+    closeSseStream: ctx.http?.closeSSE,
+    notify: (notification) => ctx.mcpReq.notify(notification),
+    log: (level, data, logger) => ctx.mcpReq.log(level, data, logger),
+  };
+}
+
+/** The `registerTool` config of one listed tool: the registry's schemas carried as pass-through Standard Schemas. */
+function toolConfig(entry: McpTool): never {
+  return {
+    ...(entry.title === undefined ? {} : { title: entry.title }),
+    ...(entry.icons === undefined ? {} : { icons: entry.icons.map((icon) => ({ ...icon })) }),
+    description: entry.description,
+    inputSchema: passThrough(entry.inputSchema),
+    ...(entry.outputSchema === undefined ? {} : { outputSchema: passThrough(entry.outputSchema) }),
+    annotations: { ...entry.annotations },
+    ...(entry._meta === undefined ? {} : { _meta: { ...entry._meta } }),
+  } as never;
+}
+
+/**
+ * A Standard Schema (with JSON Schema) that accepts every value unchanged and converts to `jsonSchema` exactly: the
+ * SDK lists the registry's schema as written and leaves validation to the registry, whose failures are the model's
+ * failed results rather than protocol errors.
+ */
+function passThrough(jsonSchema: object): StandardSchemaWithJSON {
+  const json = () => ({ ...jsonSchema }) as Record<string, unknown>;
+  return { '~standard': { version: 1, vendor: 'agenttoolkit', validate: (value: unknown) => ({ value }), jsonSchema: { input: json, output: json } } } as StandardSchemaWithJSON;
+}
