@@ -1,0 +1,244 @@
+import type { DescriptionSource } from '../context/context-description';
+import type { ToolContext } from '../context/tool-context';
+import { CoreError } from '../errors';
+import { PermissionDecision } from '../permissions/permission-decision';
+import { executeToolCall } from '../providers/execute-tool-calls';
+import type { ToolCallRequest } from '../providers/tool-call-request';
+import { ActionResult } from '../result';
+import type { JsonSchema } from '../schema/json-schema';
+import { FunctionTool } from '../tool/function-tool';
+import type { Invocation } from '../tool/invocation';
+import type { Tool } from '../tool/tool';
+import type { Tools } from '../tools';
+import { renderDeclarations } from './declarations';
+import { resolveLimits, type CodeModeLimits, type ResolvedLimits } from './limits';
+import { programNames } from './program-names';
+import { runProgram, type CallAnswer, type ProgramOutcome } from './run-program';
+
+/** Options of `new CodeMode(tools, options)`. */
+export interface CodeModeOptions {
+  /**
+   * The tools a program may call: a list of registered names, or a predicate. Default: every tool the registry lists
+   * for the call's context. Either way only tools available in the call's context are exposed, and never a code-mode
+   * tool (a program cannot start another program) or an external tool (its calls go to the host, not to a body).
+   */
+  readonly expose?: readonly string[] | ((tool: Tool) => boolean) | undefined;
+  /** The program's limits; see {@link CodeModeLimits} and `DEFAULT_LIMITS` for the defaults. */
+  readonly limits?: CodeModeLimits | undefined;
+  /**
+   * Asked for each nested call that needs approval (`tool.needsApproval(params)`), with the tool and the call (its id
+   * is `<tool name>-<run>-<n>`), the shape of `executeToolCalls`' `approve`. True runs the call; false, a rejection or
+   * a throw declines it and the program sees a rejected promise with the denial text. Without it such calls are
+   * unapproved (nothing runs), unless a registry middleware (a `PermissionMiddleware` with `ask`) approves them.
+   */
+  readonly approve?: ((tool: Tool, call: ToolCallRequest) => boolean | Promise<boolean>) | undefined;
+  /** The tool's name (default `run_code`). */
+  readonly name?: string | undefined;
+}
+
+/** Characters of declarations embedded in the tool's description; past it the description lists the tools' names. */
+export const MAX_DECLARATION_CHARS = 12_000;
+
+/** Every tool a {@link CodeMode} made: never exposed to a program, so a program cannot start another one. */
+const CODE_MODE_TOOLS = new WeakSet<Tool>();
+
+const PARAMS = Object.freeze({
+  type: 'object',
+  properties: Object.freeze({
+    code: Object.freeze({ type: 'string', description: 'The body of an async JavaScript function: use await, call tools.<name>(args), console.log what you need and return the answer.' }),
+  }),
+  required: Object.freeze(['code']),
+  additionalProperties: false,
+}) as unknown as JsonSchema;
+
+/**
+ * Code mode: the model writes one JavaScript program against the registry's tools, as a typed `tools` object, instead
+ * of calling them one per turn; only what the program prints and returns goes back to the model.
+ *
+ * The program runs in a fresh QuickJS interpreter (quickjs-emscripten, WebAssembly) in a worker thread of its own, with
+ * no host access besides `tools` and `console`; its time, memory, tool calls and output are limited. Each
+ * `tools.<name>(args)` is a real call through the registry (`executeToolCall`): validation, middleware (a
+ * `PermissionMiddleware`'s mode, rules and asks), approval through `options.approve`, output budgets, with the outer
+ * call's context and signal. A failed nested call rejects the program's promise with the failure's text; the program
+ * can catch it and go on. See docs/code-mode.md.
+ *
+ * @example
+ * ```ts
+ * const codeMode = new CodeMode(tools, { limits: { maxToolCalls: 20 } });
+ * tools.register(codeMode.tool());
+ * ```
+ * @throws CoreError `INVALID_OPTION` for a malformed option (a limit that is not a positive integer, a name in
+ *   `expose` that is not registered, a bad `name`); `MISSING_PEER` when quickjs-emscripten is not installed.
+ */
+export class CodeMode {
+  /** The limits in force, defaults filled in. */
+  readonly limits: ResolvedLimits;
+  private readonly quickjs: string;
+  private readonly expose: (tool: Tool) => boolean;
+  private readonly approve: CodeModeOptions['approve'];
+  private readonly name: string;
+  private made: Tool | undefined;
+  private runs = 0;
+
+  constructor(
+    private readonly tools: Tools<ActionResult<unknown>>,
+    options: CodeModeOptions = {},
+  ) {
+    this.limits = resolveLimits(options.limits);
+    this.approve = options.approve;
+    this.name = options.name ?? 'run_code';
+    this.expose = exposure(tools, options.expose);
+    this.quickjs = resolveQuickJs();
+  }
+
+  /**
+   * The `run_code` tool (one instance per `CodeMode`): input `{ code: string }`, the program's body. Its description
+   * holds the declarations for the listing's context (up to {@link MAX_DECLARATION_CHARS}). Its own permission check
+   * allows every call (each nested call is checked on its own); a rule on it still applies. Not concurrency-safe, not
+   * read-only. Register it in any registry, list it in any format, serve it over MCP.
+   * @throws ToolDefinitionError when `options.name` is not a valid tool name.
+   */
+  tool(): Tool {
+    if (this.made !== undefined) return this.made;
+    const description: DescriptionSource = { resolve: (context) => this.description(context) };
+    const made = new FunctionTool((params: unknown, invocation: Invocation) => this.runTool(String((params as { code: unknown }).code), invocation), {
+      name: this.name,
+      description,
+      params: PARAMS,
+      isConcurrencySafe: false,
+      permissions: { checkPermissions: () => PermissionDecision.allow('A program has no access of its own: each of its tool calls is checked on its own.') },
+    });
+    CODE_MODE_TOOLS.add(made);
+    this.made = made;
+    return made;
+  }
+
+  /**
+   * The TypeScript declarations of the program's `tools` object for `context` (default: the registry's): one method
+   * per exposed tool, taking its params type and returning a promise of its result (`unknown` unless the tool declares
+   * `returns`), with descriptions as doc comments. Names that are not identifiers are mapped (see docs/code-mode.md).
+   */
+  declarations(context?: ToolContext): string {
+    const exposed = this.exposed(context ?? this.tools.context);
+    const keys = programNames(exposed.map((tool) => tool.name));
+    return renderDeclarations(
+      exposed.map((tool) => ({
+        key: keys.get(tool.name)!,
+        name: tool.name,
+        description: tool.resolveDescription(context ?? this.tools.context),
+        parameters: tool.parameters,
+        returns: tool.extras.outputSchema,
+      })),
+    );
+  }
+
+  /**
+   * Runs `code` as `run_code` would, with the call's `context` and `signal`: what the program printed and returned,
+   * or a failed result (a thrown error or syntax error with its line, a limit, a cancelled run). Never rejects.
+   */
+  async run(code: string, options: { readonly context?: ToolContext | undefined; readonly signal?: AbortSignal | undefined } = {}): Promise<ActionResult<unknown>> {
+    const context = options.context ?? this.tools.context;
+    const exposed = this.exposed(context);
+    const keys = programNames(exposed.map((tool) => tool.name));
+    const run = (this.runs += 1);
+    let calls = 0;
+    const outer = options.signal;
+    const outcome = await runProgram({
+      code,
+      tools: exposed.map((tool) => [keys.get(tool.name)!, tool.name] as const),
+      limits: this.limits,
+      quickjs: this.quickjs,
+      signal: outer,
+      call: (name, args, inFlight) => {
+        calls += 1;
+        const signal = outer === undefined ? inFlight : AbortSignal.any([outer, inFlight]);
+        return this.nested({ id: `${name}-${run}-${calls}`, name, args }, exposed, context, signal);
+      },
+    });
+    return resultOf(outcome, this.limits);
+  }
+
+  private runTool(code: string, invocation: Invocation): Promise<ActionResult<unknown>> {
+    return this.run(code, { context: invocation.context, signal: invocation.signal });
+  }
+
+  private async nested(call: { id: string; name: string; args: string }, exposed: readonly Tool[], context: ToolContext, signal: AbortSignal): Promise<CallAnswer> {
+    if (!exposed.some((tool) => tool.name === call.name)) return { ok: false, error: `The tool '${call.name}' is not available to this program.` };
+    let args: unknown;
+    try {
+      args = JSON.parse(call.args);
+    } catch {
+      return { ok: false, error: `The arguments of tools.${call.name} are not JSON.` };
+    }
+    const result = await executeToolCall(this.tools, { id: call.id, name: call.name, args }, { context, signal, approve: this.approve });
+    if (!result.ok) return { ok: false, error: result.error ?? 'The call failed.' };
+    try {
+      return { ok: true, value: JSON.stringify(result.result) ?? 'null' };
+    } catch (error) {
+      return { ok: false, error: `The result of tools.${call.name} cannot be passed to the program as JSON: ${(error as Error).message}` };
+    }
+  }
+
+  /** The tools a program may call in `context`, in registration order. */
+  private exposed(context: ToolContext): Tool[] {
+    return this.tools.getAvailable(context).filter((tool) => !CODE_MODE_TOOLS.has(tool) && !tool.isExternalTool && this.expose(tool));
+  }
+
+  private description(context: ToolContext | undefined): string {
+    const declarations = this.declarations(context);
+    const { timeoutMs, maxToolCalls, maxOutputChars } = this.limits;
+    const head =
+      'Run a JavaScript program (the body of an async function: top-level await and return work) that calls the tools below as `await tools.<name>(args)`. ' +
+      'Only what it prints with console.log and what it returns comes back to you, so filter and combine results in the program. ' +
+      'A failed tool call rejects with the failure text (catch it to recover). ' +
+      `No require, import, process, timers, network or files. Limits: ${timeoutMs} ms, ${maxToolCalls} tool calls, ${maxOutputChars} characters of output.`;
+    if (declarations.length <= MAX_DECLARATION_CHARS) return `${head}\n\n\`\`\`ts\n${declarations}\`\`\``;
+    const names = this.exposed(context ?? this.tools.context).map((tool) => tool.name);
+    return `${head}\n\nTools (each takes its arguments object as listed for the tool of that name): ${names.join(', ')}.`;
+  }
+}
+
+/** The tool's result for a program's outcome. */
+function resultOf(outcome: ProgramOutcome, limits: ResolvedLimits): ActionResult<unknown> {
+  const text = outcome.cut ? `${outcome.text}\n[output cut at ${limits.maxOutputChars} characters]` : outcome.text;
+  if (outcome.ok) return ActionResult.success(text);
+  const printed = text.length > 0 ? `\nOutput before it stopped:\n${text}` : '';
+  return ActionResult.fail(`${stopText(outcome, limits)}${printed}`);
+}
+
+function stopText(outcome: Extract<ProgramOutcome, { ok: false }>, limits: ResolvedLimits): string {
+  switch (outcome.reason) {
+    case 'time':
+      return `The program was stopped: it ran past its time limit of ${limits.timeoutMs} ms.`;
+    case 'memory':
+      return `The program was stopped: it ran out of memory (limit ${limits.memoryBytes} bytes).`;
+    case 'calls':
+      return `The program was stopped: it made more than ${limits.maxToolCalls} tool calls.`;
+    case 'cancelled':
+      return 'The program was cancelled.';
+    case 'crashed':
+      return `The interpreter failed: ${outcome.error ?? 'unknown error'}.`;
+    default:
+      return `The program failed${outcome.line === undefined ? '' : ` at line ${outcome.line}`}: ${outcome.error ?? 'unknown error'}`;
+  }
+}
+
+function exposure(tools: Tools<ActionResult<unknown>>, expose: CodeModeOptions['expose']): (tool: Tool) => boolean {
+  if (expose === undefined) return () => true;
+  if (typeof expose === 'function') return expose;
+  if (!Array.isArray(expose)) throw new CoreError('INVALID_OPTION', 'CodeMode expose takes a list of tool names or a predicate (tool) => boolean.');
+  const unknown = expose.filter((name) => typeof name !== 'string' || tools.get(name) === undefined);
+  if (unknown.length > 0) {
+    throw new CoreError('INVALID_OPTION', `CodeMode expose names tools that are not registered: ${unknown.map((name) => JSON.stringify(name)).join(', ')}. Register them first, or pass a predicate.`);
+  }
+  const names = new Set<string>(expose);
+  return (tool) => names.has(tool.name);
+}
+
+function resolveQuickJs(): string {
+  try {
+    return require.resolve('quickjs-emscripten');
+  } catch (error) {
+    throw new CoreError('MISSING_PEER', 'agenttoolkit/code-mode needs the optional peer dependency quickjs-emscripten 0.32: npm install quickjs-emscripten@^0.32.0', { cause: error });
+  }
+}
