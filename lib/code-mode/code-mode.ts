@@ -5,7 +5,7 @@ import { PermissionDecision } from '../permissions/permission-decision';
 import { executeToolCall } from '../providers/execute-tool-calls';
 import type { ToolCallRequest } from '../providers/tool-call-request';
 import { ActionResult } from '../result';
-import type { JsonSchema } from '../schema/json-schema';
+import type { ObjectSchema } from '../schema/schema-types';
 import { FunctionTool } from '../tool/function-tool';
 import type { Invocation } from '../tool/invocation';
 import type { Tool } from '../tool/tool';
@@ -49,7 +49,7 @@ const PARAMS = Object.freeze({
   }),
   required: Object.freeze(['code']),
   additionalProperties: false,
-}) as unknown as JsonSchema;
+}) as unknown as ObjectSchema;
 
 /**
  * Code mode: the model writes one JavaScript program against the registry's tools, as a typed `tools` object, instead

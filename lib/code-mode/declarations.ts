@@ -54,6 +54,7 @@ export function typeOf(schema: unknown, indent: number, depth: number): string {
   if (Array.isArray(s.allOf)) return s.allOf.length === 0 ? 'unknown' : s.allOf.map((item) => parenthesized(typeOf(item, indent, depth + 1))).join(' & ');
   const types = Array.isArray(s.type) ? s.type : typeof s.type === 'string' ? [s.type] : s.properties !== undefined ? ['object'] : [];
   if (types.length === 0) return 'unknown';
+  if (types.length === 1) return single(String(types[0]), s, indent, depth);
   return types.map((type) => parenthesized(single(String(type), s, indent, depth))).join(' | ');
 }
 
@@ -98,5 +99,5 @@ function literal(value: unknown): string {
 }
 
 function parenthesized(type: string): string {
-  return type.includes(' | ') || type.includes(' & ') ? `(${type})` : type;
+  return !type.startsWith('{') && (type.includes(' | ') || type.includes(' & ')) ? `(${type})` : type;
 }
