@@ -127,10 +127,10 @@ describe('CodeMode: permissions and approval of nested calls', () => {
     const asked: string[] = [];
     const tools = new Tools({ middleware: [new PermissionMiddleware(engine, { ask: (call, decision) => (asked.push(`${call.name}: ${decision.message}`), false) })] });
     tools.register(
-      new FunctionTool(({ key }: { key: string }) => ran.push(key), {
+      new FunctionTool((params) => ran.push(String(params.key)), {
         name: 'edit_config',
         description: 'Edit the configuration.',
-        params: { type: 'object', properties: { key: { type: 'string' } }, required: ['key'] } as const,
+        params: { type: 'object', properties: { key: { type: 'string' } }, required: ['key'] },
         permissions: { checkPermissions: () => PermissionDecision.ask('Editing the configuration is a safety check.', { bypassImmune: true }) },
       }),
     );
