@@ -9,6 +9,7 @@ import type { ObjectSchema } from '../schema/schema-types';
 import { FunctionTool } from '../tool/function-tool';
 import type { Invocation } from '../tool/invocation';
 import type { Tool } from '../tool/tool';
+import { ToolChunk, ToolResultState } from '../streaming/tool-chunk';
 import type { Tools } from '../tools';
 import { renderDeclarations } from './declarations';
 import { resolveLimits, type CodeModeLimits, type ResolvedLimits } from './limits';
@@ -35,6 +36,34 @@ export interface CodeModeOptions {
   /** The tool's name (default `run_code`). */
   readonly name?: string | undefined;
 }
+
+/**
+ * One nested call of a program, as `CodeMode.run`'s `onCall` and the `run_code` tool's streamed chunks report it:
+ * the tool's registered name, the call's id (`<tool name>-<run>-<n>`), and `running` when it starts, then `ok` or
+ * `failed` when it ends (`failed` covers invalid arguments, denials, declined approvals and the tool's own failure).
+ */
+export interface CodeModeCallEvent {
+  readonly tool: string;
+  readonly callId: string;
+  readonly status: 'running' | 'ok' | 'failed';
+}
+
+/** Options of `CodeMode.run`. */
+export interface CodeModeRunOptions {
+  /** The context of the nested calls (default: the registry's). */
+  readonly context?: ToolContext | undefined;
+  /** Ends the program and aborts its in-flight nested calls. */
+  readonly signal?: AbortSignal | undefined;
+  /** Told when each nested call starts and ends; a listener that throws is ignored. */
+  readonly onCall?: ((event: CodeModeCallEvent) => void) | undefined;
+}
+
+/**
+ * The metadata key of the content-less chunks `run_code` streams for its nested calls (`chunk.metadata[CODE_MODE_CALL]`
+ * is a {@link CodeModeCallEvent}). The same chunks carry an `mcpProgress` entry (agenttoolkit/mcp's `MCP_PROGRESS`),
+ * so `serveTools` sends each as `notifications/progress` with a status line such as `add: ok`.
+ */
+export const CODE_MODE_CALL = 'codeModeCall';
 
 /** Characters of declarations embedded in the tool's description; past it the description lists the tools' names. */
 export const MAX_DECLARATION_CHARS = 12_000;
@@ -101,7 +130,7 @@ export class CodeMode {
   tool(): Tool {
     if (this.made !== undefined) return this.made;
     const description: DescriptionSource = { resolve: (context) => this.description(context) };
-    const made = new FunctionTool((params: unknown, invocation: Invocation) => this.runTool(String((params as { code: unknown }).code), invocation), {
+    const made = new FunctionTool((params: unknown, invocation: Invocation) => this.streamed(String((params as { code: unknown }).code), invocation), {
       name: this.name,
       description,
       params: PARAMS,
@@ -136,7 +165,7 @@ export class CodeMode {
    * Runs `code` as `run_code` would, with the call's `context` and `signal`: what the program printed and returned,
    * or a failed result (a thrown error or syntax error with its line, a limit, a cancelled run). Never rejects.
    */
-  async run(code: string, options: { readonly context?: ToolContext | undefined; readonly signal?: AbortSignal | undefined } = {}): Promise<ActionResult<unknown>> {
+  async run(code: string, options: CodeModeRunOptions = {}): Promise<ActionResult<unknown>> {
     const context = options.context ?? this.tools.context;
     const exposed = this.exposed(context);
     const keys = programNames(exposed.map((tool) => tool.name));
@@ -152,14 +181,38 @@ export class CodeMode {
       call: (name, args, inFlight) => {
         calls += 1;
         const signal = outer === undefined ? inFlight : AbortSignal.any([outer, inFlight]);
-        return this.nested({ id: `${name}-${run}-${calls}`, name, args }, exposed, context, signal);
+        const callId = `${name}-${run}-${calls}`;
+        tell(options.onCall, { tool: name, callId, status: 'running' });
+        return this.nested({ id: callId, name, args }, exposed, context, signal).then((answer) => {
+          tell(options.onCall, { tool: name, callId, status: answer.ok ? 'ok' : 'failed' });
+          return answer;
+        });
       },
     });
     return resultOf(outcome, this.limits);
   }
 
-  private runTool(code: string, invocation: Invocation): Promise<ActionResult<unknown>> {
-    return this.run(code, { context: invocation.context, signal: invocation.signal });
+  /** The `run_code` body: a content-less chunk per nested call event, then the result as the final chunk. */
+  private async *streamed(code: string, invocation: Invocation): AsyncGenerator<ToolChunk> {
+    const events: CodeModeCallEvent[] = [];
+    let wake: (() => void) | undefined;
+    let done = false;
+    const running = this.run(code, { context: invocation.context, signal: invocation.signal, onCall: (event) => (events.push(event), wake?.()) }).finally(() => {
+      done = true;
+      wake?.();
+    });
+    let step = 0;
+    for (;;) {
+      while (events.length > 0) {
+        const event = events.shift()!;
+        yield new ToolChunk({ metadata: { [CODE_MODE_CALL]: event, mcpProgress: { progress: step++, message: `${event.tool}: ${event.status}` } } });
+      }
+      if (done) break;
+      await new Promise<void>((resolve) => (wake = resolve));
+      wake = undefined;
+    }
+    const result = await running;
+    yield result.ok ? ToolChunk.text(String(result.result), { state: ToolResultState.SUCCESS }) : ToolChunk.text(result.error ?? 'The program failed.', { state: ToolResultState.ERROR });
   }
 
   private async nested(call: { id: string; name: string; args: string }, exposed: readonly Tool[], context: ToolContext, signal: AbortSignal): Promise<CallAnswer> {
@@ -195,6 +248,14 @@ export class CodeMode {
     if (declarations.length <= MAX_DECLARATION_CHARS) return `${head}\n\n\`\`\`ts\n${declarations}\`\`\``;
     const names = this.exposed(context ?? this.tools.context).map((tool) => tool.name);
     return `${head}\n\nTools (each takes its arguments object as listed for the tool of that name): ${names.join(', ')}.`;
+  }
+}
+
+function tell(listener: CodeModeRunOptions['onCall'], event: CodeModeCallEvent): void {
+  try {
+    listener?.(event);
+  } catch {
+    // A listener's failure is the host's; the program goes on.
   }
 }
 

@@ -4,5 +4,5 @@
  * permission engine. Needs the optional peer dependency `quickjs-emscripten` (0.32); nothing else in the library
  * loads it. See docs/code-mode.md.
  */
-export { CodeMode, MAX_DECLARATION_CHARS, type CodeModeOptions } from './code-mode';
+export { CODE_MODE_CALL, CodeMode, MAX_DECLARATION_CHARS, type CodeModeCallEvent, type CodeModeOptions, type CodeModeRunOptions } from './code-mode';
 export { DEFAULT_LIMITS, type CodeModeLimits, type ResolvedLimits } from './limits';
