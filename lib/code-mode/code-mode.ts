@@ -1,7 +1,9 @@
 import type { DescriptionSource } from '../context/context-description';
 import type { ToolContext } from '../context/tool-context';
 import { CoreError } from '../errors';
+import { PermissionBehavior } from '../permissions/permission-behavior';
 import { PermissionDecision } from '../permissions/permission-decision';
+import type { PermissionEngine } from '../permissions/permission-engine';
 import { executeToolCall } from '../providers/execute-tool-calls';
 import type { ToolCallRequest } from '../providers/tool-call-request';
 import { ActionResult } from '../result';
@@ -33,6 +35,14 @@ export interface CodeModeOptions {
    * unapproved (nothing runs), unless a registry middleware (a `PermissionMiddleware` with `ask`) approves them.
    */
   readonly approve?: ((tool: Tool, call: ToolCallRequest) => boolean | Promise<boolean>) | undefined;
+  /**
+   * A permission engine asked about each nested call, for hosts whose engine is not a registry middleware (one they
+   * pass to `serveTools` or `runToolCalls`, which see only the `run_code` call itself). DENY fails the call with the
+   * decision's message; ASK asks `approve` (declined, or no `approve`: the call fails and nothing runs); ALLOW runs it
+   * as approved (a rule or the mode is the approval a `@RequiresApproval` tool needs), with the check's rewritten input
+   * when there is one. Default: none (a `PermissionMiddleware` of the registry still checks every nested call).
+   */
+  readonly permissions?: PermissionEngine | undefined;
   /** The tool's name (default `run_code`). */
   readonly name?: string | undefined;
 }
@@ -105,6 +115,7 @@ export class CodeMode {
   private readonly quickjs: string;
   private readonly expose: (tool: Tool) => boolean;
   private readonly approve: CodeModeOptions['approve'];
+  private readonly permissions: PermissionEngine | undefined;
   private readonly name: string;
   private made: Tool | undefined;
   private runs = 0;
@@ -115,6 +126,7 @@ export class CodeMode {
   ) {
     this.limits = resolveLimits(options.limits);
     this.approve = options.approve;
+    this.permissions = options.permissions;
     this.name = options.name ?? 'run_code';
     this.expose = exposure(tools, options.expose);
     this.quickjs = resolveQuickJs();
@@ -223,13 +235,34 @@ export class CodeMode {
     } catch {
       return { ok: false, error: `The arguments of tools.${call.name} are not JSON.` };
     }
-    const result = await executeToolCall(this.tools, { id: call.id, name: call.name, args }, { context, signal, approve: this.approve });
+    const request = { id: call.id, name: call.name, args };
+    const result = this.permissions === undefined ? await executeToolCall(this.tools, request, { context, signal, approve: this.approve }) : await this.checked(request, this.permissions, context, signal);
     if (!result.ok) return { ok: false, error: result.error ?? 'The call failed.' };
     try {
       return { ok: true, value: JSON.stringify(result.result) ?? 'null' };
     } catch (error) {
       return { ok: false, error: `The result of tools.${call.name} cannot be passed to the program as JSON: ${(error as Error).message}` };
     }
+  }
+
+  /** A nested call decided by `engine` first (see `CodeModeOptions.permissions`). */
+  private async checked(call: ToolCallRequest, engine: PermissionEngine, context: ToolContext, signal: AbortSignal): Promise<ActionResult<unknown>> {
+    const tool = this.tools.get(call.name)!;
+    const parsed = tool.parseArgs(call.args);
+    if (!parsed.ok) return this.tools.execute(call.name, call.args, { context, signal, callId: call.id });
+    const decision = await engine.check(tool, parsed.params);
+    if (decision.behavior === PermissionBehavior.DENY) return this.tools.denied(call.name, decision.message);
+    if (decision.behavior === PermissionBehavior.ASK) {
+      if (this.approve === undefined) return this.tools.unapproved(call.name, decision.message);
+      let yes = false;
+      try {
+        yes = (await this.approve(tool, call)) === true;
+      } catch {
+        yes = false;
+      }
+      if (!yes) return this.tools.declined(call.name);
+    }
+    return this.tools.execute(call.name, decision.updatedInput ?? parsed.params, { context, signal, callId: call.id, approved: true });
   }
 
   /** The tools a program may call in `context`, in registration order. */
