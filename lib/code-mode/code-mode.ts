@@ -224,7 +224,7 @@ export class CodeMode {
       wake = undefined;
     }
     const result = await running;
-    yield result.ok ? ToolChunk.text(String(result.result), { state: ToolResultState.SUCCESS }) : ToolChunk.text(result.error ?? 'The program failed.', { state: ToolResultState.ERROR });
+    yield result.ok ? ToolChunk.text(String(result.result), { state: ToolResultState.SUCCESS }) : ToolChunk.text(String(result.error), { state: ToolResultState.ERROR });
   }
 
   private async nested(call: { id: string; name: string; args: string }, exposed: readonly Tool[], context: ToolContext, signal: AbortSignal): Promise<CallAnswer> {
@@ -237,7 +237,7 @@ export class CodeMode {
     }
     const request = { id: call.id, name: call.name, args };
     const result = this.permissions === undefined ? await executeToolCall(this.tools, request, { context, signal, approve: this.approve }) : await this.checked(request, this.permissions, context, signal);
-    if (!result.ok) return { ok: false, error: result.error ?? 'The call failed.' };
+    if (!result.ok) return { ok: false, error: String(result.error) };
     try {
       return { ok: true, value: JSON.stringify(result.result) ?? 'null' };
     } catch (error) {
@@ -311,9 +311,9 @@ function stopText(outcome: Extract<ProgramOutcome, { ok: false }>, limits: Resol
     case 'cancelled':
       return 'The program was cancelled.';
     case 'crashed':
-      return `The interpreter failed: ${outcome.error ?? 'unknown error'}.`;
+      return `The interpreter failed: ${String(outcome.error)}.`;
     default:
-      return `The program failed${outcome.line === undefined ? '' : ` at line ${outcome.line}`}: ${outcome.error ?? 'unknown error'}`;
+      return `The program failed${outcome.line === undefined ? '' : ` at line ${outcome.line}`}: ${String(outcome.error)}`;
   }
 }
 

@@ -46,7 +46,7 @@ type WorkerMessage = { readonly type: 'started' } | { readonly type: 'call'; rea
 
 /**
  * Runs one program in a worker thread of its own (so a runaway program never blocks the host's event loop), with a
- * fresh interpreter; settles once, never rejects. The worker is terminated when the program ends, when `signal`
+ * fresh interpreter; settles once, after the thread has stopped, and never rejects. The worker is terminated when the program ends, when `signal`
  * aborts, and when it overruns `timeoutMs` by {@link GRACE_MS} (its own interrupt handler normally stops it first);
  * nested calls still in flight then see their signal abort.
  */
@@ -66,8 +66,11 @@ export function runProgram(run: ProgramRun): Promise<ProgramOutcome> {
       clearTimeout(timer);
       run.signal?.removeEventListener('abort', onAbort);
       inFlight.abort();
-      void worker.terminate();
-      resolve(outcome);
+      // Settles once the thread is gone, so a finished run leaves nothing running behind it.
+      worker.terminate().then(
+        () => resolve(outcome),
+        () => resolve(outcome),
+      );
     }
     if (run.signal?.aborted === true) return onAbort();
     run.signal?.addEventListener('abort', onAbort, { once: true });

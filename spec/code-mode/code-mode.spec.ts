@@ -50,6 +50,24 @@ describe('CodeMode: programs and nested calls', () => {
     expect(JSON.parse(result.result as string)).toEqual({ n: 2, name: 'x' });
   });
 
+  it('gives a tool result of undefined to the program as null', async () => {
+    const tools = new Tools();
+    tools.action({ name: 'nothing', description: 'Returns nothing.', params: { type: 'object', properties: {} } }, () => undefined);
+    expect((await new CodeMode(tools).run('return [await tools.nothing()]')).result).toBe('[\n  null\n]');
+  });
+
+  it('runs nothing for a signal aborted before the start', async () => {
+    const { tools } = registry();
+    const result = await new CodeMode(tools).run('return 1', { signal: AbortSignal.abort() });
+    expect(result).toEqual(expect.objectContaining({ ok: false, error: 'The program was cancelled.' }));
+  });
+
+  it('ignores an onCall listener that throws', async () => {
+    const { tools } = registry();
+    const result = await new CodeMode(tools).run('return await tools.add({ a: 1, b: 1 })', { onCall: () => { throw new Error('listener bug'); } });
+    expect(result.result).toBe('2');
+  });
+
   it('names the line of a thrown error and of a syntax error', async () => {
     const { tools } = registry();
     const codeMode = new CodeMode(tools);
@@ -231,6 +249,7 @@ describe('CodeMode: limits', () => {
     expect(() => new CodeMode(tools, { limits: { maxToolCalls: 1.5 } })).toThrow('limits.maxToolCalls must be a positive integer');
     expect(() => new CodeMode(tools, { limits: { memoryBytes: 1024 } })).toThrow('limits.memoryBytes must be at least 33554432');
     expect(() => new CodeMode(tools, { limits: { timeout: 5 } as never })).toThrow("CodeMode limits has no 'timeout'");
+    expect(() => new CodeMode(tools, { limits: { timeoutMs: (() => 5) as never } })).toThrow('limits.timeoutMs must be a positive integer, got () => 5.');
     expect(() => new CodeMode(tools, { expose: ['add', 'nope'] })).toThrow('CodeMode expose names tools that are not registered: "nope"');
     expect(() => new CodeMode(tools, { expose: 'add' as never })).toThrow('CodeMode expose takes a list of tool names or a predicate');
   });
