@@ -31,7 +31,7 @@ module.exports = {
       severity: 'error',
       comment: 'The core never imports providers, ports and their adapters, skills, the built-in tools or an entry point.',
       from: { path: CORE },
-      to: { path: ['^lib/(providers|workspace|sandbox|skills|builtins|mcp|ai-sdk|openai-agents|search)/', ENTRY] },
+      to: { path: ['^lib/(providers|workspace|sandbox|skills|builtins|mcp|ai-sdk|openai-agents|search|code-mode)/', ENTRY] },
     },
     {
       name: 'providers-core-only',
@@ -151,6 +151,20 @@ module.exports = {
       comment: 'The framework adapters (lib/ai-sdk, lib/openai-agents) depend on the core, the provider formats and the low layer; never on each other, the ports, skills, built-in tools or MCP.',
       from: { path: '^lib/(ai-sdk|openai-agents)/' },
       to: { path: ['^lib/(workspace|sandbox|skills|builtins|mcp)/', '^lib/(ai-sdk|openai-agents)/'], pathNot: '^lib/$1/' },
+    },
+    {
+      name: 'quickjs-in-lib-code-mode',
+      severity: 'error',
+      comment: 'quickjs-emscripten (optional peer dependency) is loaded only under lib/code-mode, by the agenttoolkit/code-mode entry point.',
+      from: { path: '^lib/', pathNot: '^lib/code-mode/' },
+      to: { path: '(^|/)node_modules/(quickjs-emscripten|@jitl/)' },
+    },
+    {
+      name: 'code-mode-layer',
+      severity: 'error',
+      comment: 'Code mode depends on the core, the provider-neutral call runner (lib/providers) and the low layer; never on the ports, skills, built-in tools, MCP or the framework adapters.',
+      from: { path: '^lib/code-mode/' },
+      to: { path: ['^lib/(workspace|sandbox|skills|builtins|mcp|ai-sdk|openai-agents|nestjs|search)/', ENTRY] },
     },
     {
       name: 'nestjs-in-lib-nestjs',

@@ -20,6 +20,7 @@ const heavy = [
   { name: '@nestjs/common', message: 'NestJS is imported only by lib/nestjs/ (optional peer dependency, loaded by agenttoolkit/nestjs).' },
   { name: '@nestjs/core', message: 'NestJS is imported only by lib/nestjs/ (optional peer dependency, loaded by agenttoolkit/nestjs).' },
   { name: '@sinclair/typebox', message: 'TypeBox is imported only by lib/typebox/ (the agenttoolkit/typebox entry, whose build bundles it): the library reads schemas by their markers and builds plain JSON Schema itself.' },
+  { name: 'quickjs-emscripten', message: 'quickjs-emscripten is loaded only by lib/code-mode/ (optional peer dependency, loaded by agenttoolkit/code-mode), and there only inside its worker thread.' },
   { name: 'typebox', message: 'TypeBox is imported only by lib/typebox/ (the agenttoolkit/typebox entry, whose build bundles it): the library reads schemas by their markers and builds plain JSON Schema itself.' },
   { name: '@opentelemetry/api', message: 'OpenTelemetry is imported only by lib/otel/ (optional peer dependency, loaded by agenttoolkit/otel); the core reports calls through its ToolTelemetry port.' },
 ];

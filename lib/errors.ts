@@ -66,7 +66,8 @@ export type CoreErrorCode =
   | 'STREAM_CLOSED'
   | 'INVALID_TOOL_OUTPUT'
   | 'OUTPUT_FOLDER_LINKED'
-  | 'DUPLICATE_CALL_ID';
+  | 'DUPLICATE_CALL_ID'
+  | 'MISSING_PEER';
 
 /** An error of the tool registry and its pipeline; `code` is one of {@link CoreErrorCode}. */
 export class CoreError extends AgentToolkitError<CoreErrorCode> {}

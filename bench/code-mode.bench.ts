@@ -1,0 +1,119 @@
+/**
+ * Code mode benchmark (`npm run bench -- code-mode`): what a `run_code` call costs and what it saves.
+ *
+ * - a program making 20 nested calls against 20 direct `tools.execute` calls of the same tool, and the empty program
+ *   (`return 1`: worker thread start, WebAssembly module load, first context), run alternately; the per-call cost of a
+ *   nested call is the median gap, seen by the host, between the starts of consecutive calls of a 100-call loop;
+ * - the longest stall of the host's event loop (a 1 ms interval's largest gap) while a `while(true){}` program runs
+ *   to its 500 ms time limit and is stopped (the interpreter runs on its own worker thread), beside the same figure
+ *   with no program running: on a loaded machine the interval is late on its own;
+ * - the characters handed to the model for a 20-call task whose every result is 2,000 characters of synthetic text
+ *   (a listing): 20 results as they are, against one program that keeps the one line the task asks for.
+ */
+import { Tools } from '../lib';
+import { CodeMode } from '../lib/code-mode';
+import { formatMs, formatNs, median, printTable } from './harness';
+
+const QUICK = process.env.BENCH_QUICK === '1';
+const RUNS = QUICK ? 3 : 9;
+const DIRECT_RUNS = QUICK ? 200 : 2_000;
+
+function registry(): Tools {
+  const tools = new Tools();
+  tools.action({ name: 'add', description: 'Add two numbers.', params: { type: 'object', properties: { a: { type: 'number' }, b: { type: 'number' } }, required: ['a', 'b'] } }, ({ a, b }) => (a as number) + (b as number));
+  tools.action({ name: 'list_page', description: 'One page of a listing.', params: { type: 'object', properties: { page: { type: 'integer' } }, required: ['page'] } }, ({ page }) =>
+    Array.from({ length: 40 }, (_, i) => `page ${page} item ${String(i).padStart(2, '0')}: ${'x'.repeat(32)}${page === 13 && i === 7 ? ' NEEDLE' : ''}`).join('\n').slice(0, 2_000),
+  );
+  return tools;
+}
+
+async function timedRuns(codeMode: CodeMode, code: string, runs = RUNS): Promise<number[]> {
+  const times: number[] = [];
+  for (let i = 0; i < runs; i++) {
+    const start = process.hrtime.bigint();
+    const result = await codeMode.run(code);
+    times.push(Number(process.hrtime.bigint() - start));
+    if (!result.ok) throw new Error(`bench program failed: ${result.error}`);
+  }
+  return times;
+}
+
+/** Runs the two programs alternately, `RUNS` times each, so a change of the machine's load hits both alike. */
+async function interleaved(codeMode: CodeMode, first: string, second: string): Promise<[number[], number[]]> {
+  const a: number[] = [];
+  const b: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    a.push(...(await timedRuns(codeMode, first, 1)));
+    b.push(...(await timedRuns(codeMode, second, 1)));
+  }
+  return [a, b];
+}
+
+async function stallWhileStopping(codeMode: CodeMode | undefined): Promise<number> {
+  let last = process.hrtime.bigint();
+  let longest = 0;
+  const timer = setInterval(() => {
+    const now = process.hrtime.bigint();
+    longest = Math.max(longest, Number(now - last));
+    last = now;
+  }, 1);
+  if (codeMode === undefined) await new Promise((resolve) => setTimeout(resolve, 500));
+  else await codeMode.run('while (true) {}');
+  clearInterval(timer);
+  return longest;
+}
+
+export default async function main(): Promise<void> {
+  const tools = registry();
+  const codeMode = new CodeMode(tools, { limits: { maxToolCalls: 200, timeoutMs: 120_000 } });
+  const runaway = new CodeMode(tools, { limits: { timeoutMs: 500 } });
+  const [empty, twenty] = await interleaved(codeMode, 'return 1', 'let s = 0;\nfor (let i = 0; i < 20; i++) s = await tools.add({ a: s, b: i });\nreturn s;');
+  // Inside one run: the host-side gap between the starts of consecutive nested calls of a sequential loop (one round
+  // trip host -> interpreter -> host plus the call itself), free of the run-to-run noise of the module load.
+  const gaps: number[] = [];
+  for (let i = 0; i < RUNS; i++) {
+    let last: bigint | undefined;
+    await codeMode.run('let s = 0;\nfor (let i = 0; i < 100; i++) s = await tools.add({ a: s, b: i });\nreturn s;', {
+      onCall: (event) => {
+        if (event.status !== 'running') return;
+        const now = process.hrtime.bigint();
+        if (last !== undefined) gaps.push(Number(now - last));
+        last = now;
+      },
+    });
+  }
+  const direct: number[] = [];
+  for (let i = 0; i < DIRECT_RUNS; i++) {
+    const start = process.hrtime.bigint();
+    for (let j = 0; j < 20; j++) await tools.execute('add', { a: j, b: i });
+    direct.push(Number(process.hrtime.bigint() - start));
+  }
+  const perNested = median(gaps);
+  const perDirect = median(direct) / 20;
+  printTable('code mode: 20 calls', ['case', 'median', 'per call'], [
+    ['empty program (worker + module + context)', formatNs(median(empty)), '-'],
+    ['program making 20 nested calls', formatNs(median(twenty)), '-'],
+    ['nested call in a sequential loop (gap between call starts, one run)', '-', formatNs(perNested)],
+    ['20 direct tools.execute calls', formatNs(median(direct)), formatNs(perDirect)],
+    ['nested call overhead over a direct call', '-', formatNs(perNested - perDirect)],
+  ]);
+
+  const stalls: number[] = [];
+  const idle: number[] = [];
+  for (let i = 0; i < (QUICK ? 1 : 3); i++) {
+    stalls.push(await stallWhileStopping(runaway));
+    idle.push(await stallWhileStopping(undefined));
+  }
+  printTable('code mode: host event loop, longest gap of a 1 ms interval', ['case', 'runs', 'median', 'max'], [
+    ['a while(true){} program run to its 500 ms limit', String(stalls.length), formatMs(median(stalls) / 1e6), formatMs(Math.max(...stalls) / 1e6)],
+    ['no program, 500 ms (the machine itself)', String(idle.length), formatMs(median(idle) / 1e6), formatMs(Math.max(...idle) / 1e6)],
+  ]);
+
+  let direct20 = 0;
+  for (let page = 0; page < 20; page++) direct20 += String((await tools.execute('list_page', { page })).result).length;
+  const program = await codeMode.run('const hits = [];\nfor (let page = 0; page < 20; page++) {\n  const text = await tools.list_page({ page });\n  hits.push(...text.split("\\n").filter((line) => line.includes("NEEDLE")));\n}\nreturn hits.join("\\n");');
+  printTable('code mode: characters handed to the model, 20 calls of 2,000-character results', ['case', 'characters'], [
+    ['20 results, one per model turn', String(direct20)],
+    ['one run_code result', `${String(program.result).length} (${JSON.stringify(program.result)})`],
+  ]);
+}

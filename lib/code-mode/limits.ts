@@ -1,0 +1,67 @@
+import { CoreError } from '../errors';
+
+/** The limits of one code-mode program (`CodeModeOptions.limits`); each field has a default (see {@link DEFAULT_LIMITS}). */
+export interface CodeModeLimits {
+  /**
+   * The program's wall time, in milliseconds, from its first statement to its end, nested calls and their approvals
+   * included. A program still running then is stopped (its in-flight nested calls aborted) and the call fails.
+   */
+  readonly timeoutMs?: number | undefined;
+  /**
+   * The interpreter's WebAssembly memory, in bytes: its whole heap, the 16 MiB the interpreter starts with included.
+   * An allocation past it throws "out of memory" inside the program, and the call fails. At least 32 MiB.
+   */
+  readonly memoryBytes?: number | undefined;
+  /** How many `tools.<name>(...)` calls one program may make; the call past it stops the program and fails the call. */
+  readonly maxToolCalls?: number | undefined;
+  /** How many characters of printed output and return value reach the result; the rest is cut, with a note. */
+  readonly maxOutputChars?: number | undefined;
+}
+
+/** {@link CodeModeLimits} with every field set. */
+export interface ResolvedLimits {
+  readonly timeoutMs: number;
+  readonly memoryBytes: number;
+  readonly maxToolCalls: number;
+  readonly maxOutputChars: number;
+  /** The interpreter's stack, in bytes (deep recursion throws "stack overflow" inside the program). */
+  readonly stackBytes: number;
+}
+
+/**
+ * The defaults: 30 seconds, 64 MiB, 50 tool calls, 20,000 characters of output; a 512 KiB interpreter stack.
+ */
+export const DEFAULT_LIMITS: ResolvedLimits = Object.freeze({
+  timeoutMs: 30_000,
+  memoryBytes: 64 * 1024 * 1024,
+  maxToolCalls: 50,
+  maxOutputChars: 20_000,
+  stackBytes: 512 * 1024,
+});
+
+const MIN_MEMORY = 32 * 1024 * 1024;
+
+/**
+ * The limits with defaults filled in.
+ * @throws CoreError `INVALID_OPTION` for a field that is not a positive integer, or `memoryBytes` under 32 MiB.
+ */
+export function resolveLimits(limits: CodeModeLimits | undefined): ResolvedLimits {
+  const given = limits ?? {};
+  const known = new Set(['timeoutMs', 'memoryBytes', 'maxToolCalls', 'maxOutputChars']);
+  for (const key of Object.keys(given)) {
+    if (!known.has(key)) throw new CoreError('INVALID_OPTION', `CodeMode limits has no '${key}': its fields are timeoutMs, memoryBytes, maxToolCalls and maxOutputChars.`);
+  }
+  const pick = (key: 'timeoutMs' | 'memoryBytes' | 'maxToolCalls' | 'maxOutputChars'): number => {
+    const value = given[key];
+    if (value === undefined) return DEFAULT_LIMITS[key];
+    if (typeof value !== 'number' || !Number.isSafeInteger(value) || value <= 0) {
+      throw new CoreError('INVALID_OPTION', `CodeMode limits.${key} must be a positive integer, got ${JSON.stringify(value) ?? String(value)}.`);
+    }
+    return value;
+  };
+  const memoryBytes = pick('memoryBytes');
+  if (memoryBytes < MIN_MEMORY) {
+    throw new CoreError('INVALID_OPTION', `CodeMode limits.memoryBytes must be at least ${MIN_MEMORY} (32 MiB: the interpreter itself starts with 16 MiB), got ${memoryBytes}.`);
+  }
+  return Object.freeze({ timeoutMs: pick('timeoutMs'), memoryBytes, maxToolCalls: pick('maxToolCalls'), maxOutputChars: pick('maxOutputChars'), stackBytes: DEFAULT_LIMITS.stackBytes });
+}
