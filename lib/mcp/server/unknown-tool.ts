@@ -1,6 +1,6 @@
 import type { ActionResult } from '../../result';
 import type { Tools } from '../../tools';
-import { sdkServer, type McpServerLike } from './mcp-server-like';
+import { sdkServer, type McpSdk1ServerLike } from './mcp-server-like';
 
 /** JSON-RPC "Invalid params": the code the MCP specification ("Tools", "Error Handling") gives an unknown tool. */
 export const UNKNOWN_TOOL_CODE = -32602;
@@ -29,7 +29,7 @@ const ABORTED = AbortSignal.abort();
  * under is answered with the registry's message for it (`Unknown tool 'x'. Available: …`, or the inactive group's
  * text); every other call goes to the SDK's handler unchanged.
  */
-export function answerUnknownTools(server: McpServerLike, tools: Tools<ActionResult<unknown>>): void {
+export function answerUnknownTools(server: McpSdk1ServerLike, tools: Tools<ActionResult<unknown>>): void {
   const sdk = sdkServer(server) as unknown as SdkInternals;
   const handlers = sdk.server._requestHandlers;
   const own = handlers.get('tools/call') as (Handler & { [WRAPPED]?: true }) | undefined;
