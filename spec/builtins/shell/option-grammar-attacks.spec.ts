@@ -168,7 +168,7 @@ describe('git: pagers, output files, drivers and the network', () => {
     'git log --format=%H -3',
     'git -C sub log --oneline',
     'git --no-pager log --oneline',
-    'git diff --no-textconv --no-ext-diff --stat',
+    'git diff --cached --no-textconv --no-ext-diff --stat',
     'git show --no-textconv --stat HEAD',
     'git blame --no-textconv x',
     'git status -sb',
