@@ -15,7 +15,7 @@ export { serveStdio, serveHttp, type ServeStdioOptions, type McpStdioHandle } fr
 export { McpRequest } from './server/mcp-request';
 export { serveSkills, type McpSkillPrompts } from './server/serve-skills';
 export { serveToolOutputs, TOOL_OUTPUTS_RESOURCE } from './server/serve-tool-outputs';
-export { DEFAULT_SESSION_IDLE_MS, DEFAULT_MAX_SESSIONS, type ServeHttpOptions, type McpHttpEndpoint } from './server/serve';
+export { DEFAULT_SESSION_IDLE_MS, DEFAULT_MAX_SESSIONS, type ServeHttpOptions, type McpHttpEndpoint, type ListingSource, type McpListNotifier } from './server/serve';
 export { McpMemoryEventStore } from './server/memory-event-store';
 export { McpServerError, type McpServerErrorCode } from './server/errors';
 export type { McpServerLike, McpSdk1ServerLike, McpLowLevelServerLike } from './server/mcp-server-like';

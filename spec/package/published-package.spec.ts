@@ -37,7 +37,7 @@ describe('the packed package', () => {
     const typebox = versionOf('typebox');
     const sinclair = versionOf('@sinclair/typebox');
     // The MCP SDK (an optional peer) and Node's types, for the consumers that type-check agenttoolkit/mcp.
-    run('npm', ['install', `./${tarball}`, `typebox@${typebox}`, `@sinclair/typebox@${sinclair}`, ...['@modelcontextprotocol/sdk', '@types/node'].map((name) => `${name}@${versionOf(name)}`), '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], dir);
+    run('npm', ['install', `./${tarball}`, `typebox@${typebox}`, `@sinclair/typebox@${sinclair}`, ...['@modelcontextprotocol/sdk', '@modelcontextprotocol/server', '@modelcontextprotocol/client', '@modelcontextprotocol/node', '@types/node'].map((name) => `${name}@${versionOf(name)}`), '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], dir);
   }, 240_000);
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -394,7 +394,7 @@ import { Skills } from 'agenttoolkit/skills';
     const libcheck = join(dir, 'libcheck');
     mkdirSync(libcheck);
     writeFileSync(join(libcheck, 'package.json'), JSON.stringify({ name: 'libcheck', private: true }));
-    const peers = ['@modelcontextprotocol/sdk', 'dockerode', '@nestjs/common', '@nestjs/core', 'rxjs', 'ai', '@openai/agents-core', 'chokidar', 'typebox', '@sinclair/typebox', '@opentelemetry/api'];
+    const peers = ['@modelcontextprotocol/sdk', 'dockerode', '@nestjs/common', '@nestjs/core', 'rxjs', 'ai', '@openai/agents-core', 'chokidar', 'typebox', '@sinclair/typebox', '@opentelemetry/api', '@modelcontextprotocol/server', '@modelcontextprotocol/client', '@modelcontextprotocol/node', 'quickjs-emscripten'];
     run('npm', ['install', join('..', tarball), ...peers.map((peer) => `${peer}@${versionOf(peer)}`), '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], libcheck);
     const expected = Object.fromEntries(entryMap().map(({ entry, names, typeOnly }) => [entry, names.filter((name) => !typeOnly.includes(name))]));
     writeFileSync(

@@ -107,7 +107,7 @@ describe('the packed package in TypeScript 5.9, 6.0 and 7.0 projects', () => {
     const tarball = packTarball(dir);
     writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
     // The optional peers whose types the declarations name, and Node's types.
-    const peers = ['@modelcontextprotocol/sdk', '@types/node', 'dockerode', '@types/dockerode', '@nestjs/common', '@nestjs/core', 'rxjs', 'ai', '@openai/agents-core', 'chokidar', 'typebox', '@sinclair/typebox', '@opentelemetry/api'];
+    const peers = ['@modelcontextprotocol/sdk', '@types/node', 'dockerode', '@types/dockerode', '@nestjs/common', '@nestjs/core', 'rxjs', 'ai', '@openai/agents-core', 'chokidar', 'typebox', '@sinclair/typebox', '@opentelemetry/api', '@modelcontextprotocol/server', '@modelcontextprotocol/client', '@modelcontextprotocol/node', 'quickjs-emscripten'];
     run('npm', ['install', `./${tarball}`, ...peers.map((peer) => `${peer}@${versionOf(peer)}`), '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], dir);
     for (const version of TYPESCRIPT) compiler(version);
 

@@ -101,14 +101,23 @@ function hasWrites(analysis: ShellAnalysis): boolean {
 }
 
 /**
+ * Whether an input redirection may open a network connection: bash opens a socket for `/dev/tcp/HOST/PORT` and
+ * `/dev/udp/HOST/PORT` (bash(1), REDIRECTION), and a target known only at run time may become one.
+ */
+function mayConnect(analysis: ShellAnalysis): boolean {
+  return analysis.redirects.some((r) => r.kind === 'read' && (r.target === undefined || (!r.target.literal && r.target.tilde !== true) || /^\/dev\/(tcp|udp)\//.test(r.target.text)));
+}
+
+/**
  * Whether the analysis judges the whole command read-only: it can be analysed, has no injection risk, every simple
- * command is read-only, no output goes to a file, and it assigns no variable that steers later commands. This is the
+ * command is read-only, no output goes to a file, no input comes from a socket (`< /dev/tcp/host/80`) or a file known
+ * only when it runs, and it assigns no variable that steers later commands. This is the
  * verdict behind the read-only ALLOW of {@link checkShellCommand} (which still asks for credential reads), and the
  * one the Bash tool enforces with the sandbox's `readOnly` option.
  */
 export function isReadOnlyCommand(analysis: ShellAnalysis): boolean {
   if (analysis.unanalysable !== undefined || INJECTION.some((f) => analysis.features.has(f)) || analysis.commands.some((c) => c.opaque)) return false;
-  return analysis.commands.length > 0 && !hasWrites(analysis) && !analysis.features.has('assignment') && analysis.commands.every(isReadOnly);
+  return analysis.commands.length > 0 && !hasWrites(analysis) && !mayConnect(analysis) && !analysis.features.has('assignment') && analysis.commands.every(isReadOnly);
 }
 
 /**

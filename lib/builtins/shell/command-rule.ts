@@ -12,8 +12,8 @@ import { gitAliasAt, gitAliasView } from './git-commands';
 import { wrapperCredentialRead } from './credential-reads';
 
 /**
- * A command rule's content, compiled. `pattern`: the rule as one string of elements, words separated by
- * {@link SEP}, each unquoted `*` a {@link STAR} that matches any characters, blanks between words included (the
+ * A command rule's content, compiled. `pattern`: the rule as one string of elements (character codes, and negative
+ * markers: -1 between words, -2 for each unquoted `*`, which matches any characters, blanks between words included (the
  * reading of coding agents' settings files: `git push*` covers `git push --force` and `git pushx`). `optionalFrom`:
  * where a trailing ` *` or `:*` starts, which may match nothing (`git push:*` covers `git push`). `named`: how many
  * leading words of the rule name the program (the words before the first star, and the word holding it when text

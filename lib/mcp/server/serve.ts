@@ -69,7 +69,25 @@ export interface ServeHttpOptions {
    * listening with `subscriptions/listen` (sessions of older clients get `notifications/tools/list_changed` from
    * `serveTools` itself). Default: none announced.
    */
-  registries?: ReadonlyArray<{ onListChange(listener: () => void): () => void }> | undefined;
+  registries?: ReadonlyArray<ListingSource> | undefined;
+}
+
+/** What {@link ServeHttpOptions.registries} needs of a registry (`Tools` has it): a way to hear of listing changes. */
+export interface ListingSource {
+  /** Calls `listener` after each change of the listing; returns the function that stops it. */
+  onListChange(listener: () => void): () => void;
+}
+
+/** {@link McpHttpEndpoint.notify}: announces list changes to 2026-07-28 clients listening with `subscriptions/listen`. */
+export interface McpListNotifier {
+  /** The tool listing changed (`notifications/tools/list_changed`). */
+  toolsChanged(): void;
+  /** The prompt listing changed (`notifications/prompts/list_changed`). */
+  promptsChanged(): void;
+  /** The resource listing changed (`notifications/resources/list_changed`). */
+  resourcesChanged(): void;
+  /** The resource at `uri` changed (`notifications/resources/updated`). */
+  resourceUpdated(uri: string): void;
 }
 
 /** The default {@link ServeHttpOptions.maxSessions}. */
@@ -98,7 +116,7 @@ export interface McpHttpEndpoint {
    * SDK v2: announces list changes to 2026-07-28 clients listening with `subscriptions/listen` (the SDK handler's
    * `notify`); `undefined` on SDK 1.x.
    */
-  readonly notify?: { toolsChanged(): void; promptsChanged(): void; resourcesChanged(): void; resourceUpdated(uri: string): void } | undefined;
+  readonly notify?: McpListNotifier | undefined;
   /** SDK v2: how many 2025-11-25 (or older) sessions are open; `undefined` on SDK 1.x. */
   readonly sessions?: number | undefined;
 }

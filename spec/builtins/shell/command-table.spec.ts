@@ -435,7 +435,7 @@ const syntax: Row[] = [
   ['/usr/bin/git p', 'git:*', false, 'git push:*', true],
   ['git -c "$x" push', 'git push:*', false, 'git push:*', true],
   ['git status', 'git status', true, 'git push:*', false],
-  ['git -c alias.status=push status', 'git status', false, 'git push:*', false],
+  ['git -c alias.status=push status', 'git status', false, 'git push:*', true],
   ['rm sync', 'rm:*', true, 'git push:*', false],
   ['cat "$f"', 'cat:*', true, 'cat /etc/shadow', true],
   ['cat "$f" x', 'cat *', true, 'cat /etc/shadow', false],

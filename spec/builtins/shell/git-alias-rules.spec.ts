@@ -86,7 +86,9 @@ describe('a git subcommand that may be an alias', () => {
 
   it('a built-in subcommand stays covered: aliases cannot hide built-in commands (git(1))', async () => {
     expect(await decide('git log -n 1', { allow: ['Bash(git log:*)'] }, PermissionMode.DEFAULT)).toBe(ALLOW);
-    expect(await decide('git -c alias.log=push log', { deny: ['Bash(git push:*)'] }, PermissionMode.BYPASS)).not.toBe(DENY);
+    expect(await decide('git log -n 1', { deny: ['Bash(git push:*)'] }, PermissionMode.BYPASS)).not.toBe(DENY);
+    // A command-line alias setting makes any git command opaque, a built-in one too: deny rules match it (fail closed).
+    expect(await decide('git -c alias.log=push log', { deny: ['Bash(git push:*)'] }, PermissionMode.BYPASS)).toBe(DENY);
   });
 
   (gitMissing ? it.skip : it)('really pushes when run: `git -c alias.p=push p` and a repository alias reach the remote', () => {

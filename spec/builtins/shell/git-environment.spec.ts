@@ -64,7 +64,7 @@ function repository(): void {
     run('git -C r log -p --no-textconv', true);
     expect(existsSync(marker('textconv'))).toBe(false);
     for (const command of ['git log -p', 'git show', 'git diff', 'git blame a', 'git diff --no-textconv']) expect(isReadOnlyCommand(await analyzeCommand(command))).toBe(false);
-    for (const command of ['git log --oneline', 'git log -p --no-textconv', 'git show --no-textconv', 'git diff --no-textconv --no-ext-diff', 'git status']) expect(isReadOnlyCommand(await analyzeCommand(command))).toBe(true);
+    for (const command of ['git log --oneline', 'git log -p --no-textconv', 'git show --no-textconv', 'git diff --cached --no-textconv --no-ext-diff', 'git status']) expect(isReadOnlyCommand(await analyzeCommand(command))).toBe(true);
   });
 
   it('a folder holding HEAD, config, objects/ and refs/ is no repository under the environment', () => {

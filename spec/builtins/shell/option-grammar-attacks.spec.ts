@@ -168,7 +168,7 @@ describe('git: pagers, output files, drivers and the network', () => {
     'git log --format=%H -3',
     'git -C sub log --oneline',
     'git --no-pager log --oneline',
-    'git diff --no-textconv --no-ext-diff --stat',
+    'git diff --cached --no-textconv --no-ext-diff --stat',
     'git show --no-textconv --stat HEAD',
     'git blame --no-textconv x',
     'git status -sb',
@@ -210,7 +210,11 @@ describe('words known only at run time', () => {
     expect(isReadOnlyCommand(await analyzeCommand(command))).toBe(false);
   });
 
-  it.each(['ls $X', 'cat *.ts', 'grep -rn x $DIR', 'wc -l *.md', 'head ~/notes.txt', 'sort ~/list', 'uniq ~/list'])('%j stays read-only: every option is harmless, or a tilde word is never an option', async (command) => {
+  it.each(['grep -rn x $DIR', 'grep -rn x src/$DIR', 'wc -l *.md', 'du -sh *'])('%j may become an option that names a file to read (`-f .env`, `--files0-from=.env`): not read-only', async (command) => {
+    expect(isReadOnlyCommand(await analyzeCommand(command))).toBe(false);
+  });
+
+  it.each(['ls $X', 'cat *.ts', 'wc -l ./*.md', 'wc -l docs/*.md', 'head ~/notes.txt', 'sort ~/list', 'uniq ~/list'])('%j stays read-only: every option is harmless, the word cannot start with a dash, or a tilde word is never an option', async (command) => {
     expect(isReadOnlyCommand(await analyzeCommand(command))).toBe(true);
   });
 });

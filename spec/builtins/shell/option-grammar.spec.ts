@@ -3,7 +3,7 @@
  * values, optional values only glued, clusters, `--`, git's negations, find's primaries, surplus operands, words
  * known only at run time, and the options a subcommand requires.
  */
-import { programGrammar, READ_ONLY_PROGRAMS, WRAPPER_GRAMMARS, type ProgramGrammar } from '../../../lib/builtins';
+import { analyzeCommand, isReadOnlyCommand, programGrammar, READ_ONLY_PROGRAMS, WRAPPER_GRAMMARS, type ProgramGrammar } from '../../../lib/builtins';
 import { parseWords, resolveLong } from '../../../lib/builtins/shell/grammar/parse-words';
 import { everyOptionHarmless, readOnlyVerdict } from '../../../lib/builtins/shell/grammar/grammar-verdict';
 import { opt, operand } from '../../../lib/builtins/shell/grammar/spec-helpers';
@@ -109,6 +109,8 @@ describe('find', () => {
 describe('words known only at run time', () => {
   it('only a program all of whose options and operands are harmless may take one', () => {
     expect(everyOptionHarmless(grammar('ls'))).toBe(true);
+    expect(everyOptionHarmless(grammar('wc'))).toBe(true);
+    expect(everyOptionHarmless(grammar('wc'), false)).toBe(false);
     expect(everyOptionHarmless(grammar('sort'))).toBe(false);
     expect(everyOptionHarmless(grammar('uniq'))).toBe(false);
     expect(everyOptionHarmless(grammar('date'))).toBe(false);
@@ -152,5 +154,15 @@ describe('the data', () => {
     expect(operand('X', 'read', true, '+')).toEqual({ name: 'X', kind: 'read', repeat: true, startsWith: '+' });
     expect(programGrammar('egrep')).toBe(grammar('grep'));
     expect(programGrammar('nonesuch')).toBeUndefined();
+  });
+});
+
+describe('a glob that may expand to an option naming a file', () => {
+  it.each(['wc *.env', 'du *', 'wc ?x', 'wc [-]x', 'wc {-,x}y', 'wc "$F"'])('%j is not read-only: the glob may become --files0-from=.env', async (command) => {
+    expect(isReadOnlyCommand(await analyzeCommand(command))).toBe(false);
+  });
+
+  it.each(['wc src/*.ts', 'wc ./*.env', 'du -sh ./*', 'cat *.env', 'ls *'])('%j stays read-only: its words cannot become an option that names a file', async (command) => {
+    expect(isReadOnlyCommand(await analyzeCommand(command))).toBe(true);
   });
 });

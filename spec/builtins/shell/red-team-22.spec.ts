@@ -332,8 +332,9 @@ describe.each(Object.entries(HELD))('%s', (_, attacks) => {
   }, 120_000);
 });
 
-// Each was allowed and breached on the backends named: faults of the read-only tables, the credential checks and the
-// git rules (bash-check.ts, credential-reads.ts, command-rule.ts), left to their rewrite.
+// Each was allowed and breached on the backends named, through faults of the read-only tables, the credential checks
+// and the git rules, which the option grammars, the credential checks on glued values and globs, and unknown git
+// subcommands matched by deny rules now close.
 const BYPASSES: ReadonlyArray<[string, Attack, readonly Backend[]]> = [
   ['a bare version word runs the program on a file the model wrote', { command: 'make version', setup: (w) => writeFileSync(join(w.repo, 'Makefile'), `version:\n\ttouch ${w.out}/pwned\n`) }, ['local']],
   ['a bare version word runs the program on a file the model wrote', { command: 'node version', setup: (w) => writeFileSync(join(w.repo, 'version.js'), `require('fs').writeFileSync(${JSON.stringify(`${w.out}/pwned`)}, '')\n`) }, ['local']],
@@ -344,19 +345,28 @@ const BYPASSES: ReadonlyArray<[string, Attack, readonly Backend[]]> = [
   ['sort takes an abbreviated --output', { command: 'sort --outp=@OUT/new-file payload' }, ['local']],
   ['sort takes an abbreviated --compress-program and runs it', { command: 'sort -S 1 --compress-prog=./evil big', setup: (w) => (plant(w, 'evil', `#!/bin/sh\ntouch ${w.out}/pwned\nexit 1\n`), writeFileSync(join(w.repo, 'big'), Array.from({ length: 20_000 }, (_, i) => `${20_000 - i}\n`).join(''))) }, ['local']],
   ['a credential file named in a glued short option is read', { command: 'date -f.env' }, ['local', 'bwrap']],
-  ['a recursive search of the working directory reads its credential files', { command: 'grep -r sk- .' }, ['local', 'bwrap']],
   ['a glob expands to an option naming a credential file', { command: 'wc *.env', setup: (w) => writeFileSync(join(w.repo, '--files0-from=.env'), '') }, ['local', 'bwrap']],
   ['a glob expands to an option naming a credential file', { command: 'du *.env', setup: (w) => writeFileSync(join(w.repo, '--files0-from=.env'), '') }, ['local', 'bwrap']],
   ['an alias from the repository configuration runs a denied subcommand', { command: 'git p origin main', setup: (w) => (withRemote(w), git(w.repo, 'config', 'alias.p', 'push')), allow: ['Bash(git:*)'], deny: ['Bash(git push:*)'] }, ['local', 'bwrap']],
 ];
 
-describe('bypasses left for the read-only tables and credential checks', () => {
-  it.failing.each(BYPASSES.map(([title, attack, on]) => [title, attack.command, attack, on] as const))('%s: %j', async (_title, _command, attack, on) => {
+// A known gap (docs/shell-analysis.md, credential reads): a recursive search of a folder holding a credential file
+// reads it without naming it.
+const LEFT: ReadonlyArray<[string, Attack, readonly Backend[]]> = [
+  ['a recursive search of the working directory reads its credential files', { command: 'grep -r sk- .' }, ['local', 'bwrap']],
+];
+
+describe('bypasses closed by the option grammars and the credential checks', () => {
+  it.each(BYPASSES.map(([title, attack, on]) => [title, attack.command, attack, on] as const))('%s: %j holds', async (_title, _command, attack, on) => {
+    expect(await breaches(attack, on.filter((b) => BACKENDS.includes(b)))).toEqual([]);
+  }, 120_000);
+
+  it.failing.each(LEFT.map(([title, attack, on]) => [title, attack.command, attack, on] as const))('%s: %j (a known gap)', async (_title, _command, attack, on) => {
     expect(await breaches(attack, on.filter((b) => BACKENDS.includes(b)))).toEqual([]);
   }, 120_000);
 
   (BACKENDS.includes('bwrap') ? it : it.skip)('bubblewrap enforces read-only on those that write or run: the planted program cannot write, the file is not made', async () => {
-    for (const [, attack, on] of BYPASSES) if (!on.includes('bwrap')) expect(await breaches(attack, ['bwrap'])).toEqual([]);
+    for (const [, attack, on] of [...BYPASSES, ...LEFT]) if (!on.includes('bwrap')) expect(await breaches(attack, ['bwrap'])).toEqual([]);
   }, 300_000);
 });
 

@@ -7,7 +7,7 @@ import { spawnSync } from 'node:child_process';
 import { mkdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { PermissionBehavior, PermissionEngine, PermissionMode } from '../../../lib/permissions';
-import { analyzeCommand, bashTool } from '../../../lib/builtins';
+import { analyzeCommand, bashTool, isReadOnlyCommand } from '../../../lib/builtins';
 import { tempDir } from '../../sandbox/helpers';
 import { ContractSandbox } from './contract-sandbox';
 
@@ -220,5 +220,19 @@ describe('tilde prefixes, which the shell expands to folders outside the working
     expect((await engine({ allow: ['Bash(make -C ~/app)'] }).check(bash, { command: 'make -C ~other/app' })).behavior).toBe(ASK);
     expect((await engine({ deny: ['Bash(make -C ~/app)'] }).check(bash, { command: 'make -C ~/a\\pp' })).behavior).toBe(DENY);
     expect((await engine({ allow: ['Bash(touch ~/notes)'] }).check(bash, { command: 'touch ~/notes' })).behavior).toBe(ASK);
+  });
+});
+
+describe("bash's network redirections", () => {
+  it.each(['cat </dev/tcp/127.0.0.1/9', 'cat < /dev/udp/127.0.0.1/9', 'head -1 </dev/tcp/example.com/80', 'cat < $HOST', 'cat <"$F"', 'wc -l < $(echo x)'])('%j may connect: never read-only, and explore mode denies it', async (command) => {
+    expect(isReadOnlyCommand(await analyzeCommand(command))).toBe(false);
+    expect(await decide(command)).not.toBe(ALLOW);
+    expect(await decide(command, { mode: PermissionMode.EXPLORE })).toBe(DENY);
+  });
+
+  it('a literal file or a tilde path as input stays read-only', async () => {
+    expect(isReadOnlyCommand(await analyzeCommand('cat < payload'))).toBe(true);
+    expect(isReadOnlyCommand(await analyzeCommand('wc -l < ~/notes'))).toBe(true);
+    expect(isReadOnlyCommand(await analyzeCommand('cat < /dev/null'))).toBe(true);
   });
 });

@@ -13,20 +13,35 @@ const HARMLESS_EFFECTS: ReadonlySet<Effect> = new Set(['read-only', 'reads-file'
 const HARMLESS_OPERANDS: ReadonlySet<OperandKind> = new Set(['read', 'pattern', 'text']);
 
 const harmlessCache = new WeakMap<ProgramGrammar, boolean>();
+const harmlessWithoutFileOptionsCache = new WeakMap<ProgramGrammar, boolean>();
 
 /**
  * Whether every option and operand of `grammar` only reads, so that a word known only at run time, which may become
- * any option or any number of operands, keeps it read-only.
+ * any option or any number of operands, keeps it read-only. With `fileOptions` false, an option that names a file to
+ * read (`wc --files0-from=F`) is not harmless either: a glob that expands to such an option (a file named
+ * `--files0-from=.env` beside `wc *.env`) names a file the credential check never saw.
  */
-export function everyOptionHarmless(grammar: ProgramGrammar): boolean {
-  let harmless = harmlessCache.get(grammar);
+export function everyOptionHarmless(grammar: ProgramGrammar, fileOptions = true): boolean {
+  const cache = fileOptions ? harmlessCache : harmlessWithoutFileOptionsCache;
+  let harmless = cache.get(grammar);
   if (harmless === undefined) {
     harmless = grammar.subcommands === undefined && grammar.requires === undefined && grammar.syntax !== 'find'
-      && grammar.options.every((o) => HARMLESS_EFFECTS.has(o.effect))
+      && grammar.options.every((o) => HARMLESS_EFFECTS.has(o.effect) && (fileOptions || o.effect !== 'reads-file'))
       && grammar.operands.every((o) => HARMLESS_OPERANDS.has(o.kind) && o.startsWith === undefined);
-    harmlessCache.set(grammar, harmless);
+    cache.set(grammar, harmless);
   }
   return harmless;
+}
+
+/**
+ * Whether a word known only at run time may expand to a word starting with `-`: any expansion or quote may, and so
+ * may a glob or brace list at its start; a glob or brace list after a literal first character (`src/*.ts`, `./*`,
+ * `a{b,c}`) expands to words that all start with that character.
+ */
+export function mayBecomeOption(word: ShellWord): boolean {
+  if (word.literal || word.tilde === true) return false;
+  const first = word.text[0];
+  return first === undefined || /[$`]/.test(word.text) || '-*?[{"\'\\'.includes(first);
 }
 
 function itemProblem(item: ParsedItem): string | undefined {
@@ -85,7 +100,7 @@ function separateValueProblem(grammar: ProgramGrammar, item: ParsedItem): string
  */
 export function readOnlyVerdict(grammar: ProgramGrammar, words: readonly ShellWord[]): GrammarVerdict {
   const no = (reason: string): GrammarVerdict => ({ readOnly: false, reason });
-  const harmless = everyOptionHarmless(grammar);
+  const harmless = everyOptionHarmless(grammar, !words.some(mayBecomeOption));
   if (!harmless) {
     const dynamic = words.find((w) => !w.literal && w.tilde !== true);
     if (dynamic !== undefined) return no(`${dynamic.text} is known only when it runs, and may become an option of ${grammar.name} that does not only read`);

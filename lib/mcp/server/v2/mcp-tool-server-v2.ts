@@ -39,7 +39,7 @@ const REFUSED: Record<ApprovalStateRefusal, string> = {
  * - Approval (a permission engine's ask, or `tool.needsApproval`) is a multi-round-trip request (MCP 2026-07-28,
  *   `input_required`): the call answers with an elicitation form (the question from `approvalPrompt`) and a signed
  *   `requestState` bound to the exact call; the client's retry with the user's answer runs the call when the state
- *   verifies, matches the call and was not used before (see {@link ApprovalStates}). On a 2025-11-25 session the
+ *   verifies, matches the call and was not used before (`ServeToolsOptions.approvalState`). On a 2025-11-25 session the
  *   SDK's legacy shim turns the same answer into an `elicitation/create` request, so one code path serves both.
  * - Progress (status lines, streamed text, relayed remote progress) and logs go through the request's context.
  * - Listing changes: on a session (2025-11-25) `notifications/tools/list_changed` once per tick; 2026-07-28 clients

@@ -66,7 +66,8 @@ export const GIT: ProgramGrammar = {
   syntax: 'git',
   note: 'a subcommand not listed (an alias, perhaps) is never read-only; -c, --config-env, --exec-path, --git-dir and --work-tree are not listed: they change the programs git runs',
   options: [
-    opt('C', [], 'required'), opt('', ['no-pager', 'no-optional-locks', 'literal-pathspecs', 'glob-pathspecs', 'noglob-pathspecs', 'icase-pathspecs', 'no-replace-objects', 'no-lazy-fetch', 'no-advice', 'version', 'help']),
+    opt('C', [], 'required'), opt('', ['no-pager', 'no-optional-locks', 'literal-pathspecs', 'glob-pathspecs', 'noglob-pathspecs', 'icase-pathspecs', 'no-replace-objects', 'no-lazy-fetch', 'no-advice', 'version']),
+    opt('', ['help'], 'none', 'runs', 'shows the manual page through man(1), or a browser with help.format=web'),
     opt('P', []), opt('p', ['paginate']), opt('v', []),
   ],
   operands: [operand('SUBCOMMAND', 'text', true)],
@@ -78,7 +79,10 @@ export const GIT: ProgramGrammar = {
     sub('log', 'git-log(1)', [...REVISION, ...DIFF, ...LOG_ONLY], REVS_AND_PATHS, { numeric: true, requires: [{ all: ['--no-textconv'], when: PATCH_OPTIONS, why: DRIVERS }] }),
     sub('show', 'git-show(1)', [...REVISION, ...DIFF], REVS_AND_PATHS, { numeric: true, requires: [{ all: ['--no-textconv'], why: DRIVERS }] }),
     sub('diff', 'git-diff(1)', [...DIFF, opt('', ['cached', 'staged', 'merge-base', 'no-index', 'quiet', 'ours', 'theirs', 'base']), opt('1', []), opt('2', []), opt('3', [])], REVS_AND_PATHS, {
-      requires: [{ all: ['--no-textconv', '--no-ext-diff'], why: `${DRIVERS}; diff.<driver>.command runs without --no-ext-diff` }],
+      requires: [
+        { all: ['--no-textconv', '--no-ext-diff'], why: `${DRIVERS}; diff.<driver>.command runs without --no-ext-diff` },
+        { all: [], any: ['--cached', '--staged', '--no-index'], why: 'a diff against the working tree refreshes the index first, rewriting .git/index even with GIT_OPTIONAL_LOCKS=0' },
+      ],
     }),
     sub('shortlog', 'git-shortlog(1)', [...REVISION.map((o) => (o.short.includes('n') ? opt('', o.long, o.value) : o)), opt('n', ['numbered']), opt('s', ['summary']), opt('e', ['email']), opt('', ['group'], 'required'), opt('c', []), opt('w', [], 'optional')], REVS_AND_PATHS, { numeric: true }),
     sub('rev-list', 'git-rev-list(1)', REVISION, REVS_AND_PATHS, { numeric: true }),
@@ -103,7 +107,7 @@ export const GIT: ProgramGrammar = {
       opt('', ['default', 'prefix', 'resolve-git-dir', 'git-path'], 'required'),
     ], [operand('ARG', 'text', true)]),
     sub('describe', 'git-describe(1)', [
-      opt('', ['dirty', 'broken', 'abbrev'], 'optional'), opt('', ['candidates', 'match', 'exclude'], 'required'), opt('', ['all', 'tags', 'contains', 'exact-match', 'debug', 'long', 'always', 'first-parent']),
+      opt('', ['dirty'], 'optional', 'writes', 'refreshes the index first, rewriting .git/index even with GIT_OPTIONAL_LOCKS=0'), opt('', ['broken', 'abbrev'], 'optional'), opt('', ['candidates', 'match', 'exclude'], 'required'), opt('', ['all', 'tags', 'contains', 'exact-match', 'debug', 'long', 'always', 'first-parent']),
     ], [operand('COMMIT-ISH', 'text', true)]),
     sub('blame', 'git-blame(1)', [
       opt('b', []), opt('', ['root', 'show-stats', 'reverse', 'first-parent', 'line-porcelain', 'incremental', 'progress', 'no-progress', 'color-lines', 'color-by-age', 'score-debug', 'minimal']),

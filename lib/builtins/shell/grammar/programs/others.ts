@@ -3,11 +3,10 @@ import { opt, operand } from '../spec-helpers';
 
 const BASH = 'bash(1), SHELL BUILTIN COMMANDS, GNU bash 5.2';
 
-function docker(name: string, options: ProgramGrammar['options'], operands: ProgramGrammar['operands']): ProgramGrammar {
-  return { name, source: `docker-${name}(1), Docker 28.2`, syntax: 'gnu', options: [...options, opt('', ['help'])], operands };
-}
-
-/** Shell built-ins, which, whereis, docker's listing subcommands, and node's version. */
+/**
+ * Shell built-ins, which, whereis, and node's version. docker has no grammar: each of its commands connects to a
+ * daemon (`/var/run/docker.sock` or `DOCKER_HOST`), and its client runs credential helpers and plugins.
+ */
 export const OTHERS: readonly ProgramGrammar[] = [
   { name: 'echo', source: BASH, syntax: 'words', options: [], operands: [operand('STRING', 'text', true)], note: '-n, -e and -E are words like the others' },
   { name: 'true', aliases: ['false', ':'], source: BASH, syntax: 'words', options: [], operands: [operand('ARG', 'text', true)] },
@@ -19,22 +18,6 @@ export const OTHERS: readonly ProgramGrammar[] = [
     syntax: 'gnu',
     options: [opt('b', []), opt('m', []), opt('s', []), opt('u', []), opt('l', []), opt('g', []), opt('h', ['help']), opt('V', ['version'])],
     operands: [operand('NAME', 'text', true)],
-  },
-  {
-    name: 'docker',
-    source: 'docker(1), Docker 28.2',
-    syntax: 'gnu',
-    note: 'global options (-H, --context, --config) are not listed: they choose another daemon',
-    options: [opt('v', ['version']), opt('', ['help'])],
-    operands: [operand('SUBCOMMAND', 'text', true)],
-    subcommands: [
-      docker('ps', [opt('a', ['all']), opt('f', ['filter'], 'required'), opt('', ['format'], 'required'), opt('n', ['last'], 'required'), opt('l', ['latest']), opt('', ['no-trunc']), opt('q', ['quiet']), opt('s', ['size'])], []),
-      docker('images', [opt('a', ['all']), opt('', ['digests', 'no-trunc', 'tree']), opt('f', ['filter'], 'required'), opt('', ['format'], 'required'), opt('q', ['quiet'])], [operand('REPOSITORY', 'text')]),
-      docker('inspect', [opt('f', ['format'], 'required'), opt('s', ['size']), opt('', ['type'], 'required')], [operand('NAME', 'text', true)]),
-      docker('logs', [opt('', ['details']), opt('f', ['follow']), opt('', ['since', 'until'], 'required'), opt('n', ['tail'], 'required'), opt('t', ['timestamps'])], [operand('CONTAINER', 'text')]),
-      docker('version', [opt('f', ['format'], 'required')], []),
-      docker('info', [opt('f', ['format'], 'required')], []),
-    ],
   },
   { name: 'node', source: 'node(1), Node.js 20', syntax: 'gnu', note: 'only its version: every other word runs code', options: [opt('v', ['version'])], operands: [] },
 ];
