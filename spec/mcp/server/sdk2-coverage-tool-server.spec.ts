@@ -27,7 +27,7 @@ class Shop {
     return { id, total: 5 };
   }
 
-  @Action('Refund an order.', { params: Type.Object({ id: Type.String() }), requiresApproval: true })
+  @Action('Refund an order.', { params: Type.Object({ id: Type.String() }), requiresApproval: true, icons: [{ src: 'https://example.com/refund.png', mimeType: 'image/png', sizes: ['48x48'] }] })
   refund({ id }: { id: string }): string {
     this.calls.push(`refund ${id}`);
     return `refunded ${id}`;
@@ -87,8 +87,10 @@ describe('the served registry on SDK v2', () => {
     });
 
     it('lists the registry\'s title, output schema and _meta as written', async () => {
-      const getOrder = (await client.listTools()).tools.find((tool) => tool.name === 'getOrder');
+      const listed = (await client.listTools()).tools;
+      const getOrder = listed.find((tool) => tool.name === 'getOrder');
       expect(getOrder).toMatchObject({ title: 'Get order', _meta: { 'example.com/v': 1 }, outputSchema: { type: 'object', properties: { total: { type: 'number' } } } });
+      expect(listed.find((tool) => tool.name === 'refund')?.icons).toEqual([{ src: 'https://example.com/refund.png', mimeType: 'image/png', sizes: ['48x48'] }]);
       expect(await client.callTool({ name: 'getOrder', arguments: { id: 'o-1' } })).toMatchObject({ structuredContent: { id: 'o-1', total: 5 }, isError: false });
     });
 
