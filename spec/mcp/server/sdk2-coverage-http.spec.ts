@@ -103,6 +103,13 @@ describe('serveHttp on SDK v2: requests and sessions', () => {
     expect(answer.body).toMatch(/send initialize first/);
   });
 
+  it('answers 405 to a GET without a session id (2026-07-28 has no GET stream) and opens no session', async () => {
+    const answer = await raw(endpoint.url, 'GET', {});
+    expect(answer.status).toBe(405);
+    expect(answer.body).toMatch(/Method not allowed/);
+    expect(endpoint.sessions).toBe(0);
+  });
+
   it('ends a session on DELETE: its id is then unknown (404)', async () => {
     const opened = await raw(endpoint.url, 'POST', {}, INITIALIZE);
     const id = String(opened.headers['mcp-session-id']);
