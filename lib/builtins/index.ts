@@ -33,6 +33,7 @@ export { TaskStore, TASKS_STATE_KEY, type Task, type TaskPatch, type TaskStatus,
 export { BashTool, BashInput, bashTool, BASH_DEFAULT_TIMEOUT_MS, BASH_MAX_TIMEOUT_MS, BASH_MAX_OUTPUT_CHARS, BASH_OUTPUT_METADATA_KEY, type BashParams, type BashToolOptions } from './shell/bash-tool';
 export { ReadToolOutput, ReadToolOutputInput, readToolOutput, READ_OUTPUT_DEFAULT_LIMIT, READ_OUTPUT_MAX_LIMIT, type ReadToolOutputOptions, type ReadToolOutputParams } from './output/read-output-tool';
 export { READ_ONLY_PROGRAMS, programGrammar } from './shell/grammar/program-grammars';
+export { MAX_RECURSIVE_ENTRIES } from './shell/recursive-reads';
 export { WRAPPER_GRAMMARS } from './shell/grammar/wrapper-grammars';
 export type { Effect, OperandKind, OperandSpec, OptionSpec, OptionSyntax, OptionValue, ProgramGrammar, RequiredOptions, WrapperGrammar, WrapperRole } from './shell/grammar/grammar-types';
 export { GIT_COMMANDS } from './shell/git-commands';

@@ -4,6 +4,7 @@ import { isAbsolute, join, resolve } from 'node:path';
 import { CREDENTIAL_DIRECTORIES, CREDENTIAL_FILES, holdsCredentialPaths, isCredentialPath, isCredentialPathResolved, SYSTEM_CREDENTIAL_PATHS, type CredentialPathOptions } from '../files/credential-paths';
 import { basename, type ShellAnalysis, type SimpleCommand } from './analyze-command';
 import { gitObjectRead } from './git-object-reads';
+import { recursiveCredentialRead } from './recursive-reads';
 import { isPlainTilde, type ShellWord } from './shell-word';
 
 /** Programs whose arguments are never files they read (names, strings, options). */
@@ -22,7 +23,8 @@ const MAY_START_WITH_DOT = '.[\\"\'$`~{';
  * process's home directory) with their links followed ({@link isCredentialPathResolved}). A word known only at run
  * time counts when it may name one: a variable, a tilde, a brace list, a quote or escape, or a glob one of whose
  * segments may match a dot file (every built-in credential path has a segment starting with a dot, which bash's
- * globs match only when written) or that may reach a link to credentials. Undefined when none does. The arguments of programs that read no file (`echo`, `pwd`, `basename`...) are not judged.
+ * globs match only when written) or that may reach a link to credentials; and the credential paths a recursive read
+ * reaches without naming them ({@link recursiveCredentialRead}: `grep -r x .`, `rg x`). Undefined when none does. The arguments of programs that read no file (`echo`, `pwd`, `basename`...) are not judged.
  */
 export function credentialRead(analysis: ShellAnalysis, cwd: string, options: CredentialPathOptions = {}): string | undefined {
   // `shopt -s dotglob` or a credential name without a dot segment lets a glob match it without a written dot.
@@ -34,6 +36,8 @@ export function credentialRead(analysis: ShellAnalysis, cwd: string, options: Cr
     if (hit !== undefined) return hit;
     const object = gitObjectRead(command, cwd, options);
     if (object !== undefined) return object;
+    const recursive = recursiveCredentialRead(command, cwd, options);
+    if (recursive !== undefined) return recursive;
   }
   const input = analysis.redirects.find((r) => r.kind === 'read' && (r.target === undefined || names(r.target, false)));
   return input === undefined ? undefined : (input.target?.text ?? 'a file known only when it runs');

@@ -8,7 +8,7 @@
  * credential file, removed a file under a deny rule for `rm` or pushed under one for `git push`.
  */
 import { spawnSync } from 'node:child_process';
-import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, symlinkSync, writeFileSync } from 'node:fs';
+import { chmodSync, existsSync, mkdirSync, readdirSync, readFileSync, renameSync, symlinkSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { Tools } from '../../../lib';
 import { PermissionBehavior, PermissionEngine, PermissionMode } from '../../../lib/permissions';
@@ -348,12 +348,19 @@ const BYPASSES: ReadonlyArray<[string, Attack, readonly Backend[]]> = [
   ['a glob expands to an option naming a credential file', { command: 'wc *.env', setup: (w) => writeFileSync(join(w.repo, '--files0-from=.env'), '') }, ['local', 'bwrap']],
   ['a glob expands to an option naming a credential file', { command: 'du *.env', setup: (w) => writeFileSync(join(w.repo, '--files0-from=.env'), '') }, ['local', 'bwrap']],
   ['an alias from the repository configuration runs a denied subcommand', { command: 'git p origin main', setup: (w) => (withRemote(w), git(w.repo, 'config', 'alias.p', 'push')), allow: ['Bash(git:*)'], deny: ['Bash(git push:*)'] }, ['local', 'bwrap']],
-];
-
-// A known gap (docs/shell-analysis.md, credential reads): a recursive search of a folder holding a credential file
-// reads it without naming it.
-const LEFT: ReadonlyArray<[string, Attack, readonly Backend[]]> = [
   ['a recursive search of the working directory reads its credential files', { command: 'grep -r sk- .' }, ['local', 'bwrap']],
+  ['a recursive search of the working directory reads its credential files', { command: 'grep -R sk- .' }, ['local', 'bwrap']],
+  ['a recursive search of the working directory reads its credential files', { command: 'grep --directories=recurse sk- .' }, ['local', 'bwrap']],
+  ['a recursive search of the working directory reads its credential files', { command: 'grep -d recurse sk- .' }, ['local', 'bwrap']],
+  ['a recursive search with no folder reads the working directory', { command: 'grep -r sk-' }, ['local', 'bwrap']],
+  ['a recursive search with no folder reads the working directory', { command: 'grep -rie sk-' }, ['local', 'bwrap']],
+  ['a recursive search with no folder reads the working directory', { command: 'rg --hidden sk-' }, ['local', 'bwrap']],
+  ['a recursive search with no folder reads the working directory', { command: 'rg -uu sk-' }, ['local', 'bwrap']],
+  ['a recursive search reaches a credential file in a subfolder', { command: 'grep -r sk- src', setup: (w) => (mkdirSync(join(w.repo, 'src/config'), { recursive: true }), renameSync(join(w.repo, '.env'), join(w.repo, 'src/config/.env'))) }, ['local', 'bwrap']],
+  ['a recursive search reaches a credential file in a subfolder', { command: 'grep -r sk- *', setup: (w) => (mkdirSync(join(w.repo, 'config')), renameSync(join(w.repo, '.env'), join(w.repo, 'config/.env'))) }, ['local', 'bwrap']],
+  ['a recursive search follows a link to a folder of credential files', { command: 'grep -R sk- notes', setup: (w) => (mkdirSync(join(w.repo, 'src/secrets'), { recursive: true }), renameSync(join(w.repo, '.env'), join(w.repo, 'src/secrets/.env')), symlinkSync('src/secrets', join(w.repo, 'notes'))) }, ['local', 'bwrap']],
+  ['git grep of untracked files reads the credential files the index does not list', { command: 'git grep --untracked sk-', setup: (w) => repository(w) }, ['local', 'bwrap']],
+  ['git grep of untracked files reads the credential files the index does not list', { command: 'git grep --no-index sk-' }, ['local', 'bwrap']],
 ];
 
 describe('bypasses closed by the option grammars and the credential checks', () => {
@@ -361,12 +368,8 @@ describe('bypasses closed by the option grammars and the credential checks', () 
     expect(await breaches(attack, on.filter((b) => BACKENDS.includes(b)))).toEqual([]);
   }, 120_000);
 
-  it.failing.each(LEFT.map(([title, attack, on]) => [title, attack.command, attack, on] as const))('%s: %j (a known gap)', async (_title, _command, attack, on) => {
-    expect(await breaches(attack, on.filter((b) => BACKENDS.includes(b)))).toEqual([]);
-  }, 120_000);
-
   (BACKENDS.includes('bwrap') ? it : it.skip)('bubblewrap enforces read-only on those that write or run: the planted program cannot write, the file is not made', async () => {
-    for (const [, attack, on] of [...BYPASSES, ...LEFT]) if (!on.includes('bwrap')) expect(await breaches(attack, ['bwrap'])).toEqual([]);
+    for (const [, attack, on] of BYPASSES) if (!on.includes('bwrap')) expect(await breaches(attack, ['bwrap'])).toEqual([]);
   }, 300_000);
 });
 
