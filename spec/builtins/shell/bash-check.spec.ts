@@ -55,7 +55,7 @@ const table: Array<[string, Verdict, Verdict]> = [
   ['ls -la', 'allow', 'allow'],
   ['ls *.ts', 'allow', 'allow'],
   ['cat README.md | head -n 5 | wc -l', 'allow', 'allow'],
-  ['grep -rn foo src && rg -i bar', 'allow', 'allow'],
+  ['grep -rn foo src && rg -i bar src', 'allow', 'allow'],
   ['echo $HOME', 'allow', 'allow'],
   ['echo hi 2>/dev/null', 'allow', 'allow'],
   ['echo hi > out.txt', 'pass', 'pass'],
@@ -64,9 +64,9 @@ const table: Array<[string, Verdict, Verdict]> = [
   ['find . -exec rm {} +', 'immune', 'immune'],
   ['find . -fprint out', 'pass', 'pass'],
   ['find $DIR', 'ask', 'ask'],
-  ['rg --pre cat x', 'pass', 'pass'],
-  ['rg --pre=cat x', 'pass', 'pass'],
-  ['rg -z x', 'pass', 'pass'],
+  ['rg --pre cat x src', 'pass', 'pass'],
+  ['rg --pre=cat x src', 'pass', 'pass'],
+  ['rg -z x src', 'pass', 'pass'],
   ['rg x *', 'ask', 'ask'],
   ['sort -o out in', 'pass', 'pass'],
   ['sort -ro out in', 'pass', 'pass'],
@@ -233,6 +233,10 @@ const table: Array<[string, Verdict, Verdict]> = [
   ['mkdir', 'pass', 'pass'],
   ['touch src/a.ts > log.txt', 'pass', 'pass'],
   ['npm test', 'pass', 'pass'],
+  // 8. a recursive read that reaches the real `.env` asks, before the command rules
+  ['rg -i bar', 'ask', 'ask'],
+  ['rg --pre cat x', 'ask', 'ask'],
+  ['grep -r TOKEN .', 'ask', 'ask'],
 ];
 
 describe('checkShellCommand', () => {
