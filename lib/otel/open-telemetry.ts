@@ -20,6 +20,8 @@ import type { CallStart, CallTrace, ToolTelemetry, TraceAttributes } from '../pi
 import { EXECUTE_TOOL, EXECUTE_TOOL_DURATION, GenAiAttributes, INSTRUMENTATION_SCOPE, type ToolErrorType } from './attribute-names';
 import { recordedContent, type ContentRecorder } from './tool-call-content';
 import { carrierGetter } from './carrier';
+import type { McpClientTelemetry, McpRequestStart, McpRequestTrace } from '../mcp/client/mcp-telemetry';
+import { startMcpRequestSpan } from './mcp-request-span';
 
 /** Options of {@link openTelemetry}. */
 export interface OpenTelemetryOptions {
@@ -69,11 +71,11 @@ const MAX_NAME = 100;
  * enable them with `OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental`):
  * https://opentelemetry.io/docs/specs/semconv/gen-ai/. See docs/observability.md.
  */
-export function openTelemetry(options: OpenTelemetryOptions = {}): ToolTelemetry {
+export function openTelemetry(options: OpenTelemetryOptions = {}): ToolTelemetry & McpClientTelemetry {
   return new OpenTelemetryTelemetry(options);
 }
 
-class OpenTelemetryTelemetry implements ToolTelemetry {
+class OpenTelemetryTelemetry implements ToolTelemetry, McpClientTelemetry {
   private seenTracerProvider: TracerProvider | undefined;
   private tracer: Tracer | undefined;
   private seenMeterProvider: MeterProvider | undefined;
@@ -97,6 +99,12 @@ class OpenTelemetryTelemetry implements ToolTelemetry {
     const histogram = this.currentHistogram();
     if (tracer === undefined && histogram === undefined) return undefined;
     return new OpenTelemetryCallTrace(this, start, tracer, histogram);
+  }
+
+  startMcpRequest(start: McpRequestStart): McpRequestTrace | undefined {
+    if (!this.explicit && (globalThis as Record<symbol, unknown>)[GLOBAL_API] === undefined) return undefined;
+    const tracer = this.currentTracer();
+    return tracer === undefined ? undefined : startMcpRequestSpan(tracer, start);
   }
 
   /** The tracer of the configured or global provider; `undefined` while the global one has no provider behind it. */

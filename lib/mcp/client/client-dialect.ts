@@ -38,9 +38,12 @@ export interface ClientDialect {
   onLog(client: McpSdkClient, listener: (params: LoggingMessageNotification['params']) => void): void;
   /** After connecting: asks for list changes where the revision needs it (2026-07-28: `subscriptions/listen`). */
   listenForChanges(client: McpSdkClient): Promise<void>;
-  /** Every tool the server lists; `fresh` skips a cached listing (after a change notification). */
-  listAll(client: McpSdkClient, fresh: boolean, request: DialectRequestOptions): Promise<McpToolDefinition[]>;
-  callTool(client: McpSdkClient, params: { name: string; arguments: Record<string, unknown> }, request: DialectRequestOptions): Promise<unknown>;
+  /**
+   * Every tool the server lists; `fresh` skips a cached listing (after a change notification); `meta` goes in each
+   * page's `params._meta` (the trace context).
+   */
+  listAll(client: McpSdkClient, fresh: boolean, request: DialectRequestOptions, meta?: Readonly<Record<string, string>>): Promise<McpToolDefinition[]>;
+  callTool(client: McpSdkClient, params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, string> }, request: DialectRequestOptions): Promise<unknown>;
   failure(error: unknown, options: McpClientOptions): RequestFailure;
 }
 
@@ -77,11 +80,12 @@ export const SDK1: ClientDialect = {
     (client as Sdk1Client).setNotificationHandler(LoggingMessageNotificationSchema, (notification) => listener(notification.params));
   },
   listenForChanges: () => Promise.resolve(),
-  async listAll(client, _fresh, request) {
+  async listAll(client, _fresh, request, meta) {
     const all: McpToolDefinition[] = [];
     let cursor: string | undefined;
     do {
-      const page = await (client as Sdk1Client).listTools(cursor === undefined ? undefined : { cursor }, request);
+      const params = { ...(cursor === undefined ? {} : { cursor }), ...(meta === undefined ? {} : { _meta: { ...meta } }) };
+      const page = await (client as Sdk1Client).listTools(Object.keys(params).length === 0 ? undefined : params, request);
       all.push(...page.tools);
       cursor = page.nextCursor;
     } while (cursor !== undefined);
@@ -121,8 +125,8 @@ export const SDK2: ClientDialect = {
     if (v2.getProtocolEra() !== 'modern' || v2.getServerCapabilities()?.tools?.listChanged !== true) return;
     await v2.listen({ toolsListChanged: true });
   },
-  async listAll(client, fresh, request) {
-    const { tools } = await (client as Sdk2Client).listTools(undefined, { ...request, ...(fresh ? { cacheMode: 'refresh' } : {}) } as never);
+  async listAll(client, fresh, request, meta) {
+    const { tools } = await (client as Sdk2Client).listTools(meta === undefined ? undefined : { _meta: { ...meta } }, { ...request, ...(fresh ? { cacheMode: 'refresh' } : {}) } as never);
     return tools as McpToolDefinition[];
   },
   callTool: (client, params, request) => (client as Sdk2Client).callTool(params, request as never),
