@@ -90,7 +90,7 @@ class OpenTelemetryTelemetry implements ToolTelemetry, McpClientTelemetry {
   }
 
   isRecording(): boolean {
-    if (!this.explicit && (globalThis as Record<symbol, unknown>)[GLOBAL_API] === undefined) return false;
+    if (this.neverRegistered()) return false;
     return this.currentTracer() !== undefined || this.currentHistogram() !== undefined;
   }
 
@@ -102,9 +102,13 @@ class OpenTelemetryTelemetry implements ToolTelemetry, McpClientTelemetry {
   }
 
   startMcpRequest(start: McpRequestStart): McpRequestTrace | undefined {
-    if (!this.explicit && (globalThis as Record<symbol, unknown>)[GLOBAL_API] === undefined) return undefined;
-    const tracer = this.currentTracer();
+    const tracer = this.neverRegistered() ? undefined : this.currentTracer();
     return tracer === undefined ? undefined : startMcpRequestSpan(tracer, start);
+  }
+
+  /** Whether no provider was passed and nothing was ever registered globally: then nothing can be listening. */
+  private neverRegistered(): boolean {
+    return !this.explicit && (globalThis as Record<symbol, unknown>)[GLOBAL_API] === undefined;
   }
 
   /** The tracer of the configured or global provider; `undefined` while the global one has no provider behind it. */

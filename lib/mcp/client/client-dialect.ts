@@ -1,6 +1,6 @@
 import type { Client as Sdk1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Client as Sdk2Client } from '@modelcontextprotocol/client';
-import type { LoggingMessageNotification, Progress, Tool as McpToolDefinition } from '@modelcontextprotocol/sdk/types.js';
+import type { LoggingLevel, LoggingMessageNotification, Progress, Tool as McpToolDefinition } from '@modelcontextprotocol/sdk/types.js';
 import { McpClientError } from './mcp-client-error';
 import type { McpClientOptions } from './mcp-client-options';
 import { createTransport, isSessionGone } from './mcp-transport';
@@ -44,6 +44,8 @@ export interface ClientDialect {
    */
   listAll(client: McpSdkClient, fresh: boolean, request: DialectRequestOptions, meta?: Readonly<Record<string, string>>): Promise<McpToolDefinition[]>;
   callTool(client: McpSdkClient, params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, string> }, request: DialectRequestOptions): Promise<unknown>;
+  /** Sends `logging/setLevel`, with `meta` (the trace context) in its `params._meta`. */
+  setLogLevel(client: McpSdkClient, level: LoggingLevel, request: DialectRequestOptions, meta: Readonly<Record<string, string>> | undefined): Promise<unknown>;
   failure(error: unknown, options: McpClientOptions): RequestFailure;
 }
 
@@ -95,6 +97,7 @@ export const SDK1: ClientDialect = {
   // against the tool's output schema and throws -32602, which hid the server's error text from the model. The
   // adapter checks a successful result against the schema itself (`McpRemoteTool.checkResult`).
   callTool: (client, params, request) => (client as Sdk1Client).request({ method: 'tools/call', params }, sdk1Types().CallToolResultSchema, request),
+  setLogLevel: (client, level, request, meta) => (client as Sdk1Client).request({ method: 'logging/setLevel', params: withMeta({ level }, meta) }, sdk1Types().EmptyResultSchema, request),
   failure(error, options) {
     const { McpError, ErrorCode } = sdk1Types();
     if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) return { kind: 'remote', code: error.code };
@@ -130,6 +133,7 @@ export const SDK2: ClientDialect = {
     return tools as McpToolDefinition[];
   },
   callTool: (client, params, request) => (client as Sdk2Client).callTool(params, request as never),
+  setLogLevel: (client, level, request, meta) => (client as Sdk2Client).request({ method: 'logging/setLevel', params: withMeta({ level }, meta) }, request as never),
   failure(error) {
     const { ProtocolError, SdkError, SdkErrorCode } = sdk2();
     if (error instanceof ProtocolError) return { kind: 'remote', code: error.code };
@@ -156,6 +160,11 @@ export function dialectOf(options: McpClientOptions): ClientDialect {
   if (options.sdk === 1) return SDK1;
   if (options.sdk === 2) return SDK2;
   return SDK1;
+}
+
+/** `params` with `meta` as its `_meta`, when there is one. */
+function withMeta<P extends object>(params: P, meta: Readonly<Record<string, string>> | undefined): P {
+  return meta === undefined ? params : { ...params, _meta: { ...meta } };
 }
 
 function sdk1Types(): typeof import('@modelcontextprotocol/sdk/types.js') {

@@ -225,7 +225,7 @@ export class McpClientTools {
     this.dialect.onLog(client, (params) => this.serverLog(params));
     const logLevel = this.options.logLevel;
     if (logLevel !== undefined && client.getServerCapabilities()?.logging !== undefined) {
-      await this.traced(client, 'logging/setLevel', undefined, () => client.setLoggingLevel(logLevel, this.requestOptions())).catch((error: unknown) => this.warn(`could not set its log level to '${logLevel}': ${messageOf(error)}`));
+      await this.traced(client, 'logging/setLevel', undefined, (meta) => this.dialect.setLogLevel(client, logLevel, this.requestOptions(), meta)).catch((error: unknown) => this.warn(`could not set its log level to '${logLevel}': ${messageOf(error)}`));
     }
     if (own) {
       client.onclose = () => {
