@@ -62,6 +62,11 @@ const MAX_NAME = 100;
  *   `gen_ai.tool.name` (`_OTHER` for a name no tool is registered under, so a model cannot grow the metric's
  *   cardinality) and `error.type` on failure.
  *
+ * It also reports MCP requests (`McpClientTelemetry`): an `McpClientTools` connection of the registry makes each
+ * `tools/call`, `tools/list` and `logging/setLevel` a span `{mcp.method.name} {target}` of kind CLIENT with the MCP
+ * conventions' attributes (https://opentelemetry.io/docs/specs/semconv/gen-ai/mcp/), and sends its context in the
+ * request's `params._meta` through the globally registered propagator.
+ *
  * What the tool starts inside the call (a sandbox execution through {@link tracedSandbox}, a request to a remote MCP
  * server) runs in the span's context and nests under it, with an async context manager registered by the host (the
  * Node SDK registers one). While no tracer provider and no meter provider is registered, a call costs one check of
