@@ -14,7 +14,7 @@ import type { McpClientOptions, McpToolDrift, McpToolsChange } from './mcp-clien
 import { McpRemoteTool } from './mcp-remote-tool';
 import { localToolName, SERVER_NAME, toolFingerprint } from './mcp-tool-naming';
 import { dialectOf, type ClientDialect, type DialectRequestOptions, type McpSdkClient } from './client-dialect';
-import { isMcpClientTelemetry, type McpClientTelemetry, type McpRequestOutcome, type McpRequestStart } from './mcp-telemetry';
+import { isMcpClientTelemetry, serverEndpoint, type McpClientTelemetry, type McpRequestOutcome, type McpRequestStart } from './mcp-telemetry';
 /** A reason or server message quoted to the model or in a log line is cut to this many characters. */
 const MAX_MESSAGE = 500;
 /** A server's log message is cut to this many characters in the log line. */
@@ -469,16 +469,16 @@ export class McpClientTools {
     const transport = (client as { transport?: { sessionId?: unknown; protocolVersion?: unknown } }).transport;
     const negotiated = (client as { getNegotiatedProtocolVersion?: () => unknown }).getNegotiatedProtocolVersion?.() ?? transport?.protocolVersion;
     const sessionId = transport?.sessionId;
-    const url = this.options.url === undefined ? undefined : new URL(String(this.options.url));
+    const server = this.options.url === undefined ? undefined : serverEndpoint(this.options.url);
     return {
       method,
       toolName,
       serverName: this.serverName,
       sessionId: typeof sessionId === 'string' && sessionId !== '' ? sessionId : undefined,
       protocolVersion: typeof negotiated === 'string' ? negotiated : undefined,
-      transport: this.options.command !== undefined ? 'pipe' : url !== undefined ? 'tcp' : undefined,
-      serverAddress: url?.hostname.replace(/^\[(.*)\]$/, '$1'),
-      serverPort: url === undefined ? undefined : url.port !== '' ? Number(url.port) : url.protocol === 'https:' ? 443 : 80,
+      transport: this.options.command !== undefined ? 'pipe' : server !== undefined ? 'tcp' : undefined,
+      serverAddress: server?.address,
+      serverPort: server?.port,
     };
   }
 

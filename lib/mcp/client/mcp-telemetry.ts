@@ -63,3 +63,10 @@ export interface McpClientTelemetry {
 export function isMcpClientTelemetry(value: unknown): value is McpClientTelemetry {
   return typeof (value as Partial<McpClientTelemetry> | undefined)?.startMcpRequest === 'function';
 }
+
+/** `server.address` and `server.port` of a Streamable HTTP endpoint: the host (an IPv6 one without brackets) and the port, given or implied by the scheme. */
+export function serverEndpoint(url: string | URL): { address: string; port: number } {
+  const parsed = new URL(String(url));
+  const port = parsed.port !== '' ? Number(parsed.port) : parsed.protocol === 'https:' ? 443 : 80;
+  return { address: parsed.hostname.replace(/^\[(.*)\]$/, '$1'), port };
+}
