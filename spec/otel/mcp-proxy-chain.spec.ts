@@ -174,12 +174,14 @@ describe.each(['sdk1', 'sdk2-modern'] as const)('the MCP proxy chain on %s: remo
 });
 
 describe('a v2 client negotiating 2025-11-25 with an SDK 1.x server', () => {
-  it('records the legacy revision and the session on its request span', async () => {
+  it('records the legacy revision and the session on its request spans (logging/setLevel, tools/call)', async () => {
     const sdk = otelSdk();
     const remote = await endpoint('sdk1', lookupTools(sdk));
     const tools = new Tools({ telemetry: openTelemetry({ tracerProvider: sdk.tracerProvider }) });
-    const upstream = await McpClientTools.connect(tools, { name: 'up', url: remote.url, sdk: 2 });
+    const upstream = await McpClientTools.connect(tools, { name: 'up', url: remote.url, sdk: 2, logLevel: 'warning' });
     try {
+      const level = sdk.span('logging/setLevel');
+      expect([level.kind, level.status.code, level.attributes['mcp.session.id']]).toEqual([SpanKind.CLIENT, SpanStatusCode.UNSET, expect.any(String)]);
       expect((await tools.execute('mcp__up__lookup', { word: 'heron' })).ok).toBe(true);
       const request = sdk.span('tools/call lookup');
       expect(request.attributes['mcp.protocol.version']).toBe(REVISION['sdk2-legacy']);
