@@ -15,8 +15,9 @@ export interface McpRequestStart {
   readonly protocolVersion: string | undefined;
   /** `network.transport`: `pipe` for a stdio server, `tcp` for a Streamable HTTP one; unknown for a `client` you passed. */
   readonly transport: 'pipe' | 'tcp' | undefined;
-  /** `server.address` and `server.port` of a Streamable HTTP server (the port as the URL gives it or its scheme implies). */
+  /** `server.address` of a Streamable HTTP server: the URL's host (an IPv6 address without brackets). */
   readonly serverAddress: string | undefined;
+  /** `server.port` of a Streamable HTTP server: the URL's port, or the one its scheme implies (80, 443). */
   readonly serverPort: number | undefined;
 }
 
