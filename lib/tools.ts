@@ -134,7 +134,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
   private groups: ToolGroups | undefined;
   private metaTool: Tool | undefined;
   private readonly listeners = new Set<() => void>();
-  private readonly telemetry: ToolTelemetry | undefined;
+  private readonly callTelemetry: ToolTelemetry | undefined;
   /** The registry's and its tools' output budgets (see `ToolsOptions.outputBudget`). */
   readonly outputBudgets: OutputBudgets;
 
@@ -162,7 +162,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
       );
     };
     this.formats = options.formats ?? [];
-    this.telemetry = options.telemetry;
+    this.callTelemetry = options.telemetry;
     const middleware = options.middleware ?? [];
     const steps = this.log.debug ? [...middleware, loggingStep(this.log)] : middleware;
     this.chain = steps.length > 0 ? compose(steps, this.innermost) : undefined;
@@ -171,6 +171,14 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
   /** The logger the registry reports to (`options.logger`, or the console); listing helpers log through it too. */
   get logger(): ToolLogger {
     return this.log;
+  }
+
+  /**
+   * The telemetry the registry reports its calls to (`options.telemetry`), or `undefined`. Adapters that send requests
+   * of their own (`McpClientTools`) report them to it too when it supports them.
+   */
+  get telemetry(): ToolTelemetry | undefined {
+    return this.callTelemetry;
   }
 
   /** The active context. */
@@ -316,7 +324,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
    * `options.approved` (or a middleware's approval); without it the result is `tools.unapproved(name)`.
    */
   execute(name: string, args: unknown, options?: ExecuteOptions): Promise<R> {
-    return this.telemetry === undefined || !this.isTraced() ? this.dispatch(name, args, options, undefined, undefined) : this.traced(name, args, options, undefined);
+    return this.callTelemetry === undefined || !this.isTraced() ? this.dispatch(name, args, options, undefined, undefined) : this.traced(name, args, options, undefined);
   }
 
   /**
@@ -325,7 +333,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
    */
   stream(name: string, args: unknown, options?: ExecuteOptions): ToolStream<R> {
     return streamCall(options?.signal, (signal, onChunk) =>
-      this.telemetry === undefined || !this.isTraced() ? this.dispatch(name, args, { ...options, signal }, onChunk, undefined) : this.traced(name, args, { ...options, signal }, onChunk),
+      this.callTelemetry === undefined || !this.isTraced() ? this.dispatch(name, args, { ...options, signal }, onChunk, undefined) : this.traced(name, args, { ...options, signal }, onChunk),
     );
   }
 
@@ -477,7 +485,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
   /** Whether the registry's telemetry records calls now; one whose check throws records nothing. */
   private isTraced(): boolean {
     try {
-      return this.telemetry!.isRecording();
+      return this.callTelemetry!.isRecording();
     } catch {
       return false;
     }
@@ -492,7 +500,7 @@ export class Tools<R extends ActionResult<unknown> = ActionResult<unknown>> {
     try {
       const context = options?.context ?? this.activeContext;
       const tool = this.byName.get(name) ?? options?.session?.ownTool(name);
-      trace = this.telemetry!.startCall({ name, tool, callId: options?.callId, args, context, signal: options?.signal, attributes: options?.traceAttributes, traceContext: options?.traceContext });
+      trace = this.callTelemetry!.startCall({ name, tool, callId: options?.callId, args, context, signal: options?.signal, attributes: options?.traceAttributes, traceContext: options?.traceContext });
     } catch (error) {
       this.log.warn(`The telemetry of tool calls failed to start a trace for '${name}'; the call runs untraced: ${(error as Error | null)?.message ?? String(error)}`);
     }

@@ -13,6 +13,8 @@ import { ToolResultState } from '../streaming/tool-chunk';
 import type { Tool } from '../tool/tool';
 import type { ToolFormat } from '../tool/tool-format';
 import type { Tools } from '../tools';
+import { BatchGates, type BatchGate } from '../pipeline/batch-gate';
+import { checkMaxConcurrency } from '../pipeline/limited-all';
 
 /** One part of a binary result as the AI SDK's `content` tool output takes it: text, or a file with base64 data. */
 export type AiSdkContentPart = { readonly type: 'text'; readonly text: string } | { readonly type: 'file'; readonly mediaType: string; readonly data: string; readonly filename?: string };
@@ -52,6 +54,14 @@ export interface AiSdkToolsOptions extends ToolSelection {
    * (https://ai-sdk.dev/docs/ai-sdk-core/tools-and-tool-calling#tool-execution-approval).
    */
   approve?: ((tool: Tool, call: ToolCallRequest) => boolean | Promise<boolean>) | undefined;
+  /**
+   * The most calls of these tools that run at once within one step (the calls of one model response, which the SDK
+   * starts together). Whatever it is, a call of a concurrency-unsafe tool (`isConcurrencySafe: false`, the default
+   * for a tool with side effects) runs alone within its step, as `runToolCalls` runs it; calls of separate
+   * `generateText` / `streamText` runs never wait for each other here (a tool's own `maxConcurrency` limits it
+   * across them). Default: no limit. The SDK's own `toolCallConcurrency` applies as well.
+   */
+  maxConcurrency?: number | undefined;
 }
 
 /** What {@link aiSdkTools} returns: spread it into `generateText` / `streamText` (`{ ...aiSdkTools(registry) }`). */
@@ -112,6 +122,7 @@ const AI_SDK_STRICT_FORMAT = format('ai-sdk-strict', true);
 export function aiSdkTools(tools: Tools<ActionResult<unknown>>, options: AiSdkToolsOptions = {}): AiSdkToolSet {
   const selected = selectionFilter(tools, options);
   const context = options.context;
+  const gates = new BatchGates(checkMaxConcurrency(options.maxConcurrency, 'aiSdkTools({ maxConcurrency })'));
   const set: Record<string, AiSdkTool> = {};
   // The calls toolApproval let through, by approval key (id, tool, canonical input), with how many times: `execute`
   // runs a call that needs approval only when it is here, once, so an approval never runs another call or input.
@@ -144,7 +155,8 @@ export function aiSdkTools(tools: Tools<ActionResult<unknown>>, options: AiSdkTo
       inputSchema: jsonSchema<unknown>(entry.parameters as JSONSchema7, { validate: (value) => ({ success: true, value }) }),
       ...(entry.strict ? { strict: true } : {}),
       ...(tool.extras.examples.length > 0 ? { inputExamples: tool.extras.examples.map((input) => ({ input: structuredClone(input) })) } : {}),
-      execute: (input: unknown, execution: ToolExecutionOptions<unknown>) => run(tools, entry.name, input, execution, context, gate(entry.name, input, execution)),
+      // The step's messages are one array for all the calls of a step: the batch the rule applies within.
+      execute: (input: unknown, execution: ToolExecutionOptions<unknown>) => run(tools, entry.name, input, execution, context, gate(entry.name, input, execution), gates.of(execution.messages)),
       toModelOutput: ({ output }: { output: AiSdkToolOutput }) => modelOutput(output),
     };
   }
@@ -171,19 +183,24 @@ export function aiSdkTools(tools: Tools<ActionResult<unknown>>, options: AiSdkTo
 
 /** Runs one call through the registry's pipeline, yielding the text so far while the tool streams, then the final output. */
 async function* run(tools: Tools<ActionResult<unknown>>, name: string, input: unknown, execution: ToolExecutionOptions<unknown>, context: ToolContext | undefined,
-  gate: 'needs-none' | 'cleared' | AiSdkToolOutput): AsyncGenerator<AiSdkToolOutput, void, undefined> {
+  gate: 'needs-none' | 'cleared' | AiSdkToolOutput, batch: BatchGate): AsyncGenerator<AiSdkToolOutput, void, undefined> {
   if (typeof gate === 'object') {
     yield gate;
     return;
   }
-  const stream = tools.stream(name, input, { signal: execution.abortSignal, callId: execution.toolCallId, context, approved: gate === 'cleared' });
-  const sofar = new ToolResponse();
-  for await (const chunk of stream) {
-    if (chunk.state !== ToolResultState.RUNNING) continue;
-    sofar.append(chunk);
-    yield { ok: true, preliminary: true, text: sofar.text };
+  const release = await batch.acquire(tools.get(name)?.isConcurrencySafe !== true, execution.abortSignal);
+  try {
+    const stream = tools.stream(name, input, { signal: execution.abortSignal, callId: execution.toolCallId, context, approved: gate === 'cleared' });
+    const sofar = new ToolResponse();
+    for await (const chunk of stream) {
+      if (chunk.state !== ToolResultState.RUNNING) continue;
+      sofar.append(chunk);
+      yield { ok: true, preliminary: true, text: sofar.text };
+    }
+    yield toOutput(await stream.result);
+  } finally {
+    release();
   }
-  yield toOutput(await stream.result);
 }
 
 /** A registry result as the output the SDK stores. */

@@ -22,6 +22,7 @@ export type { McpServerLike, McpSdk1ServerLike, McpLowLevelServerLike } from './
 // MCP client: another MCP server's tools as tools of a registry.
 export { McpClientTools, connectMcpServer } from './client/mcp-client-tools';
 export type { McpSdkClient } from './client/client-dialect';
+export type { McpClientTelemetry, McpRequestStart, McpRequestTrace, McpRequestOutcome } from './client/mcp-telemetry';
 export type { McpClientLike, McpClientOptions, McpToolDrift, McpToolsChange } from './client/mcp-client-options';
 export { McpRemoteTool, type RemoteCall, type RemoteToolInit } from './client/mcp-remote-tool';
 export { McpClientError, type McpClientErrorCode } from './client/mcp-client-error';

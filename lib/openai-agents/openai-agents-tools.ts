@@ -5,6 +5,8 @@ import { resultText } from '../providers/result-text';
 import { callNeedsApproval, selectionFilter, type ToolSelection } from '../providers/tool-selection';
 import type { ActionResult } from '../result';
 import type { Tools } from '../tools';
+import { BatchGates } from '../pipeline/batch-gate';
+import { checkMaxConcurrency } from '../pipeline/limited-all';
 
 /** Options of {@link openAIAgentsTools}. */
 export interface OpenAIAgentsToolsOptions extends ToolSelection {
@@ -13,6 +15,13 @@ export interface OpenAIAgentsToolsOptions extends ToolSelection {
    * out with `strict: false` is sent as written with `strict: false`. Default true.
    */
   strict?: boolean | undefined;
+  /**
+   * The most calls of these tools that run at once within one run (the calls the SDK starts together for a turn).
+   * Whatever it is, a call of a concurrency-unsafe tool (`isConcurrencySafe: false`, the default for a tool with side
+   * effects) runs alone within the run, as `runToolCalls` runs it; calls of separate runs never wait for each other
+   * here (a tool's own `maxConcurrency` limits it across runs). Default: no limit.
+   */
+  maxConcurrency?: number | undefined;
 }
 
 /** What a tool hands the Agents SDK as its output: the result's text, or text and images/files for binary results. */
@@ -51,6 +60,7 @@ export type OpenAIAgentsOutputPart =
 export function openAIAgentsTools(tools: Tools<ActionResult<unknown>>, options: OpenAIAgentsToolsOptions = {}): Array<FunctionTool<unknown, never, OpenAIAgentsToolOutput>> {
   const selected = selectionFilter(tools, options);
   const context = options.context;
+  const gates = new BatchGates(checkMaxConcurrency(options.maxConcurrency, 'openAIAgentsTools({ maxConcurrency })'));
   const listing = tools.getSchema(options.strict === false ? openAIResponsesFormat : openAIResponsesStrictFormat, context);
   return listing
     .filter((entry) => selected(tools.get(entry.name)!))
@@ -70,7 +80,7 @@ export function openAIAgentsTools(tools: Tools<ActionResult<unknown>>, options: 
           const callId = details?.toolCall?.callId;
           const gated = tool.requiresApproval && callNeedsApproval(tool, input, context ?? tools.context);
           if (gated && !approvedByRun(run, entry.name, callId)) return toOutput(tools.unapproved(entry.name));
-          const result = await tools.execute(entry.name, input, { signal: details?.signal, callId, context, approved: gated });
+          const result = await gates.of(run).run(!tool.isConcurrencySafe, () => tools.execute(entry.name, input, { signal: details?.signal, callId, context, approved: gated }), details?.signal);
           return toOutput(result);
         },
         errorFunction: null,

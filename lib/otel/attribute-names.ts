@@ -14,6 +14,22 @@ export const GenAiAttributes = Object.freeze({
   ERROR_TYPE: 'error.type',
 } as const);
 
+/**
+ * Attribute names of the OpenTelemetry semantic conventions' MCP page (status Development) that an MCP client span
+ * records, and `agenttoolkit.mcp.server` (the registry's name of the server) of this library's namespace.
+ * Source: https://opentelemetry.io/docs/specs/semconv/gen-ai/mcp/ (client span).
+ */
+export const McpAttributes = Object.freeze({
+  METHOD_NAME: 'mcp.method.name',
+  SESSION_ID: 'mcp.session.id',
+  PROTOCOL_VERSION: 'mcp.protocol.version',
+  NETWORK_TRANSPORT: 'network.transport',
+  SERVER_ADDRESS: 'server.address',
+  SERVER_PORT: 'server.port',
+  RPC_RESPONSE_STATUS_CODE: 'rpc.response.status_code',
+  SERVER_NAME: 'agenttoolkit.mcp.server',
+} as const);
+
 /** `gen_ai.operation.name` of a tool call span and measurement. */
 export const EXECUTE_TOOL = 'execute_tool';
 

@@ -5,4 +5,4 @@
 export { openTelemetry, type OpenTelemetryOptions } from './open-telemetry';
 export { tracedSandbox, SANDBOX_EXECUTE_SPAN, type TracedSandboxOptions } from './traced-sandbox';
 export { type ContentRecorder, type ToolCallContent } from './tool-call-content';
-export { EXECUTE_TOOL, EXECUTE_TOOL_DURATION, GenAiAttributes, INSTRUMENTATION_SCOPE, type ToolErrorType } from './attribute-names';
+export { EXECUTE_TOOL, EXECUTE_TOOL_DURATION, GenAiAttributes, McpAttributes, INSTRUMENTATION_SCOPE, type ToolErrorType } from './attribute-names';

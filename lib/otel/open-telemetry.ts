@@ -20,6 +20,8 @@ import type { CallStart, CallTrace, ToolTelemetry, TraceAttributes } from '../pi
 import { EXECUTE_TOOL, EXECUTE_TOOL_DURATION, GenAiAttributes, INSTRUMENTATION_SCOPE, type ToolErrorType } from './attribute-names';
 import { recordedContent, type ContentRecorder } from './tool-call-content';
 import { carrierGetter } from './carrier';
+import type { McpClientTelemetry, McpRequestStart, McpRequestTrace } from '../mcp/client/mcp-telemetry';
+import { startMcpRequestSpan } from './mcp-request-span';
 
 /** Options of {@link openTelemetry}. */
 export interface OpenTelemetryOptions {
@@ -60,6 +62,11 @@ const MAX_NAME = 100;
  *   `gen_ai.tool.name` (`_OTHER` for a name no tool is registered under, so a model cannot grow the metric's
  *   cardinality) and `error.type` on failure.
  *
+ * It also reports MCP requests (`McpClientTelemetry`): an `McpClientTools` connection of the registry makes each
+ * `tools/call`, `tools/list` and `logging/setLevel` a span `{mcp.method.name} {target}` of kind CLIENT with the MCP
+ * conventions' attributes (https://opentelemetry.io/docs/specs/semconv/gen-ai/mcp/), and sends its context in the
+ * request's `params._meta` through the globally registered propagator.
+ *
  * What the tool starts inside the call (a sandbox execution through {@link tracedSandbox}, a request to a remote MCP
  * server) runs in the span's context and nests under it, with an async context manager registered by the host (the
  * Node SDK registers one). While no tracer provider and no meter provider is registered, a call costs one check of
@@ -69,11 +76,11 @@ const MAX_NAME = 100;
  * enable them with `OTEL_SEMCONV_STABILITY_OPT_IN=gen_ai_latest_experimental`):
  * https://opentelemetry.io/docs/specs/semconv/gen-ai/. See docs/observability.md.
  */
-export function openTelemetry(options: OpenTelemetryOptions = {}): ToolTelemetry {
+export function openTelemetry(options: OpenTelemetryOptions = {}): ToolTelemetry & McpClientTelemetry {
   return new OpenTelemetryTelemetry(options);
 }
 
-class OpenTelemetryTelemetry implements ToolTelemetry {
+class OpenTelemetryTelemetry implements ToolTelemetry, McpClientTelemetry {
   private seenTracerProvider: TracerProvider | undefined;
   private tracer: Tracer | undefined;
   private seenMeterProvider: MeterProvider | undefined;
@@ -88,7 +95,7 @@ class OpenTelemetryTelemetry implements ToolTelemetry {
   }
 
   isRecording(): boolean {
-    if (!this.explicit && (globalThis as Record<symbol, unknown>)[GLOBAL_API] === undefined) return false;
+    if (this.neverRegistered()) return false;
     return this.currentTracer() !== undefined || this.currentHistogram() !== undefined;
   }
 
@@ -97,6 +104,16 @@ class OpenTelemetryTelemetry implements ToolTelemetry {
     const histogram = this.currentHistogram();
     if (tracer === undefined && histogram === undefined) return undefined;
     return new OpenTelemetryCallTrace(this, start, tracer, histogram);
+  }
+
+  startMcpRequest(start: McpRequestStart): McpRequestTrace | undefined {
+    const tracer = this.neverRegistered() ? undefined : this.currentTracer();
+    return tracer === undefined ? undefined : startMcpRequestSpan(tracer, start);
+  }
+
+  /** Whether no provider was passed and nothing was ever registered globally: then nothing can be listening. */
+  private neverRegistered(): boolean {
+    return !this.explicit && (globalThis as Record<symbol, unknown>)[GLOBAL_API] === undefined;
   }
 
   /** The tracer of the configured or global provider; `undefined` while the global one has no provider behind it. */

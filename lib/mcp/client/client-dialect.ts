@@ -1,6 +1,6 @@
 import type { Client as Sdk1Client } from '@modelcontextprotocol/sdk/client/index.js';
 import type { Client as Sdk2Client } from '@modelcontextprotocol/client';
-import type { LoggingMessageNotification, Progress, Tool as McpToolDefinition } from '@modelcontextprotocol/sdk/types.js';
+import type { LoggingLevel, LoggingMessageNotification, Progress, Tool as McpToolDefinition } from '@modelcontextprotocol/sdk/types.js';
 import { McpClientError } from './mcp-client-error';
 import type { McpClientOptions } from './mcp-client-options';
 import { createTransport, isSessionGone } from './mcp-transport';
@@ -38,9 +38,14 @@ export interface ClientDialect {
   onLog(client: McpSdkClient, listener: (params: LoggingMessageNotification['params']) => void): void;
   /** After connecting: asks for list changes where the revision needs it (2026-07-28: `subscriptions/listen`). */
   listenForChanges(client: McpSdkClient): Promise<void>;
-  /** Every tool the server lists; `fresh` skips a cached listing (after a change notification). */
-  listAll(client: McpSdkClient, fresh: boolean, request: DialectRequestOptions): Promise<McpToolDefinition[]>;
-  callTool(client: McpSdkClient, params: { name: string; arguments: Record<string, unknown> }, request: DialectRequestOptions): Promise<unknown>;
+  /**
+   * Every tool the server lists; `fresh` skips a cached listing (after a change notification); `meta` goes in each
+   * page's `params._meta` (the trace context).
+   */
+  listAll(client: McpSdkClient, fresh: boolean, request: DialectRequestOptions, meta?: Readonly<Record<string, string>>): Promise<McpToolDefinition[]>;
+  callTool(client: McpSdkClient, params: { name: string; arguments: Record<string, unknown>; _meta?: Record<string, string> }, request: DialectRequestOptions): Promise<unknown>;
+  /** Sends `logging/setLevel`, with `meta` (the trace context) in its `params._meta`. */
+  setLogLevel(client: McpSdkClient, level: LoggingLevel, request: DialectRequestOptions, meta: Readonly<Record<string, string>> | undefined): Promise<unknown>;
   failure(error: unknown, options: McpClientOptions): RequestFailure;
 }
 
@@ -77,11 +82,12 @@ export const SDK1: ClientDialect = {
     (client as Sdk1Client).setNotificationHandler(LoggingMessageNotificationSchema, (notification) => listener(notification.params));
   },
   listenForChanges: () => Promise.resolve(),
-  async listAll(client, _fresh, request) {
+  async listAll(client, _fresh, request, meta) {
     const all: McpToolDefinition[] = [];
     let cursor: string | undefined;
     do {
-      const page = await (client as Sdk1Client).listTools(cursor === undefined ? undefined : { cursor }, request);
+      const params = { ...(cursor === undefined ? {} : { cursor }), ...(meta === undefined ? {} : { _meta: { ...meta } }) };
+      const page = await (client as Sdk1Client).listTools(Object.keys(params).length === 0 ? undefined : params, request);
       all.push(...page.tools);
       cursor = page.nextCursor;
     } while (cursor !== undefined);
@@ -91,6 +97,7 @@ export const SDK1: ClientDialect = {
   // against the tool's output schema and throws -32602, which hid the server's error text from the model. The
   // adapter checks a successful result against the schema itself (`McpRemoteTool.checkResult`).
   callTool: (client, params, request) => (client as Sdk1Client).request({ method: 'tools/call', params }, sdk1Types().CallToolResultSchema, request),
+  setLogLevel: (client, level, request, meta) => (client as Sdk1Client).request({ method: 'logging/setLevel', params: withMeta({ level }, meta) }, sdk1Types().EmptyResultSchema, request),
   failure(error, options) {
     const { McpError, ErrorCode } = sdk1Types();
     if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) return { kind: 'remote', code: error.code };
@@ -121,11 +128,12 @@ export const SDK2: ClientDialect = {
     if (v2.getProtocolEra() !== 'modern' || v2.getServerCapabilities()?.tools?.listChanged !== true) return;
     await v2.listen({ toolsListChanged: true });
   },
-  async listAll(client, fresh, request) {
-    const { tools } = await (client as Sdk2Client).listTools(undefined, { ...request, ...(fresh ? { cacheMode: 'refresh' } : {}) } as never);
+  async listAll(client, fresh, request, meta) {
+    const { tools } = await (client as Sdk2Client).listTools(meta === undefined ? undefined : { _meta: { ...meta } }, { ...request, ...(fresh ? { cacheMode: 'refresh' } : {}) } as never);
     return tools as McpToolDefinition[];
   },
   callTool: (client, params, request) => (client as Sdk2Client).callTool(params, request as never),
+  setLogLevel: (client, level, request, meta) => (client as Sdk2Client).request({ method: 'logging/setLevel', params: withMeta({ level }, meta) }, request as never),
   failure(error) {
     const { ProtocolError, SdkError, SdkErrorCode } = sdk2();
     if (error instanceof ProtocolError) return { kind: 'remote', code: error.code };
@@ -152,6 +160,11 @@ export function dialectOf(options: McpClientOptions): ClientDialect {
   if (options.sdk === 1) return SDK1;
   if (options.sdk === 2) return SDK2;
   return SDK1;
+}
+
+/** `params` with `meta` as its `_meta`, when there is one. */
+function withMeta<P extends object>(params: P, meta: Readonly<Record<string, string>> | undefined): P {
+  return meta === undefined ? params : { ...params, _meta: { ...meta } };
 }
 
 function sdk1Types(): typeof import('@modelcontextprotocol/sdk/types.js') {

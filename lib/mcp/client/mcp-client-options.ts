@@ -30,6 +30,7 @@ export interface McpClientLike {
   callTool(params: { name: string; arguments?: Record<string, unknown> }, resultSchema?: never, options?: RequestOptions): Promise<unknown>;
 }
 import type { ToolLogger } from '../../pipeline/logger';
+import type { McpClientTelemetry } from './mcp-telemetry';
 
 /**
  * Options of `McpClientTools.connect(tools, options)`. Give exactly one server: `command` (a stdio server the adapter
@@ -135,6 +136,13 @@ export interface McpClientOptions {
    * https://modelcontextprotocol.io/specification/2025-06-18/server/utilities/logging.
    */
   readonly logLevel?: LoggingLevel | undefined;
+  /**
+   * Where each request to the server (`tools/call`, `tools/list`, `logging/setLevel`) is reported, and where the trace
+   * context sent in its `params._meta` comes from. Default: the registry's telemetry (`ToolsOptions.telemetry`) when it
+   * reports MCP requests (`openTelemetry()` does: a span `{mcp.method.name} {target}` of kind CLIENT per request,
+   * docs/observability.md); `false` reports nothing and sends no trace context.
+   */
+  readonly telemetry?: McpClientTelemetry | false | undefined;
 }
 
 /** A tool whose definition changed after it was approved. */

@@ -13,7 +13,8 @@ import { ProgressRelay } from './mcp-progress';
 import type { McpClientOptions, McpToolDrift, McpToolsChange } from './mcp-client-options';
 import { McpRemoteTool } from './mcp-remote-tool';
 import { localToolName, SERVER_NAME, toolFingerprint } from './mcp-tool-naming';
-import { dialectOf, type ClientDialect, type McpSdkClient } from './client-dialect';
+import { dialectOf, type ClientDialect, type DialectRequestOptions, type McpSdkClient } from './client-dialect';
+import { isMcpClientTelemetry, serverEndpoint, type McpClientTelemetry, type McpRequestOutcome, type McpRequestStart } from './mcp-telemetry';
 /** A reason or server message quoted to the model or in a log line is cut to this many characters. */
 const MAX_MESSAGE = 500;
 /** A server's log message is cut to this many characters in the log line. */
@@ -57,6 +58,7 @@ export class McpClientTools {
   private readonly registered = new Map<string, McpRemoteTool>();
   private readonly refusedDrifts = new Map<string, McpToolDrift>();
   private readonly dialect: ClientDialect;
+  private readonly telemetry: McpClientTelemetry | undefined;
   private current: McpSdkClient | undefined;
   private freshListing = false;
   private connected = false;
@@ -73,6 +75,8 @@ export class McpClientTools {
     this.prefix = options.prefix ?? `mcp__${options.name}__`;
     this.logger = options.logger ?? tools.logger;
     this.dialect = dialectOf(options);
+    const telemetry: unknown = options.telemetry === undefined ? tools.telemetry : options.telemetry;
+    this.telemetry = isMcpClientTelemetry(telemetry) ? telemetry : undefined;
     const reconnect = options.reconnect;
     this.reconnectPolicy =
       reconnect === false || options.client !== undefined
@@ -221,7 +225,7 @@ export class McpClientTools {
     this.dialect.onLog(client, (params) => this.serverLog(params));
     const logLevel = this.options.logLevel;
     if (logLevel !== undefined && client.getServerCapabilities()?.logging !== undefined) {
-      await client.setLoggingLevel(logLevel, this.requestOptions()).catch((error: unknown) => this.warn(`could not set its log level to '${logLevel}': ${messageOf(error)}`));
+      await this.traced(client, 'logging/setLevel', undefined, (meta) => this.dialect.setLogLevel(client, logLevel, this.requestOptions(), meta)).catch((error: unknown) => this.warn(`could not set its log level to '${logLevel}': ${messageOf(error)}`));
     }
     if (own) {
       client.onclose = () => {
@@ -270,7 +274,7 @@ export class McpClientTools {
   private listAll(client: McpSdkClient): Promise<McpToolDefinition[]> {
     const fresh = this.freshListing;
     this.freshListing = false;
-    return this.dialect.listAll(client, fresh, this.requestOptions());
+    return this.traced(client, 'tools/list', undefined, (meta) => this.dialect.listAll(client, fresh, this.requestOptions(), meta));
   }
 
   private async sync(): Promise<McpToolsChange> {
@@ -381,12 +385,21 @@ export class McpClientTools {
   }
 
   private async callOnce(remoteName: string, localName: string, args: Record<string, unknown>, signal: AbortSignal, onprogress: (progress: Progress) => void): Promise<unknown> {
-    let client = await this.ready(signal);
+    const client = await this.ready(signal);
     const options = { signal, onprogress, ...this.requestOptions() };
+    const result = await this.traced(client, 'tools/call', remoteName, (meta) => this.send(client, remoteName, args, options, meta), signal);
+    return toolOutput(result as McpCallResult, this.serverName, localName);
+  }
+
+  /** The `tools/call` of {@link callOnce}, sent once more on a new connection when the first was not processed. */
+  private async send(first: McpSdkClient, remoteName: string, args: Record<string, unknown>, options: DialectRequestOptions, meta: Readonly<Record<string, string>> | undefined): Promise<unknown> {
+    const signal = options.signal!;
+    const params = { name: remoteName, arguments: args, ...(meta === undefined ? {} : { _meta: { ...meta } }) };
+    let client = first;
     let result;
     try {
       try {
-        result = await this.dialect.callTool(client, { name: remoteName, arguments: args }, options);
+        result = await this.dialect.callTool(client, params, options);
       } catch (error) {
         // Not processed by the server (a session it no longer knows, or a request never sent): once more, anew.
         const failure = this.dialect.failure(error, this.options);
@@ -394,7 +407,7 @@ export class McpClientTools {
         this.warn(failure.kind === 'session-gone' ? 'the server no longer knows the session (HTTP 404); starting a new one' : `the call could not be sent (${messageOf(error)}); reconnecting to send it again`);
         this.lost(client, error);
         client = await this.ready(signal);
-        result = await this.dialect.callTool(client, { name: remoteName, arguments: args }, options);
+        result = await this.dialect.callTool(client, params, options);
       }
     } catch (error) {
       if (signal.aborted || error instanceof ToolError) throw error; // a ToolError: no connection to send it again on
@@ -407,7 +420,66 @@ export class McpClientTools {
       if (failure.kind === 'not-sent') throw new ToolError(`The call could not be sent to MCP server '${this.serverName}' (${cutText(messageOf(error), MAX_MESSAGE)}); it did not run, so it is safe to try again.`, { cause: error });
       throw new ToolError(`The connection to MCP server '${this.serverName}' was lost during the call (${cutText(messageOf(error), MAX_MESSAGE)}). It may or may not have run; check before retrying.`, { cause: error });
     }
-    return toolOutput(result as McpCallResult, this.serverName, localName);
+    return result;
+  }
+
+  /**
+   * Sends one request through `send`, as a traced request when a telemetry records it (`send` then gets the trace
+   * context to put in `params._meta`). A telemetry that throws leaves the request untraced.
+   */
+  private traced<T>(client: McpSdkClient, method: string, toolName: string | undefined, send: (meta: Readonly<Record<string, string>> | undefined) => Promise<T>, signal?: AbortSignal): Promise<T> {
+    if (this.telemetry === undefined) return send(undefined);
+    let trace;
+    try {
+      trace = this.telemetry.startMcpRequest(this.requestStart(client, method, toolName));
+    } catch {
+      trace = undefined;
+    }
+    if (trace === undefined) return send(undefined);
+    const end = (outcome: McpRequestOutcome): void => {
+      try {
+        trace.end(outcome);
+      } catch {
+        // Telemetry is best effort.
+      }
+    };
+    return trace.run(() => send(trace.meta)).then(
+      (result) => {
+        end((result as { isError?: unknown } | undefined)?.isError === true ? { ok: false, errorType: 'tool_error' } : { ok: true });
+        return result;
+      },
+      (error: unknown) => {
+        end(this.outcomeOf(error, signal));
+        throw error;
+      },
+    );
+  }
+
+  /** What a traced request's span records of a failed request. */
+  private outcomeOf(error: unknown, signal: AbortSignal | undefined): McpRequestOutcome {
+    const cause = error instanceof ToolError && error.cause !== undefined ? error.cause : error;
+    if (signal?.aborted === true) return { ok: false, errorType: 'cancelled', message: messageOf(cause) };
+    const failure = this.dialect.failure(cause, this.options);
+    if (failure.kind === 'remote') return { ok: false, errorType: String(failure.code), code: failure.code, message: messageOf(cause) };
+    return { ok: false, errorType: cause instanceof Error ? cause.name : '_OTHER', message: messageOf(cause) };
+  }
+
+  /** The facts of a request to this server as its span records them. */
+  private requestStart(client: McpSdkClient, method: string, toolName: string | undefined): McpRequestStart {
+    const transport = (client as { transport?: { sessionId?: unknown; protocolVersion?: unknown } }).transport;
+    const negotiated = (client as { getNegotiatedProtocolVersion?: () => unknown }).getNegotiatedProtocolVersion?.() ?? transport?.protocolVersion;
+    const sessionId = transport?.sessionId;
+    const server = this.options.url === undefined ? undefined : serverEndpoint(this.options.url);
+    return {
+      method,
+      toolName,
+      serverName: this.serverName,
+      sessionId: typeof sessionId === 'string' && sessionId !== '' ? sessionId : undefined,
+      protocolVersion: typeof negotiated === 'string' ? negotiated : undefined,
+      transport: this.options.command !== undefined ? 'pipe' : server !== undefined ? 'tcp' : undefined,
+      serverAddress: server?.address,
+      serverPort: server?.port,
+    };
   }
 
   /**

@@ -1,6 +1,7 @@
 import type { CallToolResult, ClientCapabilities, InputRequiredResult, McpServer, RegisteredTool, ServerContext, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { PermissionEngine } from '../../../permissions/permission-engine';
 import { PermissionBehavior } from '../../../permissions/permission-behavior';
+import { decisionAttributes } from '../../../permissions/decision-attributes';
 import { mcpFormat, type McpTool } from '../../../providers/mcp';
 import { ToolResultState } from '../../../streaming/tool-chunk';
 import type { ActionResult } from '../../../result';
@@ -126,7 +127,9 @@ export class McpToolServerV2 {
 
   private call(name: string, args: Record<string, unknown>, ctx: ServerContext): Promise<CallToolResult | InputRequiredResult> {
     const request = new McpRequest(sdk2Port(this.server, ctx));
-    const options: ExecuteOptions = { context: this.tools.context.clone().provide(request), signal: ctx.mcpReq.signal, callId: String(ctx.mcpReq.id) };
+    // The client's trace context (`traceparent`, `tracestate`, `baggage` in `params._meta`), as on SDK 1.x: the call's
+    // execute_tool span continues the client's trace, with no server span around it.
+    const options: ExecuteOptions = { context: this.tools.context.clone().provide(request), signal: ctx.mcpReq.signal, callId: String(ctx.mcpReq.id), traceContext: ctx.mcpReq._meta };
     return this.decide(name, args, options, request, ctx).then((result) => ('resultType' in result ? result : toCallToolResult(result)));
   }
 
@@ -137,8 +140,9 @@ export class McpToolServerV2 {
       const decision = await this.options.permissions.check(tool, args);
       if (decision.behavior === PermissionBehavior.DENY) return this.tools.denied(tool.name, decision.message);
       const input = decision.updatedInput ?? args;
-      if (decision.behavior === PermissionBehavior.ASK) return this.approveThenRun(tool, args, input, options, request, ctx);
-      return this.run(tool.name, input, { ...options, approved: true }, request, tool);
+      const traced = { ...options, traceAttributes: decisionAttributes(decision, this.options.permissions.mode) };
+      if (decision.behavior === PermissionBehavior.ASK) return this.approveThenRun(tool, args, input, traced, request, ctx);
+      return this.run(tool.name, input, { ...traced, approved: true }, request, tool);
     }
     if (needsApproval(tool, args, options.context ?? this.tools.context)) return this.approveThenRun(tool, args, args, options, request, ctx);
     return this.run(name, args, options, request, tool);
