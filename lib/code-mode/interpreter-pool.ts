@@ -104,6 +104,13 @@ export class InterpreterPool {
     for (const interpreter of starting) if (this.idle.includes(interpreter)) interpreter.worker.unref();
   }
 
+  /** Terminates the waiting interpreters and stops refilling until a caller asks for a size again. */
+  async drain(): Promise<void> {
+    this.size = 0;
+    const waiting = this.idle.splice(0);
+    await Promise.all(waiting.map((interpreter) => interpreter.worker.terminate()));
+  }
+
   private fill(module: WasmModule, size: number): void {
     this.size = Math.max(this.size, size);
     if (size === 0) return;

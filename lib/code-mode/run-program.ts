@@ -48,9 +48,9 @@ type PortMessage = { readonly type: 'started' } | { readonly type: 'call'; reado
  * Runs one program in a worker thread of its own (so a runaway program never blocks the host's event loop), with a
  * fresh interpreter (one started ahead by the process's pool, or a new one); settles once and never rejects: as soon as
  * the program reports its end, or, when it is stopped from outside, after its thread has stopped. The worker is
- * terminated when the program ends, when `signal` aborts, and when it
- * overruns `timeoutMs` by {@link GRACE_MS} (its own deadline normally stops it first); nested calls still in flight
- * then see their signal abort. A worker is never used for a second run.
+ * terminated when the program ends, when `signal` aborts, and when it overruns `timeoutMs` by {@link GRACE_MS} (its
+ * own deadline normally stops it first); nested calls still in flight then see their signal abort. A worker is never
+ * used for a second run.
  */
 export async function runProgram(run: ProgramRun): Promise<ProgramOutcome> {
   if (run.signal?.aborted === true) return { ok: false, text: '', cut: false, reason: 'cancelled' };

@@ -1,6 +1,6 @@
 import { join } from 'node:path';
 import { CodeMode, DEFAULT_LIMITS } from '../../lib/code-mode';
-import { poolFor } from '../../lib/code-mode/interpreter-pool';
+import { poolFor, type InterpreterPool } from '../../lib/code-mode/interpreter-pool';
 import { runProgram } from '../../lib/code-mode/run-program';
 import { registry } from './support';
 
@@ -11,9 +11,15 @@ const QUICKJS = require.resolve('quickjs-emscripten');
 
 /** A memory limit no other spec uses, so the pool of `CodeMode`s made with it is this spec's alone. */
 let nextMemory = 90;
+const used: InterpreterPool[] = [];
 function ownLimits(extra: { timeoutMs?: number } = {}): { memoryBytes: number; timeoutMs?: number } {
-  return { memoryBytes: (nextMemory += 1) * MIB, ...extra };
+  const limits = { memoryBytes: (nextMemory += 1) * MIB, ...extra };
+  used.push(poolFor(QUICKJS, { ...DEFAULT_LIMITS, ...limits }));
+  return limits;
 }
+
+// Waiting workers never hold the process, but each one makes its exit slower.
+afterAll(() => Promise.all(used.map((pool) => pool.drain())));
 
 const LEAK = 'globalThis.leaked = 42; Object.prototype.polluted = 1; Array.prototype.push = null; JSON.parse = () => "patched";';
 const PROBE = 'return JSON.stringify([typeof globalThis.leaked, typeof ({}).polluted, typeof [].push, JSON.parse("1")]);';
@@ -74,6 +80,18 @@ describe('CodeMode: interpreters started ahead of runs', () => {
     expect(pool.waiting).toBe(3);
     expect((await one.run('return 1')).ok).toBe(true);
     expect(pool.waiting).toBe(3);
+  });
+
+  it('drain() terminates the waiting interpreters and stops refilling; a later size starts them again', async () => {
+    const { tools } = registry();
+    const codeMode = new CodeMode(tools, { warmInterpreters: 2, limits: ownLimits() });
+    const pool = poolFor(QUICKJS, codeMode.limits);
+    await codeMode.warm();
+    expect(pool.waiting).toBe(2);
+    await pool.drain();
+    expect(pool.waiting).toBe(0);
+    expect((await codeMode.run('return 1')).ok).toBe(true);
+    expect(pool.waiting).toBe(2);
   });
 
   it('refuses a warmInterpreters that is not an integer from 0 to 16', () => {
