@@ -1,9 +1,12 @@
 /**
  * Code mode benchmark (`npm run bench -- code-mode`): what a `run_code` call costs and what it saves.
  *
- * - a program making 20 nested calls against 20 direct `tools.execute` calls of the same tool, and the empty program
- *   (`return 1`: worker thread start, WebAssembly module load, first context), run alternately; the per-call cost of a
- *   nested call is the median gap, seen by the host, between the starts of consecutive calls of a 100-call loop;
+ * - the empty program (`return 1`) three ways: the process's first run (WebAssembly compile, worker thread start,
+ *   module instance, context: one sample), a cold run (`warmInterpreters: 0`: worker thread, module instance on its
+ *   own memory, context) and a warm run (an interpreter the pool made ready before the run: the run's own context
+ *   setup, the program and the messages), cold and warm alternately; then a program making 20 nested calls, warm;
+ * - the per-call cost of a nested call: the median gap, seen by the host, between the starts of consecutive calls of
+ *   a 100-call loop, against a direct `tools.execute` of the same tool;
  * - the longest stall of the host's event loop (a 1 ms interval's largest gap) while a `while(true){}` program runs
  *   to its 500 ms time limit and is stopped (the interpreter runs on its own worker thread), beside the same figure
  *   with no program running: on a loaded machine the interval is late on its own;
@@ -27,26 +30,12 @@ function registry(): Tools {
   return tools;
 }
 
-async function timedRuns(codeMode: CodeMode, code: string, runs = RUNS): Promise<number[]> {
-  const times: number[] = [];
-  for (let i = 0; i < runs; i++) {
-    const start = process.hrtime.bigint();
-    const result = await codeMode.run(code);
-    times.push(Number(process.hrtime.bigint() - start));
-    if (!result.ok) throw new Error(`bench program failed: ${result.error}`);
-  }
-  return times;
-}
-
-/** Runs the two programs alternately, `RUNS` times each, so a change of the machine's load hits both alike. */
-async function interleaved(codeMode: CodeMode, first: string, second: string): Promise<[number[], number[]]> {
-  const a: number[] = [];
-  const b: number[] = [];
-  for (let i = 0; i < RUNS; i++) {
-    a.push(...(await timedRuns(codeMode, first, 1)));
-    b.push(...(await timedRuns(codeMode, second, 1)));
-  }
-  return [a, b];
+async function timed(codeMode: CodeMode, code: string): Promise<number> {
+  const start = process.hrtime.bigint();
+  const result = await codeMode.run(code);
+  const elapsed = Number(process.hrtime.bigint() - start);
+  if (!result.ok) throw new Error(`bench program failed: ${result.error}`);
+  return elapsed;
 }
 
 async function stallWhileStopping(codeMode: CodeMode | undefined): Promise<number> {
@@ -65,15 +54,30 @@ async function stallWhileStopping(codeMode: CodeMode | undefined): Promise<numbe
 
 export default async function main(): Promise<void> {
   const tools = registry();
-  const codeMode = new CodeMode(tools, { limits: { maxToolCalls: 200, timeoutMs: 120_000 } });
+  const limits = { maxToolCalls: 200, timeoutMs: 120_000 };
+  const warm = new CodeMode(tools, { limits, warmInterpreters: 1 });
+  const cold = new CodeMode(tools, { limits, warmInterpreters: 0 });
   const runaway = new CodeMode(tools, { limits: { timeoutMs: 500 } });
-  const [empty, twenty] = await interleaved(codeMode, 'return 1', 'let s = 0;\nfor (let i = 0; i < 20; i++) s = await tools.add({ a: s, b: i });\nreturn s;');
+  const first = await timed(cold, 'return 1');
+  const coldRuns: number[] = [];
+  const warmRuns: number[] = [];
+  const twenty: number[] = [];
+  const TWENTY = 'let s = 0;\nfor (let i = 0; i < 20; i++) s = await tools.add({ a: s, b: i });\nreturn s;';
+  // Alternately, so a change of the machine's load hits both alike; each warm run takes an interpreter made ready first.
+  for (let i = 0; i < RUNS; i++) {
+    coldRuns.push(await timed(cold, 'return 1'));
+    await warm.warm();
+    warmRuns.push(await timed(warm, 'return 1'));
+    await warm.warm();
+    twenty.push(await timed(warm, TWENTY));
+  }
   // Inside one run: the host-side gap between the starts of consecutive nested calls of a sequential loop (one round
-  // trip host -> interpreter -> host plus the call itself), free of the run-to-run noise of the module load.
+  // trip host -> interpreter -> host plus the call itself), free of the run-to-run noise of the start.
   const gaps: number[] = [];
   for (let i = 0; i < RUNS; i++) {
     let last: bigint | undefined;
-    await codeMode.run('let s = 0;\nfor (let i = 0; i < 100; i++) s = await tools.add({ a: s, b: i });\nreturn s;', {
+    await warm.warm();
+    await warm.run('let s = 0;\nfor (let i = 0; i < 100; i++) s = await tools.add({ a: s, b: i });\nreturn s;', {
       onCall: (event) => {
         if (event.status !== 'running') return;
         const now = process.hrtime.bigint();
@@ -90,9 +94,11 @@ export default async function main(): Promise<void> {
   }
   const perNested = median(gaps);
   const perDirect = median(direct) / 20;
-  printTable('code mode: 20 calls', ['case', 'median', 'per call'], [
-    ['empty program (worker + module + context)', formatNs(median(empty)), '-'],
-    ['program making 20 nested calls', formatNs(median(twenty)), '-'],
+  printTable('code mode: start and 20 calls', ['case', 'median', 'per call'], [
+    ['first run of the process, empty program (compile + worker + module + context; one sample)', formatNs(first), '-'],
+    ['cold run, empty program (warmInterpreters 0: worker + module instance + context)', formatNs(median(coldRuns)), '-'],
+    ['warm run, empty program (an interpreter made ready ahead)', formatNs(median(warmRuns)), '-'],
+    ['warm run, program making 20 nested calls', formatNs(median(twenty)), '-'],
     ['nested call in a sequential loop (gap between call starts, one run)', '-', formatNs(perNested)],
     ['20 direct tools.execute calls', formatNs(median(direct)), formatNs(perDirect)],
     ['nested call overhead over a direct call', '-', formatNs(perNested - perDirect)],
@@ -110,8 +116,9 @@ export default async function main(): Promise<void> {
   ]);
 
   let direct20 = 0;
+  await warm.warm();
   for (let page = 0; page < 20; page++) direct20 += String((await tools.execute('list_page', { page })).result).length;
-  const program = await codeMode.run('const hits = [];\nfor (let page = 0; page < 20; page++) {\n  const text = await tools.list_page({ page });\n  hits.push(...text.split("\\n").filter((line) => line.includes("NEEDLE")));\n}\nreturn hits.join("\\n");');
+  const program = await warm.run('const hits = [];\nfor (let page = 0; page < 20; page++) {\n  const text = await tools.list_page({ page });\n  hits.push(...text.split("\\n").filter((line) => line.includes("NEEDLE")));\n}\nreturn hits.join("\\n");');
   printTable('code mode: characters handed to the model, 20 calls of 2,000-character results', ['case', 'characters'], [
     ['20 results, one per model turn', String(direct20)],
     ['one run_code result', `${String(program.result).length} (${JSON.stringify(program.result)})`],

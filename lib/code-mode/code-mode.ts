@@ -14,7 +14,8 @@ import type { Tool } from '../tool/tool';
 import { ToolChunk, ToolResultState } from '../streaming/tool-chunk';
 import type { Tools } from '../tools';
 import { renderDeclarations } from './declarations';
-import { resolveLimits, type CodeModeLimits, type ResolvedLimits } from './limits';
+import { poolFor } from './interpreter-pool';
+import { resolveLimits, resolveWarm, type CodeModeLimits, type ResolvedLimits } from './limits';
 import { programNames } from './program-names';
 import { runProgram, type CallAnswer, type ProgramOutcome } from './run-program';
 
@@ -45,6 +46,13 @@ export interface CodeModeOptions {
   readonly permissions?: PermissionEngine | undefined;
   /** The tool's name (default `run_code`). */
   readonly name?: string | undefined;
+  /**
+   * How many interpreters to keep started ahead of runs (default 1; 0 starts one per run): each a worker thread with a
+   * fresh QuickJS module on its own capped memory, made ready before a run takes it, used by that run only and then
+   * terminated; taking one starts its replacement in the background. Shared by the `CodeMode`s of the process with the
+   * same memory limit (the largest count asked for wins); waiting ones never keep the process alive.
+   */
+  readonly warmInterpreters?: number | undefined;
 }
 
 /**
@@ -117,6 +125,7 @@ export class CodeMode {
   private readonly approve: CodeModeOptions['approve'];
   private readonly permissions: PermissionEngine | undefined;
   private readonly name: string;
+  private readonly warmInterpreters: number;
   private made: Tool | undefined;
   private runs = 0;
 
@@ -130,6 +139,17 @@ export class CodeMode {
     this.name = options.name ?? 'run_code';
     this.expose = exposure(tools, options.expose);
     this.quickjs = resolveQuickJs();
+    this.warmInterpreters = resolveWarm(options.warmInterpreters);
+  }
+
+  /**
+   * Starts the interpreters of `warmInterpreters` now and resolves once they are ready, so that the first run is warm
+   * too (without it the pool fills after the first run). Never rejects: an interpreter that fails to start is dropped.
+   */
+  async warm(): Promise<void> {
+    await poolFor(this.quickjs, this.limits)
+      .warm(this.warmInterpreters)
+      .catch(() => undefined);
   }
 
   /**
@@ -189,6 +209,7 @@ export class CodeMode {
       tools: exposed.map((tool) => [keys.get(tool.name)!, tool.name] as const),
       limits: this.limits,
       quickjs: this.quickjs,
+      warm: this.warmInterpreters,
       signal: outer,
       call: (name, args, inFlight) => {
         calls += 1;

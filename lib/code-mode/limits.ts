@@ -65,3 +65,18 @@ export function resolveLimits(limits: CodeModeLimits | undefined): ResolvedLimit
   }
   return Object.freeze({ timeoutMs: pick('timeoutMs'), memoryBytes, maxToolCalls: pick('maxToolCalls'), maxOutputChars: pick('maxOutputChars'), stackBytes: DEFAULT_LIMITS.stackBytes });
 }
+
+/** How many interpreters a `CodeMode` keeps started ahead of runs when `warmInterpreters` is not given. */
+export const DEFAULT_WARM_INTERPRETERS = 1;
+
+/**
+ * `CodeModeOptions.warmInterpreters` with its default filled in.
+ * @throws CoreError `INVALID_OPTION` for a value that is not an integer from 0 to 16.
+ */
+export function resolveWarm(count: number | undefined): number {
+  if (count === undefined) return DEFAULT_WARM_INTERPRETERS;
+  if (typeof count !== 'number' || !Number.isInteger(count) || count < 0 || count > 16) {
+    throw new CoreError('INVALID_OPTION', `CodeMode warmInterpreters must be an integer from 0 to 16, got ${JSON.stringify(count) ?? String(count)}.`);
+  }
+  return count;
+}

@@ -1,40 +1,61 @@
 /**
  * The program of the worker thread that runs one code-mode program (see `runProgram`): plain CommonJS JavaScript,
  * started with `new Worker(WORKER_SOURCE, { eval: true, workerData })`, so the same text runs from the compiled
- * package, a bundle and the specs. It loads quickjs-emscripten from the path in `workerData.quickjs` and makes a fresh
- * WebAssembly module for the program on a `WebAssembly.Memory` whose `maximum` is the memory limit: the interpreter's
- * own allocation count misses large allocations (a loop of `'x'.repeat(1e5)` grows far past it), a memory that cannot
- * grow does not. It talks to the host in messages:
+ * package, a bundle and the specs. It loads quickjs-emscripten from the path in `workerData.quickjs` and instantiates
+ * `workerData.module` (the QuickJS `WebAssembly.Module`, compiled once by the host) on a fresh `WebAssembly.Memory`
+ * whose `maximum` is the memory limit: the interpreter's own allocation count misses large allocations (a loop of
+ * `'x'.repeat(1e5)` grows far past it), a memory that cannot grow does not. It makes the runtime and context ahead of
+ * the program (so a pooled worker is ready before a run takes it), says `{ type: 'ready' }` on `parentPort`, and runs
+ * the first `{ type: 'run', code, tools, limits, port, answers }` it receives:
  *
- * - worker to host: `{ type: 'started' }` before the program runs; `{ type: 'call', id, name, args }` for each
- *   `tools.<name>(args)` (args as JSON text); `{ type: 'done', ok, text, error, line, reason }` once at the end;
- * - host to worker: `{ id, ok, value, error }` answering a call (value as JSON text).
+ * - worker to host, on `port`: `{ type: 'started' }` before the program runs; `{ type: 'call', id, name, args }` for
+ *   each `tools.<name>(args)` (args as JSON text); `{ type: 'done', ok, text, error, line, reason }` once at the end;
+ * - host to worker, on `port`: `{ id, ok, value, error }` answering a call (value as JSON text), each followed by an
+ *   increment and notify of `answers` (an `Int32Array` on a `SharedArrayBuffer`). While the program waits for calls
+ *   the worker blocks in `Atomics.wait` on it (up to the deadline) and takes the answers with `receiveMessageOnPort`,
+ *   so an answer costs no turn of the worker's event loop; all answers that arrived are settled before the program's
+ *   jobs run, which keeps `Promise.all` over nested calls parallel.
  *
  * Only strings cross between the program and the host: no host object is ever handed to the interpreter.
  */
 export const WORKER_SOURCE = String.raw`
 'use strict';
-const { parentPort, workerData } = require('node:worker_threads');
+const { parentPort, workerData, receiveMessageOnPort } = require('node:worker_threads');
 const { newQuickJSWASMModuleFromVariant, newVariant, RELEASE_SYNC } = require(workerData.quickjs);
-const { code, tools, limits } = workerData;
 
-let output = '';
-let cut = false;
-function append(text) {
-  if (cut) return;
-  const room = limits.maxOutputChars - output.length;
-  if (text.length > room) {
-    output += text.slice(0, Math.max(0, room));
-    cut = true;
-  } else output += text;
+async function prepare() {
+  const pages = Math.ceil(workerData.memoryBytes / 65536);
+  const memory = new WebAssembly.Memory({ initial: workerData.initialPages, maximum: Math.max(workerData.initialPages, pages) });
+  const module = await newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmMemory: memory, wasmModule: workerData.module }));
+  const runtime = module.newRuntime();
+  runtime.setMemoryLimit(workerData.memoryBytes);
+  runtime.setMaxStackSize(workerData.stackBytes);
+  return { runtime, vm: runtime.newContext() };
 }
 
-let finished = false;
-function finish(message) {
-  if (finished) return;
-  finished = true;
-  parentPort.postMessage({ type: 'done', text: output, cut, ...message });
-}
+const prepared = prepare();
+prepared.then(() => parentPort.postMessage({ type: 'ready' }), () => {});
+parentPort.once('message', (message) => {
+  const port = message.port;
+  let finished = false;
+  let output = '';
+  let cut = false;
+  const finish = (result) => {
+    if (finished) return;
+    finished = true;
+    port.postMessage({ type: 'done', text: output, cut, ...result });
+  };
+  prepared
+    .then((interpreter) => run(interpreter, message, port, (text) => {
+      if (cut) return;
+      const room = message.limits.maxOutputChars - output.length;
+      if (text.length > room) {
+        output += text.slice(0, Math.max(0, room));
+        cut = true;
+      } else output += text;
+    }, () => output, finish, () => finished))
+    .catch((error) => finish({ ok: false, error: 'The interpreter failed: ' + String((error && error.message) || error) }));
+});
 
 function failure(error) {
   if (error && typeof error === 'object') {
@@ -50,13 +71,7 @@ function lineOf(stack) {
   return match ? Math.max(1, Number(match[1]) - 1) : undefined;
 }
 
-(async () => {
-  const pages = Math.ceil(limits.memoryBytes / 65536);
-  const memory = new WebAssembly.Memory({ initial: workerData.initialPages, maximum: Math.max(workerData.initialPages, pages) });
-  const module = await newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmMemory: memory }));
-  const runtime = module.newRuntime();
-  runtime.setMemoryLimit(limits.memoryBytes);
-  runtime.setMaxStackSize(limits.stackBytes);
+function run({ runtime, vm }, { code, tools, limits, answers }, port, append, printed, finish, isFinished) {
   let stop;
   let deadline = Infinity;
   const over = () => {
@@ -64,7 +79,6 @@ function lineOf(stack) {
     return stop !== undefined;
   };
   runtime.setInterruptHandler(over);
-  const vm = runtime.newContext();
 
   const pending = new Map();
   let calls = 0;
@@ -80,7 +94,7 @@ function lineOf(stack) {
     const id = calls;
     const deferred = vm.newPromise();
     pending.set(id, deferred);
-    parentPort.postMessage({ type: 'call', id, name, args });
+    port.postMessage({ type: 'call', id, name, args });
     return deferred.handle;
   });
   const logFn = vm.newFunction('log', (textHandle) => {
@@ -115,15 +129,14 @@ function lineOf(stack) {
     if (state.type === 'fulfilled') {
       const shown = vm.callFunction(show, vm.undefined, state.value);
       state.value.dispose();
-      if (shown.error) {
-        shown.error.dispose();
-        finish({ ok: true });
-      } else {
+      if (shown.error) shown.error.dispose();
+      else {
         const text = vm.getString(shown.value);
         shown.value.dispose();
+        const output = printed();
         if (text.length > 0) append(output.length > 0 && !output.endsWith('\n') ? '\n' + text : text);
-        finish({ ok: true });
       }
+      finish({ ok: true });
       return true;
     }
     const error = vm.dump(state.error);
@@ -132,7 +145,7 @@ function lineOf(stack) {
     return true;
   };
 
-  const pump = () => {
+  const pump = (main) => {
     const jobs = runtime.executePendingJobs();
     if (jobs.error) {
       const error = vm.dump(jobs.error);
@@ -140,12 +153,12 @@ function lineOf(stack) {
       return finish(stop !== undefined ? { ok: false, reason: stop } : failure(error));
     }
     if (stop !== undefined) return finish({ ok: false, reason: stop });
-    if (settle(main)) return;
+    settle(main);
   };
 
-  parentPort.on('message', (message) => {
+  const answer = (message) => {
     const deferred = pending.get(message.id);
-    if (deferred === undefined || finished) return;
+    if (deferred === undefined) return;
     pending.delete(message.id);
     if (message.ok) {
       const text = vm.newString(message.value);
@@ -157,10 +170,9 @@ function lineOf(stack) {
       error.dispose();
     }
     deferred.dispose();
-    pump();
-  });
+  };
 
-  parentPort.postMessage({ type: 'started' });
+  port.postMessage({ type: 'started' });
   deadline = Date.now() + limits.timeoutMs;
   const evaluated = vm.evalCode('(async () => {\n' + code + '\n})()', 'program.js');
   if (evaluated.error) {
@@ -169,6 +181,19 @@ function lineOf(stack) {
     return finish(stop !== undefined ? { ok: false, reason: stop } : failure(error));
   }
   const main = evaluated.value;
-  pump();
-})().catch((error) => finish({ ok: false, error: 'The interpreter failed: ' + String((error && error.message) || error) }));
+  pump(main);
+  let consumed = 0;
+  while (!isFinished()) {
+    const left = deadline - Date.now();
+    if (left <= 0 || (Atomics.load(answers, 0) === consumed && Atomics.wait(answers, 0, consumed, left) === 'timed-out')) {
+      stop = 'time';
+      return finish({ ok: false, reason: 'time' });
+    }
+    for (let message = receiveMessageOnPort(port); message !== undefined; message = receiveMessageOnPort(port)) {
+      consumed += 1;
+      answer(message.message);
+    }
+    pump(main);
+  }
+}
 `;

@@ -1,0 +1,142 @@
+import { readFile } from 'node:fs/promises';
+import { createRequire } from 'node:module';
+import { Worker } from 'node:worker_threads';
+import type { ResolvedLimits } from './limits';
+import { WORKER_SOURCE } from './worker-source';
+
+/** Pages (64 KiB) of WebAssembly memory the release build of quickjs-emscripten 0.32 starts with (16 MiB). */
+export const INITIAL_PAGES = 256;
+
+/**
+ * A worker thread holding a QuickJS module instantiated for one program (see {@link WORKER_SOURCE}); it runs the
+ * first `run` message it gets and is then terminated, never reused.
+ */
+export interface Interpreter {
+  readonly worker: Worker;
+  /** True once the module and its context are made, false when the thread failed or exited first. */
+  readonly ready: Promise<boolean>;
+}
+
+/** A compiled `WebAssembly.Module` (the library's TypeScript settings do not declare the WebAssembly types). */
+export type WasmModule = object;
+
+/** The global `WebAssembly`, as far as this file uses it. */
+const wasm = (globalThis as unknown as { WebAssembly: { compile(bytes: Uint8Array): Promise<WasmModule> } }).WebAssembly;
+
+/** The compiled release-sync QuickJS WebAssembly module, one per resolved quickjs-emscripten path and process. */
+const compiled = new Map<string, Promise<WasmModule>>();
+
+/**
+ * The QuickJS WebAssembly module for the quickjs-emscripten entry at `quickjs`, compiled once per process (a
+ * `WebAssembly.Module` is code only, no memory: every worker instantiates it on its own `WebAssembly.Memory`).
+ * A failed compile is forgotten, so the next run tries again.
+ */
+export function quickJsModule(quickjs: string): Promise<WasmModule> {
+  let module = compiled.get(quickjs);
+  if (module === undefined) {
+    module = readFile(createRequire(quickjs).resolve('@jitl/quickjs-wasmfile-release-sync/wasm')).then((bytes) => wasm.compile(bytes));
+    module.catch(() => compiled.delete(quickjs));
+    compiled.set(quickjs, module);
+  }
+  return module;
+}
+
+/**
+ * Starts a worker thread that instantiates `module` on a fresh `WebAssembly.Memory` capped at `limits.memoryBytes`
+ * and makes the runtime and context for one program, then waits for its `run` message.
+ */
+export function startInterpreter(quickjs: string, module: WasmModule, limits: ResolvedLimits): Interpreter {
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: { quickjs, module, initialPages: INITIAL_PAGES, memoryBytes: limits.memoryBytes, stackBytes: limits.stackBytes },
+  });
+  const ready = new Promise<boolean>((resolve) => {
+    worker.once('message', (message: { type?: string }) => resolve(message.type === 'ready'));
+    worker.once('error', () => resolve(false));
+    worker.once('exit', () => resolve(false));
+  });
+  return { worker, ready };
+}
+
+/**
+ * Interpreters started ahead of runs, for one quickjs-emscripten path, memory limit and stack size (what a started
+ * interpreter depends on), shared by every `CodeMode` of the process with those. Each is handed to one run and never
+ * comes back; taking one starts a replacement in the background. Idle workers are unref'd (they never keep the process
+ * alive) and one that dies while idle is dropped.
+ */
+export class InterpreterPool {
+  private readonly idle: Interpreter[] = [];
+  private size = 0;
+
+  constructor(
+    private readonly quickjs: string,
+    private readonly limits: ResolvedLimits,
+  ) {}
+
+  /** How many interpreters wait in the pool (started or starting). */
+  get waiting(): number {
+    return this.idle.length;
+  }
+
+  /**
+   * An interpreter for one run: a waiting one when there is one, else a new one; then tops the pool up to `size`
+   * (the largest size any caller asked for; 0 neither takes from nor fills the pool).
+   */
+  async take(size: number): Promise<Interpreter> {
+    const module = await quickJsModule(this.quickjs);
+    const taken = size > 0 ? this.idle.shift() : undefined;
+    this.fill(module, size);
+    const interpreter = taken ?? startInterpreter(this.quickjs, module, this.limits);
+    interpreter.worker.ref();
+    return interpreter;
+  }
+
+  /**
+   * Tops the pool up to `size` and resolves when every waiting interpreter is ready (or has failed); they keep the
+   * process alive only until then.
+   */
+  async warm(size: number): Promise<void> {
+    this.fill(await quickJsModule(this.quickjs), size);
+    // Held while they start, so a host awaiting this with nothing else to do does not exit under it.
+    const starting = [...this.idle];
+    for (const interpreter of starting) interpreter.worker.ref();
+    await Promise.all(starting.map((interpreter) => interpreter.ready));
+    for (const interpreter of starting) if (this.idle.includes(interpreter)) interpreter.worker.unref();
+  }
+
+  /** Terminates the waiting interpreters and stops refilling until a caller asks for a size again. */
+  async drain(): Promise<void> {
+    this.size = 0;
+    const waiting = this.idle.splice(0);
+    await Promise.all(waiting.map((interpreter) => interpreter.worker.terminate()));
+  }
+
+  private fill(module: WasmModule, size: number): void {
+    this.size = Math.max(this.size, size);
+    if (size === 0) return;
+    while (this.idle.length < this.size) {
+      const interpreter = startInterpreter(this.quickjs, module, this.limits);
+      interpreter.worker.unref();
+      const drop = () => {
+        const index = this.idle.indexOf(interpreter);
+        if (index >= 0) this.idle.splice(index, 1);
+      };
+      interpreter.worker.on('error', drop);
+      interpreter.worker.on('exit', drop);
+      this.idle.push(interpreter);
+    }
+  }
+}
+
+const pools = new Map<string, InterpreterPool>();
+
+/** The process's {@link InterpreterPool} for `quickjs` and the memory limit and stack size of `limits`. */
+export function poolFor(quickjs: string, limits: ResolvedLimits): InterpreterPool {
+  const key = `${limits.memoryBytes}:${limits.stackBytes}:${quickjs}`;
+  let pool = pools.get(key);
+  if (pool === undefined) {
+    pool = new InterpreterPool(quickjs, limits);
+    pools.set(key, pool);
+  }
+  return pool;
+}

@@ -1,0 +1,123 @@
+import { join } from 'node:path';
+import { CodeMode, DEFAULT_LIMITS } from '../../lib/code-mode';
+import { poolFor, type InterpreterPool } from '../../lib/code-mode/interpreter-pool';
+import { runProgram } from '../../lib/code-mode/run-program';
+import { registry } from './support';
+
+jest.setTimeout(60_000);
+
+const MIB = 1024 * 1024;
+const QUICKJS = require.resolve('quickjs-emscripten');
+
+/** A memory limit no other spec uses, so the pool of `CodeMode`s made with it is this spec's alone. */
+let nextMemory = 90;
+const used: InterpreterPool[] = [];
+function ownLimits(extra: { timeoutMs?: number } = {}): { memoryBytes: number; timeoutMs?: number } {
+  const limits = { memoryBytes: (nextMemory += 1) * MIB, ...extra };
+  used.push(poolFor(QUICKJS, { ...DEFAULT_LIMITS, ...limits }));
+  return limits;
+}
+
+// Waiting workers never hold the process, but each one makes its exit slower.
+afterAll(() => Promise.all(used.map((pool) => pool.drain())));
+
+const LEAK = 'globalThis.leaked = 42; Object.prototype.polluted = 1; Array.prototype.push = null; JSON.parse = () => "patched";';
+const PROBE = 'return JSON.stringify([typeof globalThis.leaked, typeof ({}).polluted, typeof [].push, JSON.parse("1")]);';
+const CLEAN = '["undefined","undefined","function",1]';
+
+describe('CodeMode: interpreters started ahead of runs', () => {
+  it.each([0, 1, 2])('keeps no state between runs with warmInterpreters %i: a global set in one run is absent in the next', async (warmInterpreters) => {
+    const { tools } = registry();
+    const codeMode = new CodeMode(tools, { warmInterpreters, limits: ownLimits() });
+    await codeMode.warm();
+    expect((await codeMode.run(`${LEAK}\nreturn 1;`)).result).toBe('1');
+    await codeMode.warm();
+    expect((await codeMode.run(PROBE)).result).toBe(CLEAN);
+  });
+
+  it('keeps no state between parallel runs taken from one pool', async () => {
+    const { tools } = registry();
+    const codeMode = new CodeMode(tools, { warmInterpreters: 2, limits: ownLimits() });
+    await codeMode.warm();
+    const [first, second] = await Promise.all([codeMode.run(`${LEAK}\nawait tools.add({ a: 1, b: 1 });\n${PROBE}`), codeMode.run(`await tools.add({ a: 1, b: 1 });\n${PROBE}`)]);
+    expect(first.result).toBe('["number","number","object","patched"]');
+    expect(second.result).toBe(CLEAN);
+  });
+
+  it.each([
+    ['aborted', { timeoutMs: 30_000 }, (controller: AbortController) => setTimeout(() => controller.abort(), 300)],
+    ['timed out', { timeoutMs: 300 }, () => undefined],
+  ] as const)('never hands the worker of a run that was %s to a later run', async (_how, extra, stop) => {
+    const { tools } = registry();
+    const codeMode = new CodeMode(tools, { warmInterpreters: 1, limits: ownLimits(extra) });
+    await codeMode.warm();
+    const controller = new AbortController();
+    stop(controller);
+    const stopped = await codeMode.run(`${LEAK}\nwhile (true) {}`, { signal: controller.signal });
+    expect(stopped.ok).toBe(false);
+    await codeMode.warm();
+    expect((await codeMode.run(PROBE)).result).toBe(CLEAN);
+  });
+
+  it('with warmInterpreters 0 starts one interpreter per run and keeps none waiting', async () => {
+    const { tools } = registry();
+    const limits = ownLimits();
+    const codeMode = new CodeMode(tools, { warmInterpreters: 0, limits });
+    await codeMode.warm();
+    expect((await codeMode.run('return await tools.add({ a: 2, b: 3 });')).result).toBe('5');
+    expect(poolFor(QUICKJS, codeMode.limits).waiting).toBe(0);
+  });
+
+  it('keeps as many waiting as the largest count asked for, refilled after each run', async () => {
+    const { tools } = registry();
+    const limits = ownLimits();
+    const one = new CodeMode(tools, { warmInterpreters: 1, limits });
+    const three = new CodeMode(tools, { warmInterpreters: 3, limits });
+    const pool = poolFor(QUICKJS, one.limits);
+    await one.warm();
+    expect(pool.waiting).toBe(1);
+    await three.warm();
+    expect(pool.waiting).toBe(3);
+    expect((await one.run('return 1')).ok).toBe(true);
+    expect(pool.waiting).toBe(3);
+  });
+
+  it('drain() terminates the waiting interpreters and stops refilling; a later size starts them again', async () => {
+    const { tools } = registry();
+    const codeMode = new CodeMode(tools, { warmInterpreters: 2, limits: ownLimits() });
+    const pool = poolFor(QUICKJS, codeMode.limits);
+    await codeMode.warm();
+    expect(pool.waiting).toBe(2);
+    await pool.drain();
+    expect(pool.waiting).toBe(0);
+    expect((await codeMode.run('return 1')).ok).toBe(true);
+    expect(pool.waiting).toBe(2);
+  });
+
+  it('refuses a warmInterpreters that is not an integer from 0 to 16', () => {
+    const { tools } = registry();
+    for (const bad of [-1, 1.5, 17, '2' as unknown as number, Number.NaN]) {
+      expect(() => new CodeMode(tools, { warmInterpreters: bad })).toThrow(/warmInterpreters must be an integer from 0 to 16/);
+    }
+  });
+
+  it('drops a waiting interpreter whose thread fails to start, and a run on such an interpreter fails as crashed', async () => {
+    // Resolvable beside quickjs-emscripten (so the WebAssembly module compiles) but not loadable in the worker.
+    const broken = join(QUICKJS, '..', 'no-such-entry.js');
+    const limits = { ...DEFAULT_LIMITS, memoryBytes: (nextMemory += 1) * MIB };
+    const pool = poolFor(broken, limits);
+    await pool.warm(1);
+    expect(pool.waiting).toBe(0);
+    const outcome = await runProgram({ code: 'return 1', tools: [], limits, quickjs: broken, warm: 1, call: () => Promise.resolve({ ok: true, value: '1' }) });
+    expect(outcome).toEqual(expect.objectContaining({ ok: false, reason: 'crashed' }));
+  });
+
+  it('fails a run as crashed when the interpreter cannot be loaded at all, and a CodeMode warm() still resolves', async () => {
+    const missing = '/no-such-dir-of-agenttoolkit/quickjs.js';
+    const outcome = await runProgram({ code: 'return 1', tools: [], limits: DEFAULT_LIMITS, quickjs: missing, warm: 1, call: () => Promise.resolve({ ok: true, value: '1' }) });
+    expect(outcome).toEqual(expect.objectContaining({ ok: false, reason: 'crashed', error: expect.stringMatching(/could not be loaded/) }));
+    const codeMode = new CodeMode(registry().tools);
+    (codeMode as unknown as { quickjs: string }).quickjs = missing;
+    await expect(codeMode.warm()).resolves.toBeUndefined();
+  });
+});
