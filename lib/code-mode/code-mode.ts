@@ -26,7 +26,7 @@ import { runProgram, type CallAnswer, type ProgramOutcome } from './run-program'
  */
 export type CodeModeApproval = boolean | 'later';
 
-/** The approval step of nested calls: see {@link CodeModeOptions.approve}. */
+/** The approval step of nested calls: see `CodeModeOptions.approve`. */
 type Approve = (tool: Tool, call: ToolCallRequest) => CodeModeApproval | Promise<CodeModeApproval>;
 
 /** Options of `new CodeMode(tools, options)`. */
@@ -47,7 +47,7 @@ export interface CodeModeOptions {
    * `'later'` (the answer comes in a later request) pauses a run made with `CodeMode.start`, which returns a signed
    * ledger to resume it with; in a `run_code` call or `CodeMode.run` it fails the run (nothing of that call ran).
    */
-  readonly approve?: Approve | undefined;
+  readonly approve?: ((tool: Tool, call: ToolCallRequest) => CodeModeApproval | Promise<CodeModeApproval>) | undefined;
   /**
    * A permission engine asked about each nested call, for hosts whose engine is not a registry middleware (one they
    * pass to `serveTools` or `runToolCalls`, which see only the `run_code` call itself). DENY fails the call with the
@@ -254,6 +254,12 @@ export class CodeMode {
     const signal = options.signal === undefined ? paused.signal : AbortSignal.any([options.signal, paused.signal]);
     const pending: ToolCallRequest[] = [];
     let calls = 0;
+    let stoppedToPause = false;
+    const pauseIfReady = () => {
+      if (!record.readyToPause || options.signal?.aborted === true) return;
+      stoppedToPause = true;
+      paused.abort();
+    };
     const outcome = await runProgram({
       code,
       tools: exposed.map((tool) => [keys.get(tool.name)!, tool.name] as const),
@@ -285,22 +291,26 @@ export class CodeMode {
                 };
         tell(options.onCall, { tool: name, callId, status: 'running' });
         return this.nested({ id: callId, name, args }, exposed, context, AbortSignal.any([signal, inFlight]), approve).then((answer) => {
+          // The run ended (a limit, a cancel, the pause itself): what comes back now is not part of its record.
+          if (inFlight.aborted) return answer;
           if (record.isPending(index)) {
-            if (record.readyToPause) paused.abort();
+            pauseIfReady();
             return new Promise<CallAnswer>(() => undefined);
           }
           record.settle(index, answer);
           tell(options.onCall, { tool: name, callId, status: answer.ok ? 'ok' : 'failed' });
-          if (record.readyToPause) paused.abort();
+          pauseIfReady();
           return answer;
         });
       },
     });
     if (record.diverged !== undefined) return { status: 'finished', result: ActionResult.fail(divergence(record.diverged.index, record.diverged.name)) };
     if (record.pausing) {
+      const waiting = `The program was stopped: ${pending.map((call) => `tools.${call.name}`).join(', ')} waits for an approval that was not given yet, so it did not run.`;
+      // A ledger only for a run stopped with every call before the pause settled (or one that ended by itself then).
+      if (!(stoppedToPause || (outcome.ok && record.readyToPause))) return { status: 'finished', result: outcome.ok ? ActionResult.fail(waiting) : resultOf(outcome, this.limits) };
       const ledger = this.ledgers.sign(this.ledgers.payload(code, this.name, record.entries(), this.ledgerTtlMs));
-      const names = pending.map((call) => `tools.${call.name}`).join(', ');
-      return { status: 'pending-approval', calls: pending, ledger, result: ActionResult.fail(`The program was stopped: ${names} waits for an approval that was not given yet, so it did not run.`) };
+      return { status: 'pending-approval', calls: pending, ledger, result: ActionResult.fail(waiting) };
     }
     if (outcome.ok && calls < record.recorded) return { status: 'finished', result: ActionResult.fail(divergence(calls + 1, undefined)) };
     return { status: 'finished', result: resultOf(outcome, this.limits) };

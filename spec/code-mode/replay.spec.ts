@@ -86,6 +86,22 @@ describe('CodeMode late approvals: pause, ledger, resume', () => {
     expect(calls).toEqual([]);
   });
 
+  it.each([
+    ['its time limit', (_: AbortController) => undefined, /time limit/],
+    ['the outer signal', (outer: AbortController) => setTimeout(() => outer.abort(), 300), /cancelled/],
+  ])('gives no ledger when the run ends by %s while a call before the pause is still running', async (_, stop, why) => {
+    const { tools, calls } = registry();
+    tools.action({ name: 'wipe', description: 'Wipe.', params: { type: 'object', properties: {} }, requiresApproval: true }, () => calls.push('wipe'));
+    tools.action({ name: 'slow', description: 'Waits for its abort.', params: { type: 'object', properties: {} } }, (_params, _deps, invocation) => new Promise((resolve) => invocation.signal.addEventListener('abort', () => resolve('stopped'))));
+    const codeMode = new CodeMode(tools, { approve: () => 'later', ledgerKey: KEY, limits: { timeoutMs: 1000 } });
+    const outer = new AbortController();
+    stop(outer);
+    const outcome = await codeMode.start('return await Promise.all([tools.slow({}), tools.wipe({})])', { signal: outer.signal });
+    expect(outcome.status).toBe('finished');
+    expect(outcome.result.error).toMatch(why);
+    expect(calls).toEqual([]);
+  });
+
   it('pauses an ASK of a permissions engine answered later, and runs it approved on resume', async () => {
     const { tools, calls } = registry();
     tools.register(new FunctionTool(({ target }) => (calls.push(`wipe ${String(target)}`), 'ok'), { name: 'wipe', description: 'Wipe.', params: { type: 'object', properties: { target: { type: 'string' } }, required: ['target'] } }));
