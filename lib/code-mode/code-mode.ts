@@ -16,8 +16,19 @@ import type { Tools } from '../tools';
 import { renderDeclarations } from './declarations';
 import { poolFor } from './interpreter-pool';
 import { resolveLimits, resolveWarm, type CodeModeLimits, type ResolvedLimits } from './limits';
+import { LedgerCodec, type CodeModeUsedLedgers, type LedgerPayload, type LedgerRefusal } from './ledger';
 import { programNames } from './program-names';
+import { RunRecord } from './run-record';
 import { runProgram, type CallAnswer, type ProgramOutcome } from './run-program';
+
+/**
+ * The host's answer to a nested call's approval: true runs it; false declines it; `'later'` says the answer comes in a
+ * later request: the run pauses (see `CodeMode.start`) instead of waiting.
+ */
+export type CodeModeApproval = boolean | 'later';
+
+/** The approval step of nested calls: see `CodeModeOptions.approve`. */
+type Approve = (tool: Tool, call: ToolCallRequest) => CodeModeApproval | Promise<CodeModeApproval>;
 
 /** Options of `new CodeMode(tools, options)`. */
 export interface CodeModeOptions {
@@ -34,8 +45,10 @@ export interface CodeModeOptions {
    * is `<tool name>-<run>-<n>`), the shape of `executeToolCalls`' `approve`. True runs the call; false, a rejection or
    * a throw declines it and the program sees a rejected promise with the denial text. Without it such calls are
    * unapproved (nothing runs), unless a registry middleware (a `PermissionMiddleware` with `ask`) approves them.
+   * `'later'` (the answer comes in a later request) pauses a run made with `CodeMode.start`, which returns a signed
+   * ledger to resume it with; in a `run_code` call or `CodeMode.run` it fails the run (nothing of that call ran).
    */
-  readonly approve?: ((tool: Tool, call: ToolCallRequest) => boolean | Promise<boolean>) | undefined;
+  readonly approve?: ((tool: Tool, call: ToolCallRequest) => CodeModeApproval | Promise<CodeModeApproval>) | undefined;
   /**
    * A permission engine asked about each nested call, for hosts whose engine is not a registry middleware (one they
    * pass to `serveTools` or `runToolCalls`, which see only the `run_code` call itself). DENY fails the call with the
@@ -53,6 +66,31 @@ export interface CodeModeOptions {
    * same memory limit (the largest count asked for wins); waiting ones never keep the process alive.
    */
   readonly warmInterpreters?: number | undefined;
+  /**
+   * The HMAC-SHA-256 key (at least 32 bytes; a string is UTF-8 encoded) that signs the ledgers of paused runs. Every
+   * process that may resume a run needs the same key. Default: a random key of this process.
+   */
+  readonly ledgerKey?: Uint8Array | string | undefined;
+  /** How long a paused run may be resumed, in seconds (default 600). */
+  readonly ledgerTtlSeconds?: number | undefined;
+  /** Where resumed ledgers are remembered, so each resumes once (default: this process's memory). */
+  readonly usedLedgers?: CodeModeUsedLedgers | undefined;
+}
+
+/**
+ * How a run made with `CodeMode.start` ended: `finished` with the tool's result, or `pending-approval`: nested calls
+ * wait for approvals the host answers later. `calls` are those calls (ids `<tool name>-<run>-<n>`, `n` their place in
+ * the program's call order), `ledger` the signed record to resume with (`start(code, { resume: { ledger, approved } })`),
+ * and `result` a failed result to hand the model when the host does not resume.
+ */
+export type CodeModeOutcome =
+  | { readonly status: 'finished'; readonly result: ActionResult<unknown> }
+  | { readonly status: 'pending-approval'; readonly calls: readonly ToolCallRequest[]; readonly ledger: string; readonly result: ActionResult<unknown> };
+
+/** Resuming a paused run: its ledger and the host's answer to the calls that waited (true approves them all). */
+export interface CodeModeResume {
+  readonly ledger: string;
+  readonly approved: boolean;
 }
 
 /**
@@ -72,8 +110,10 @@ export interface CodeModeRunOptions {
   readonly context?: ToolContext | undefined;
   /** Ends the program and aborts its in-flight nested calls. */
   readonly signal?: AbortSignal | undefined;
-  /** Told when each nested call starts and ends; a listener that throws is ignored. */
+  /** Told when each nested call starts and ends (not for calls answered from a ledger); a listener that throws is ignored. */
   readonly onCall?: ((event: CodeModeCallEvent) => void) | undefined;
+  /** `start` only: resume a paused run (the same program, its ledger and the answer). See docs/code-mode.md. */
+  readonly resume?: CodeModeResume | undefined;
 }
 
 /**
@@ -122,7 +162,9 @@ export class CodeMode {
   readonly limits: ResolvedLimits;
   private readonly quickjs: string;
   private readonly expose: (tool: Tool) => boolean;
-  private readonly approve: CodeModeOptions['approve'];
+  private readonly approve: Approve | undefined;
+  private readonly ledgers: LedgerCodec;
+  private readonly ledgerTtlMs: number;
   private readonly permissions: PermissionEngine | undefined;
   private readonly name: string;
   private readonly warmInterpreters: number;
@@ -135,6 +177,10 @@ export class CodeMode {
   ) {
     this.limits = resolveLimits(options.limits);
     this.approve = options.approve;
+    const ttl = options.ledgerTtlSeconds ?? 600;
+    if (typeof ttl !== 'number' || !(ttl > 0) || !Number.isFinite(ttl)) throw new CoreError('INVALID_OPTION', `CodeMode ledgerTtlSeconds must be a positive number of seconds, got ${String(ttl)}.`);
+    this.ledgerTtlMs = ttl * 1000;
+    this.ledgers = new LedgerCodec(options.ledgerKey, options.usedLedgers);
     this.permissions = options.permissions;
     this.name = options.name ?? 'run_code';
     this.expose = exposure(tools, options.expose);
@@ -195,34 +241,100 @@ export class CodeMode {
 
   /**
    * Runs `code` as `run_code` would, with the call's `context` and `signal`: what the program printed and returned,
-   * or a failed result (a thrown error or syntax error with its line, a limit, a cancelled run). Never rejects.
+   * or a failed result (a thrown error or syntax error with its line, a limit, a cancelled run; a nested call whose
+   * approval `approve` answered `'later'`). Never rejects.
    */
-  async run(code: string, options: CodeModeRunOptions = {}): Promise<ActionResult<unknown>> {
+  async run(code: string, options: Omit<CodeModeRunOptions, 'resume'> = {}): Promise<ActionResult<unknown>> {
+    return (await this.start(code, { ...options, resume: undefined })).result;
+  }
+
+  /**
+   * Runs `code` like {@link run}, and pauses instead of failing when `approve` answers a nested call `'later'`: the
+   * calls made before it settle, the program is stopped, and the outcome is `pending-approval` with a signed ledger
+   * (the calls made and their answers, bound to this program's text and this tool's name, valid `ledgerTtlSeconds`).
+   * `start(code, { resume: { ledger, approved } })` runs the program again: its first calls get the recorded answers
+   * (they do not run again), the waiting calls run (approved) or are declined, the rest run as usual. A ledger that is
+   * forged, changed, expired, already resumed or made for another program fails the run, and so does a program that
+   * does not make the recorded calls again (same order, tools and arguments); nothing runs then. Never rejects.
+   */
+  async start(code: string, options: CodeModeRunOptions = {}): Promise<CodeModeOutcome> {
     const context = options.context ?? this.tools.context;
     const exposed = this.exposed(context);
     const keys = programNames(exposed.map((tool) => tool.name));
     const run = (this.runs += 1);
+    let recorded: LedgerPayload['calls'] | undefined;
+    if (options.resume !== undefined) {
+      const opened = await this.ledgers.open(options.resume.ledger, code, this.name);
+      if (typeof opened === 'string') return { status: 'finished', result: ActionResult.fail(LEDGER_REFUSED[opened]) };
+      recorded = opened.calls;
+    }
+    const approvedNow = options.resume?.approved === true;
+    const record = new RunRecord(recorded);
+    const paused = new AbortController();
+    const signal = options.signal === undefined ? paused.signal : AbortSignal.any([options.signal, paused.signal]);
+    const pending: ToolCallRequest[] = [];
     let calls = 0;
-    const outer = options.signal;
+    let stoppedToPause = false;
+    const pauseIfReady = () => {
+      if (!record.readyToPause || options.signal?.aborted === true) return;
+      stoppedToPause = true;
+      paused.abort();
+    };
     const outcome = await runProgram({
       code,
       tools: exposed.map((tool) => [keys.get(tool.name)!, tool.name] as const),
       limits: this.limits,
       quickjs: this.quickjs,
       warm: this.warmInterpreters,
-      signal: outer,
+      signal,
       call: (name, args, inFlight) => {
         calls += 1;
-        const signal = outer === undefined ? inFlight : AbortSignal.any([outer, inFlight]);
-        const callId = `${name}-${run}-${calls}`;
+        const index = calls;
+        const plan = record.plan(index, name, args);
+        if (plan.kind === 'recorded') return Promise.resolve(plan.answer);
+        if (plan.kind === 'held') return new Promise<CallAnswer>(() => undefined);
+        if (plan.kind === 'diverged') {
+          paused.abort();
+          return new Promise<CallAnswer>(() => undefined);
+        }
+        const callId = `${name}-${run}-${index}`;
+        const approve: Approve | undefined =
+          plan.kind === 'answered'
+            ? () => approvedNow
+            : this.approve === undefined
+              ? undefined
+              : async (tool, call) => {
+                  const answer = await this.approve!(tool, call);
+                  if (answer !== 'later') return answer;
+                  record.pend(index);
+                  pending.push(call);
+                  return false;
+                };
         tell(options.onCall, { tool: name, callId, status: 'running' });
-        return this.nested({ id: callId, name, args }, exposed, context, signal).then((answer) => {
+        return this.nested({ id: callId, name, args }, exposed, context, AbortSignal.any([signal, inFlight]), approve).then((answer) => {
+          // The run ended (a limit, a cancel, the pause itself): what comes back now is not part of its record.
+          if (inFlight.aborted) return answer;
+          if (record.isPending(index)) {
+            pauseIfReady();
+            return new Promise<CallAnswer>(() => undefined);
+          }
+          record.settle(index, answer);
           tell(options.onCall, { tool: name, callId, status: answer.ok ? 'ok' : 'failed' });
+          pauseIfReady();
           return answer;
         });
       },
     });
-    return resultOf(outcome, this.limits);
+    if (record.diverged !== undefined) return { status: 'finished', result: ActionResult.fail(divergence(record.diverged.index, record.diverged.name)) };
+    if (record.pausing) {
+      const waiting = `The program was stopped: ${pending.map((call) => `tools.${call.name}`).join(', ')} waits for an approval that was not given yet, so it did not run.`;
+      // A ledger only for a run stopped with every call before the pause settled (or one that ended by itself then).
+      if (!(stoppedToPause || (outcome.ok && record.readyToPause))) return { status: 'finished', result: outcome.ok ? ActionResult.fail(waiting) : resultOf(outcome, this.limits) };
+      const ledger = this.ledgers.sign(this.ledgers.payload(code, this.name, record.entries(), this.ledgerTtlMs));
+      return { status: 'pending-approval', calls: pending, ledger, result: ActionResult.fail(waiting) };
+    }
+    if (outcome.ok && calls < record.recorded) return { status: 'finished', result: ActionResult.fail(divergence(calls + 1, undefined)) };
+    return { status: 'finished', result: resultOf(outcome, this.limits) };
   }
 
   /** The `run_code` body: a content-less chunk per nested call event, then the result as the final chunk. */
@@ -248,7 +360,7 @@ export class CodeMode {
     yield result.ok ? ToolChunk.text(String(result.result), { state: ToolResultState.SUCCESS }) : ToolChunk.text(String(result.error), { state: ToolResultState.ERROR });
   }
 
-  private async nested(call: { id: string; name: string; args: string }, exposed: readonly Tool[], context: ToolContext, signal: AbortSignal): Promise<CallAnswer> {
+  private async nested(call: { id: string; name: string; args: string }, exposed: readonly Tool[], context: ToolContext, signal: AbortSignal, approve: Approve | undefined): Promise<CallAnswer> {
     if (!exposed.some((tool) => tool.name === call.name)) return { ok: false, error: `The tool '${call.name}' is not available to this program.` };
     let args: unknown;
     try {
@@ -257,7 +369,8 @@ export class CodeMode {
       return { ok: false, error: `The arguments of tools.${call.name} are not JSON.` };
     }
     const request = { id: call.id, name: call.name, args };
-    const result = this.permissions === undefined ? await executeToolCall(this.tools, request, { context, signal, approve: this.approve }) : await this.checked(request, this.permissions, context, signal);
+    const yes = approve === undefined ? undefined : async (tool: Tool, asked: ToolCallRequest) => (await approve(tool, asked)) === true;
+    const result = this.permissions === undefined ? await executeToolCall(this.tools, request, { context, signal, approve: yes }) : await this.checked(request, this.permissions, context, signal, yes);
     if (!result.ok) return { ok: false, error: String(result.error) };
     try {
       return { ok: true, value: JSON.stringify(result.result) ?? 'null' };
@@ -267,17 +380,17 @@ export class CodeMode {
   }
 
   /** A nested call decided by `engine` first (see `CodeModeOptions.permissions`). */
-  private async checked(call: ToolCallRequest, engine: PermissionEngine, context: ToolContext, signal: AbortSignal): Promise<ActionResult<unknown>> {
+  private async checked(call: ToolCallRequest, engine: PermissionEngine, context: ToolContext, signal: AbortSignal, approve: ((tool: Tool, call: ToolCallRequest) => Promise<boolean>) | undefined): Promise<ActionResult<unknown>> {
     const tool = this.tools.get(call.name)!;
     const parsed = tool.parseArgs(call.args);
     if (!parsed.ok) return this.tools.execute(call.name, call.args, { context, signal, callId: call.id });
     const decision = await engine.check(tool, parsed.params);
     if (decision.behavior === PermissionBehavior.DENY) return this.tools.denied(call.name, decision.message);
     if (decision.behavior === PermissionBehavior.ASK) {
-      if (this.approve === undefined) return this.tools.unapproved(call.name, decision.message);
+      if (approve === undefined) return this.tools.unapproved(call.name, decision.message);
       let yes = false;
       try {
-        yes = (await this.approve(tool, call)) === true;
+        yes = await approve(tool, call);
       } catch {
         yes = false;
       }
@@ -303,6 +416,18 @@ export class CodeMode {
     const names = this.exposed(context ?? this.tools.context).map((tool) => tool.name);
     return `${head}\n\nTools (each takes its arguments object as listed for the tool of that name): ${names.join(', ')}.`;
   }
+}
+
+const LEDGER_REFUSED: Record<LedgerRefusal, string> = {
+  invalid: 'The program was not resumed: its ledger is not one this host signed (changed, cut or forged). Nothing ran.',
+  expired: 'The program was not resumed: its ledger has expired. Nothing ran; run the program again.',
+  foreign: 'The program was not resumed: its ledger was made for another program. Nothing ran.',
+  replayed: 'The program was not resumed: its ledger was used already. Nothing ran.',
+};
+
+function divergence(index: number, name: string | undefined): string {
+  const what = name === undefined ? 'it ended before making it' : `it called tools.${name} there, with other arguments or instead of the recorded tool`;
+  return `The program was stopped: it did not repeat its recorded tool calls (call ${index}: ${what}), so it cannot be resumed from its ledger. The calls from there on did not run.`;
 }
 
 function tell(listener: CodeModeRunOptions['onCall'], event: CodeModeCallEvent): void {

@@ -4,5 +4,16 @@
  * permission engine. Needs the optional peer dependency `quickjs-emscripten` (0.32); nothing else in the library
  * loads it. See docs/code-mode.md.
  */
-export { CODE_MODE_CALL, CodeMode, MAX_DECLARATION_CHARS, type CodeModeCallEvent, type CodeModeOptions, type CodeModeRunOptions } from './code-mode';
+export {
+  CODE_MODE_CALL,
+  CodeMode,
+  MAX_DECLARATION_CHARS,
+  type CodeModeApproval,
+  type CodeModeCallEvent,
+  type CodeModeOptions,
+  type CodeModeOutcome,
+  type CodeModeResume,
+  type CodeModeRunOptions,
+} from './code-mode';
+export { MemoryUsedLedgers, type CodeModeUsedLedgers } from './ledger';
 export { DEFAULT_LIMITS, type CodeModeLimits, type ResolvedLimits } from './limits';

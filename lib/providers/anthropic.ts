@@ -8,6 +8,7 @@ import type { ToolSession } from '../tool/tool-session';
 import { objectParameters, type ObjectParameters } from './object-parameters';
 import { ANTHROPIC_RULES, assertProviderRules } from './provider-rules';
 import { withUniqueIds } from './call-ids';
+import { allowedCallersOf, callableFromCode, type AllowedCallersOption, type AnthropicAllowedCaller, type AnthropicToolUseCaller } from './anthropic-callers';
 import type { ToolCallRequest } from './tool-call-request';
 
 /**
@@ -24,6 +25,8 @@ export interface AnthropicTool {
   input_examples?: Array<Record<string, unknown>>;
   /** Set on the last tool by {@link anthropicTools} with `cacheControl`. */
   cache_control?: AnthropicCacheControl;
+  /** Who may call the tool (programmatic tool calling), set by {@link anthropicTools}: see `AllowedCallersOption`. */
+  allowed_callers?: AnthropicAllowedCaller[];
 }
 
 /** A prompt-caching breakpoint (the SDK's `CacheControlEphemeral`). */
@@ -84,20 +87,38 @@ export interface AnthropicToolsOptions {
   context?: ToolContext | undefined;
   /** The conversation's session (a `ToolSearchSession`): it picks and orders the listed tools (see `tools.getSchema`). */
   session?: ToolSession | undefined;
+  /**
+   * Programmatic tool calling: the `allowed_callers` of each tool, a list for every tool without its own
+   * `metadata.allowedCallers` (`ALLOWED_CALLERS`), or a function deciding per tool. Default: a tool's metadata, else
+   * none (the API's default, `direct` only). A tool callable from code execution is sent non-strict.
+   */
+  allowedCallers?: AllowedCallersOption | undefined;
 }
 
 /**
  * The `tools` array of a Messages request: `tools.getSchema(anthropicFormat or anthropicStrictFormat, context)`,
- * with `cache_control` on the last entry when `cacheControl` is given (a copy: cached entries are not changed).
+ * with `cache_control` on the last entry when `cacheControl` is given and `allowed_callers` on each tool that has
+ * callers (copies: cached entries are not changed).
  *
  * With `strict`, the request stays within Anthropic's per-request limits ({@link ANTHROPIC_STRICT_LIMITS}: 20 strict
  * tools, 24 optional and 16 union parameters across their schemas, https://platform.claude.com/docs/en/build-with-claude/structured-outputs):
  * tools are taken in listing order, and a strict tool that would take the request over a limit is sent non-strict
  * instead (`strict: false`, its schema as written; local validation still checks every call), with a warning on the
  * registry's logger naming the tool and the limit. The tool stays callable; only the constrained decoding is lost.
+ * A tool whose `allowed_callers` name code execution is sent non-strict too, with a warning (programmatic tool
+ * calling does not take strict tools).
+ *
+ * @throws CoreError `INVALID_OPTION` naming the tool when its callers (option or metadata) are malformed.
  */
 export function anthropicTools(tools: Tools<ActionResult<unknown>>, options: AnthropicToolsOptions = {}): AnthropicTool[] {
-  const list = options.strict === true ? withinStrictLimits(tools, options.context, options.session) : tools.getSchema(anthropicFormat, options.context, options.session);
+  const callers = new Map<string, AnthropicAllowedCaller[]>();
+  for (const tool of tools.getAvailable(options.context)) {
+    const list = allowedCallersOf(tool, options.allowedCallers);
+    if (list !== undefined) callers.set(tool.name, list);
+  }
+  const fromCode = (name: string) => callableFromCode(callers.get(name));
+  const listed = options.strict === true ? withinStrictLimits(tools, options.context, options.session, fromCode) : tools.getSchema(anthropicFormat, options.context, options.session);
+  const list = callers.size === 0 ? listed : listed.map((entry) => (callers.has(entry.name) ? { ...entry, allowed_callers: callers.get(entry.name)! } : entry));
   const last = list.length - 1;
   const cache = options.cacheControl;
   if (cache === undefined || last < 0) return list;
@@ -105,7 +126,7 @@ export function anthropicTools(tools: Tools<ActionResult<unknown>>, options: Ant
   return list.map((entry, index) => (index === last ? { ...entry, cache_control: cacheControl } : entry));
 }
 
-function withinStrictLimits(tools: Tools<ActionResult<unknown>>, context: ToolContext | undefined, session: ToolSession | undefined): AnthropicTool[] {
+function withinStrictLimits(tools: Tools<ActionResult<unknown>>, context: ToolContext | undefined, session: ToolSession | undefined, fromCode: (name: string) => boolean): AnthropicTool[] {
   const strict = tools.getSchema(anthropicStrictFormat, context, session);
   if (!strict.some((entry) => entry.strict === true)) return strict;
   const plain = new Map(tools.getSchema(anthropicFormat, context, session).map((entry) => [entry.name, entry]));
@@ -113,34 +134,37 @@ function withinStrictLimits(tools: Tools<ActionResult<unknown>>, context: ToolCo
   return strict.flatMap((entry) => {
     if (entry.strict !== true) return [entry];
     const counts = strictParameterCounts(entry.input_schema);
-    const over =
-      used.tools + 1 > ANTHROPIC_STRICT_LIMITS.tools
+    const code = fromCode(entry.name);
+    const over = code
+      ? undefined
+      : used.tools + 1 > ANTHROPIC_STRICT_LIMITS.tools
         ? `${ANTHROPIC_STRICT_LIMITS.tools} strict tools`
         : used.optional + counts.optional > ANTHROPIC_STRICT_LIMITS.optionalParameters
           ? `${ANTHROPIC_STRICT_LIMITS.optionalParameters} optional parameters`
           : used.unions + counts.unions > ANTHROPIC_STRICT_LIMITS.unionParameters
             ? `${ANTHROPIC_STRICT_LIMITS.unionParameters} parameters with union types`
             : undefined;
-    if (over === undefined) {
+    if (over === undefined && !code) {
       used.tools += 1;
       used.optional += counts.optional;
       used.unions += counts.unions;
       return [entry];
     }
     const fallback = plain.get(entry.name);
-    const limit = `Anthropic's limit of ${over} across the strict tools of a request`;
+    const why = over === undefined ? 'programmatic tool calling (its allowed_callers name code execution) does not take strict tools' : `with it, the request would pass Anthropic's limit of ${over} across the strict tools of a request`;
     if (fallback === undefined) {
-      tools.logger.warn(`Tool '${entry.name}' is left out of the anthropic-strict listing: it would pass ${limit}, and it cannot be sent non-strict.`);
+      tools.logger.warn(`Tool '${entry.name}' is left out of the anthropic-strict listing: ${why}, and it cannot be sent non-strict.`);
       return [];
     }
-    tools.logger.warn(`Tool '${entry.name}' is sent without strict tool use: with it, the request would pass ${limit}.`);
+    tools.logger.warn(`Tool '${entry.name}' is sent without strict tool use: ${why}.`);
     return [{ ...fallback, strict: false }];
   });
 }
 
 /** The part of a Messages API response this module reads (the SDK's `Message` fits). */
 export interface AnthropicMessage {
-  content: ReadonlyArray<{ type: string; id?: string; name?: string; input?: unknown }>;
+  /** `caller` (programmatic tool calling) is not read: a call from code execution is executed and answered like any other. */
+  content: ReadonlyArray<{ type: string; id?: string; name?: string; input?: unknown; caller?: AnthropicToolUseCaller | null }>;
 }
 
 /**
@@ -159,3 +183,4 @@ export function anthropicToolUses<M extends AnthropicMessage>(message: M): ToolC
 
 export { anthropicToolResult, anthropicToolResultMessage, type AnthropicToolResult, type AnthropicToolResultContent } from './anthropic-result';
 export { ANTHROPIC_STRICT_LIMITS, type StrictParameterCounts } from './anthropic-strict';
+export { ALLOWED_CALLERS, type AllowedCallersOption, type AnthropicAllowedCaller, type AnthropicToolUseCaller } from './anthropic-callers';
