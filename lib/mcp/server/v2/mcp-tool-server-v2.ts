@@ -1,4 +1,4 @@
-import type { CallToolResult, ClientCapabilities, InputRequiredResult, McpServer, RegisteredTool, ServerContext, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import type { CallToolResult, ClientCapabilities, InputRequiredResult, McpServer, RegisteredResourceTemplate, RegisteredTool, ServerContext, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { PermissionEngine } from '../../../permissions/permission-engine';
 import { PermissionBehavior } from '../../../permissions/permission-behavior';
 import { mcpFormat, type McpTool } from '../../../providers/mcp';
@@ -14,6 +14,7 @@ import { needsApproval, NO_ELICITATION, toCallToolResult } from '../mcp-tool-ser
 import { ApprovalStates, type ApprovalStateRefusal, type McpApprovalStateOptions } from './approval-state';
 import type { McpSdk2ServerLike } from './mcp-server-v2-like';
 import { serverSdk } from './sdk-v2';
+import { serveToolOutputsV2 } from './serve-tool-outputs-v2';
 
 /** The key of the approval question in an `input_required` result's `inputRequests`. */
 export const APPROVAL_INPUT_KEY = 'approval';
@@ -41,7 +42,11 @@ const REFUSED: Record<ApprovalStateRefusal, string> = {
  *   `requestState` bound to the exact call; the client's retry with the user's answer runs the call when the state
  *   verifies, matches the call and was not used before (`ServeToolsOptions.approvalState`). On a 2025-11-25 session the
  *   SDK's legacy shim turns the same answer into an `elicitation/create` request, so one code path serves both.
- * - Progress (status lines, streamed text, relayed remote progress) and logs go through the request's context.
+ * - Progress (status lines, streamed text, relayed remote progress) and logs go through the request's context; the
+ *   server declares `logging` (when not connected yet), so the SDK answers `logging/setLevel` per session and honours
+ *   the log level a 2026-07-28 request carries (none: no log messages, as that revision deprecates logging).
+ * - Saved outputs: when a budget of the registry saves outputs, the `tool-output://{id}` template answers
+ *   `resources/read` for the `resource_link` a cut result carries (as `serveToolOutputs` does on 1.x).
  * - Listing changes: on a session (2025-11-25) `notifications/tools/list_changed` once per tick; 2026-07-28 clients
  *   learn of them through `subscriptions/listen`, which `serveHttp` feeds (`handler.notify.toolsChanged()`).
  */
@@ -50,6 +55,7 @@ export class McpToolServerV2 {
   private readonly unsubscribe: () => void;
   private readonly progressEnabled: boolean;
   private readonly approvals: ApprovalStates;
+  private readonly outputs: RegisteredResourceTemplate | undefined;
   private listChangedPending = false;
 
   /** @throws McpServerError `MCP_TOOL_NAME_TAKEN` when a tool of the registry has the name of a native tool. */
@@ -60,15 +66,18 @@ export class McpToolServerV2 {
   ) {
     this.progressEnabled = options.progress ?? true;
     this.approvals = options.approvalState instanceof ApprovalStates ? options.approvalState : new ApprovalStates(options.approvalState);
+    if (!server.isConnected()) server.server.registerCapabilities({ logging: {} }); // the SDK then answers logging/setLevel
+    this.outputs = serveToolOutputsV2(server, tools);
     this.sync(true);
     this.unsubscribe = tools.onListChange(() => this.sync(false));
   }
 
-  /** Stops following the registry and removes its tools from the server (native tools stay). */
+  /** Stops following the registry and removes its tools and the saved-outputs template from the server (native ones stay). */
   close(): void {
     this.unsubscribe();
     for (const { tool } of this.registered.values()) tool.remove();
     this.registered.clear();
+    this.outputs?.remove();
   }
 
   private get sdk(): McpServer {
@@ -126,7 +135,7 @@ export class McpToolServerV2 {
 
   private call(name: string, args: Record<string, unknown>, ctx: ServerContext): Promise<CallToolResult | InputRequiredResult> {
     const request = new McpRequest(sdk2Port(this.server, ctx));
-    const options: ExecuteOptions = { context: this.tools.context.clone().provide(request), signal: ctx.mcpReq.signal, callId: String(ctx.mcpReq.id) };
+    const options: ExecuteOptions = { context: this.tools.context.clone().provide(request), signal: request.signal, callId: String(ctx.mcpReq.id) };
     return this.decide(name, args, options, request, ctx).then((result) => ('resultType' in result ? result : toCallToolResult(result)));
   }
 
