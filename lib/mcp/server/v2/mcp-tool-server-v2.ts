@@ -8,6 +8,7 @@ import type { Tool } from '../../../tool/tool';
 import type { ExecuteOptions, Tools } from '../../../tools';
 import { progressOf } from '../../client/mcp-progress';
 import { approvalPrompt } from '../approval-prompt';
+import { ListChangedTick, withoutListChanged } from '../list-changed';
 import { McpServerError } from '../errors';
 import { McpRequest, type McpRequestPort } from '../mcp-request';
 import { needsApproval, NO_ELICITATION, toCallToolResult } from '../mcp-tool-server';
@@ -56,7 +57,7 @@ export class McpToolServerV2 {
   private readonly progressEnabled: boolean;
   private readonly approvals: ApprovalStates;
   private readonly outputs: RegisteredResourceTemplate | undefined;
-  private listChangedPending = false;
+  private readonly listChangedTick: ListChangedTick;
 
   /** @throws McpServerError `MCP_TOOL_NAME_TAKEN` when a tool of the registry has the name of a native tool. */
   constructor(
@@ -65,6 +66,7 @@ export class McpToolServerV2 {
     private readonly options: ServeToolsV2Options = {},
   ) {
     this.progressEnabled = options.progress ?? true;
+    this.listChangedTick = new ListChangedTick(server);
     this.approvals = options.approvalState instanceof ApprovalStates ? options.approvalState : new ApprovalStates(options.approvalState);
     if (!server.isConnected()) server.server.registerCapabilities({ logging: {} }); // the SDK then answers logging/setLevel
     this.outputs = serveToolOutputsV2(server, tools);
@@ -86,7 +88,7 @@ export class McpToolServerV2 {
 
   private sync(initial: boolean): void {
     const listed = new Map(this.tools.getSchema(mcpFormat).map((entry) => [entry.name, entry]));
-    const asked = this.withoutListChanged(() => {
+    const asked = withoutListChanged(this.sdk as never, () => {
       for (const [name, served] of this.registered) {
         if (listed.get(name) === served.entry) continue;
         served.tool.remove();
@@ -106,32 +108,10 @@ export class McpToolServerV2 {
         this.registered.set(name, { tool, entry });
       }
     });
-    if (asked && !initial) this.listChanged();
+    if (asked && !initial) this.listChangedTick.request();
   }
 
-  /** Runs `register` with `sendToolListChanged` silenced (the SDK sends one per tool). @returns whether it was asked. */
-  private withoutListChanged(register: () => void): boolean {
-    const server = this.sdk as McpServer & { sendToolListChanged: () => void };
-    const own = Object.getOwnPropertyDescriptor(server, 'sendToolListChanged');
-    let asked = false;
-    server.sendToolListChanged = () => void (asked = true);
-    try {
-      register();
-    } finally {
-      if (own === undefined) delete (server as Partial<typeof server>).sendToolListChanged;
-      else Object.defineProperty(server, 'sendToolListChanged', own);
-    }
-    return asked;
-  }
 
-  private listChanged(): void {
-    if (this.listChangedPending || !this.server.isConnected()) return;
-    this.listChangedPending = true;
-    void Promise.resolve().then(() => {
-      this.listChangedPending = false;
-      this.server.sendToolListChanged();
-    });
-  }
 
   private call(name: string, args: Record<string, unknown>, ctx: ServerContext): Promise<CallToolResult | InputRequiredResult> {
     const request = new McpRequest(sdk2Port(this.server, ctx));
