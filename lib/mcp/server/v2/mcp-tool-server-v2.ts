@@ -44,7 +44,7 @@ const REFUSED: Record<ApprovalStateRefusal, string> = {
  *   verifies, matches the call and was not used before (`ServeToolsOptions.approvalState`). On a 2025-11-25 session the
  *   SDK's legacy shim turns the same answer into an `elicitation/create` request, so one code path serves both.
  * - Progress (status lines, streamed text, relayed remote progress) and logs go through the request's context; the
- *   server declares `logging` (when not connected yet), so the SDK answers `logging/setLevel` per session and honours
+ *   server declares `logging`, so the SDK answers `logging/setLevel` per session and honours
  *   the log level a 2026-07-28 request carries (none: no log messages, as that revision deprecates logging).
  * - Saved outputs: when a budget of the registry saves outputs, the `tool-output://{id}` template answers
  *   `resources/read` for the `resource_link` a cut result carries (as `serveToolOutputs` does on 1.x).
@@ -68,7 +68,7 @@ export class McpToolServerV2 {
     this.progressEnabled = options.progress ?? true;
     this.listChangedTick = new ListChangedTick(server);
     this.approvals = options.approvalState instanceof ApprovalStates ? options.approvalState : new ApprovalStates(options.approvalState);
-    if (!server.isConnected()) server.server.registerCapabilities({ logging: {} }); // the SDK then answers logging/setLevel
+    server.server.registerCapabilities({ logging: {} }); // the SDK then answers logging/setLevel
     this.outputs = serveToolOutputsV2(server, tools);
     this.sync(true);
     this.unsubscribe = tools.onListChange(() => this.sync(false));
