@@ -7,6 +7,12 @@
  * pays: on Node 20 the first listener on a fresh `AbortSignal` costs several microseconds (the registry's pipeline
  * listens only when the tool is still running one microtask later, so this workload does not pay it).
  *
+ * The in-memory rows cover each SDK line and protocol revision (SDK 1.x on 2025-11-25, SDK v2 on 2025-11-25 and on
+ * 2026-07-28), each "x bare" figure against the bare server of the same line and revision. The HTTP rows count
+ * `tools/call` per second on loopback with 50 concurrent SDK v2 clients (each calling one after another), `serveHttp`
+ * with the served registry against the bare SDK endpoint (`createMcpHandler` for 2026-07-28, a session per
+ * `initialize` for 2025-11-25), clients and server in one process.
+ *
  * Method of the bench-anchors harness: each case gets a freshly compiled timing loop (`new Function`, so its call site
  * carries no type feedback from another case), the last value goes to a sink, GC is forced (with `--expose-gc`)
  * before each phase, never inside a timed batch, and the median over batches is an interpolated quantile. The three
@@ -24,9 +30,13 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { Type } from '@sinclair/typebox';
 import { z } from 'zod';
 import { Client as Client2, InMemoryTransport as InMemoryTransport2, StreamableHTTPClientTransport } from '@modelcontextprotocol/client';
-import { createMcpHandler, McpServer as McpServer2 } from '@modelcontextprotocol/server';
+import { createMcpHandler, isInitializeRequest, McpServer as McpServer2 } from '@modelcontextprotocol/server';
+import { NodeStreamableHTTPServerTransport, toNodeHandler } from '@modelcontextprotocol/node';
+import { randomUUID } from 'node:crypto';
+import { createServer, type IncomingMessage, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { Tools } from '../lib';
-import { serveTools } from '../lib/mcp';
+import { serveHttp, serveTools } from '../lib/mcp';
 import { formatNs, printTable } from './harness';
 
 const DESCRIPTION = 'Add two integers and return the sum.';
@@ -101,6 +111,86 @@ async function modern2(kind: 'bare' | 'served'): Promise<Client2> {
   return client;
 }
 
+/** The bare SDK v2 endpoint on loopback: `createMcpHandler` (2026-07-28) or a session per `initialize` (2025-11-25), as the SDK's examples serve. */
+async function bareHttp(revision: 'modern' | 'legacy'): Promise<{ url: string; close(): Promise<void> }> {
+  const handler = createMcpHandler(() => server2('bare'));
+  const modern = toNodeHandler(handler);
+  const sessions = new Map<string, NodeStreamableHTTPServerTransport>();
+  const readJson = async (req: IncomingMessage) => {
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    return chunks.length === 0 ? undefined : (JSON.parse(Buffer.concat(chunks).toString('utf8')) as unknown);
+  };
+  const http: Server = createServer((req, res) => {
+    if (revision === 'modern') return void modern(req, res);
+    void (async () => {
+      const body = req.method === 'POST' ? await readJson(req) : undefined;
+      const id = req.headers['mcp-session-id'];
+      let transport = typeof id === 'string' ? sessions.get(id) : undefined;
+      if (transport === undefined && isInitializeRequest(body)) {
+        const created = new NodeStreamableHTTPServerTransport({ sessionIdGenerator: () => randomUUID(), onsessioninitialized: (sid) => void sessions.set(sid, created) });
+        await server2('bare').connect(created);
+        transport = created;
+      }
+      if (transport === undefined) return void res.writeHead(400).end();
+      await transport.handleRequest(req, res, body);
+    })();
+  });
+  await new Promise<void>((resolve) => http.listen(0, '127.0.0.1', () => resolve()));
+  return {
+    url: `http://127.0.0.1:${(http.address() as AddressInfo).port}/mcp`,
+    async close() {
+      await handler.close();
+      for (const transport of sessions.values()) await transport.close();
+      http.closeAllConnections();
+      await new Promise<void>((resolve) => http.close(() => resolve()));
+    },
+  };
+}
+
+/** Our `serveHttp` on loopback, its factory serving the registry on a v2 server. */
+async function servedHttp(): Promise<{ url: string; close(): Promise<void> }> {
+  return serveHttp(() => server2('served'), { maxSessions: 1000 });
+}
+
+const HTTP_CLIENTS = 50;
+
+/** Calls per second of `HTTP_CLIENTS` clients calling one after another on their own connection, for `ms`. */
+async function httpThroughput(endpoint: { url: string; close(): Promise<void> }, revision: 'modern' | 'legacy', ms: number): Promise<number> {
+  const clients = await Promise.all(Array.from({ length: HTTP_CLIENTS }, async () => {
+    const client = new Client2({ name: 'bench', version: '1.0.0' }, revision === 'modern' ? { versionNegotiation: { mode: 'auto' } } : {});
+    await client.connect(new StreamableHTTPClientTransport(new URL(endpoint.url)));
+    if ((client.getProtocolEra() === 'modern') !== (revision === 'modern')) throw new Error(`the bench client did not reach the ${revision} revision`);
+    return client;
+  }));
+  const warmEnd = Date.now() + Math.min(500, ms / 4);
+  await Promise.all(clients.map(async (client) => {
+    while (Date.now() < warmEnd) await client.callTool({ name: 'add_numbers', arguments: { a: 1, b: 2 } });
+  }));
+  let calls = 0;
+  const t0 = process.hrtime.bigint();
+  const end = Date.now() + ms;
+  await Promise.all(clients.map(async (client, c) => {
+    for (let i = 0; Date.now() < end; i++) {
+      const result = (await client.callTool({ name: 'add_numbers', arguments: { a: i, b: c } })) as { content: Array<{ text: string }> };
+      if (result.content[0]?.text !== String(i + c)) throw new Error('wrong sum');
+      calls++;
+    }
+  }));
+  const seconds = Number(process.hrtime.bigint() - t0) / 1e9;
+  await Promise.all(clients.map((client) => client.close()));
+  await endpoint.close();
+  return calls / seconds;
+}
+
+const HTTP_CASES = {
+  bareHttpLegacy: { name: 'SDK v2, 2025-11-25 sessions: bare SDK endpoint', base: 'bareHttpLegacy', run: (ms: number) => bareHttp('legacy').then((e) => httpThroughput(e, 'legacy', ms)) },
+  servedHttpLegacy: { name: 'SDK v2, 2025-11-25 sessions: serveHttp + serveTools', base: 'bareHttpLegacy', run: (ms: number) => servedHttp().then((e) => httpThroughput(e, 'legacy', ms)) },
+  bareHttpModern: { name: 'SDK v2, 2026-07-28 stateless: bare createMcpHandler', base: 'bareHttpModern', run: (ms: number) => bareHttp('modern').then((e) => httpThroughput(e, 'modern', ms)) },
+  servedHttpModern: { name: 'SDK v2, 2026-07-28 stateless: serveHttp + serveTools', base: 'bareHttpModern', run: (ms: number) => servedHttp().then((e) => httpThroughput(e, 'modern', ms)) },
+} as const;
+type HttpCaseId = keyof typeof HTTP_CASES;
+
 const QUICK = process.env.BENCH_QUICK === '1';
 const CONFIG = { warmupMs: QUICK ? 100 : 500, warmupMinIters: QUICK ? 500 : 5000, batches: QUICK ? 8 : 40, batchMs: QUICK ? 5 : 10 };
 
@@ -173,13 +263,13 @@ async function measure(fn: (i: number) => unknown): Promise<{ wallNs: number; cp
 const median = (values: number[]) => quantile([...values].sort((x, y) => x - y), 0.5);
 
 const CASES = {
-  bare: { name: 'bare SDK McpServer.registerTool (zod)', connect: bareSdk },
-  cancellable: { name: 'same, handler listening to the request signal', connect: bareCancellable },
-  served: { name: 'serveTools (TypeBox registry)', connect: served },
-  bare2legacy: { name: 'SDK v2, 2025-11-25 in memory: bare registerTool (zod)', connect: () => legacy2('bare') },
-  served2legacy: { name: 'SDK v2, 2025-11-25 in memory: serveTools', connect: () => legacy2('served') },
-  bare2modern: { name: 'SDK v2, 2026-07-28 createMcpHandler in process: bare registerTool (zod)', connect: () => modern2('bare') },
-  served2modern: { name: 'SDK v2, 2026-07-28 createMcpHandler in process: serveTools', connect: () => modern2('served') },
+  bare: { name: 'SDK 1.x, 2025-11-25 in memory: bare McpServer.registerTool (zod)', base: 'bare', connect: bareSdk },
+  cancellable: { name: 'same, handler listening to the request signal', base: 'bare', connect: bareCancellable },
+  served: { name: 'SDK 1.x, 2025-11-25 in memory: serveTools (TypeBox registry)', base: 'bare', connect: served },
+  bare2legacy: { name: 'SDK v2, 2025-11-25 in memory: bare registerTool (zod)', base: 'bare2legacy', connect: () => legacy2('bare') },
+  served2legacy: { name: 'SDK v2, 2025-11-25 in memory: serveTools', base: 'bare2legacy', connect: () => legacy2('served') },
+  bare2modern: { name: 'SDK v2, 2026-07-28 createMcpHandler in process: bare registerTool (zod)', base: 'bare2modern', connect: () => modern2('bare') },
+  served2modern: { name: 'SDK v2, 2026-07-28 createMcpHandler in process: serveTools', base: 'bare2modern', connect: () => modern2('served') },
 } as const;
 type CaseId = keyof typeof CASES;
 
@@ -193,12 +283,17 @@ async function runCase(id: CaseId): Promise<void> {
   console.log(JSON.stringify(m));
 }
 
+/** One HTTP case in this process: calls per second, printed as JSON on the last line of stdout. */
+async function runHttpCase(id: HttpCaseId): Promise<void> {
+  console.log(JSON.stringify({ perSecond: await HTTP_CASES[id].run(QUICK ? 1000 : 3000) }));
+}
+
 /** Runs one case in a fresh process (as the bench-anchors runner does, one process per library). */
-function inChild(id: CaseId): Promise<{ wallNs: number; cpuNs: number }> {
+function inChild<T>(id: CaseId | HttpCaseId): Promise<T> {
   return new Promise((resolve, reject) => {
     execFile(process.execPath, ['--expose-gc', __filename], { env: { ...process.env, MCP_BENCH_CASE: id } }, (error, stdout) => {
       if (error) return reject(error);
-      resolve(JSON.parse(stdout.trim().split('\n').pop()!) as { wallNs: number; cpuNs: number });
+      resolve(JSON.parse(stdout.trim().split('\n').pop()!) as T);
     });
   });
 }
@@ -208,7 +303,7 @@ export default async function mcpBench(): Promise<void> {
   const runs = ids.map(() => ({ wall: [] as number[], cpu: [] as number[] }));
   for (let run = 0; run < 3; run++) {
     for (const [index, id] of ids.entries()) {
-      const m = await inChild(id);
+      const m = await inChild<{ wallNs: number; cpuNs: number }>(id);
       runs[index]!.wall.push(m.wallNs);
       runs[index]!.cpu.push(m.cpuNs);
     }
@@ -216,25 +311,42 @@ export default async function mcpBench(): Promise<void> {
   const wall = runs.map((r) => median(r.wall));
   const cpu = runs.map((r) => median(r.cpu));
   const best = runs.map((r) => Math.min(...r.wall));
+  const base = ids.map((id) => ids.indexOf(CASES[id].base));
   printTable(
-    'MCP server: one tools/call (median of three runs, one process per case and run; target: serveTools <= 1.10 x the bare SDK server of its line and revision; the "x bare" columns compare with the SDK 1.x row)',
+    'MCP server: one tools/call (median of three runs, one process per case and run; target: serveTools <= 1.10 x the bare SDK server of its line and revision, which the "x bare" columns compare with)',
     ['server', 'wall median', 'wall runs', 'x bare (wall)', 'CPU per call', 'x bare (CPU)', 'best run', 'x bare (best)'],
     ids.map((id, index) => [
       CASES[id].name,
       formatNs(wall[index]!),
       runs[index]!.wall.map(formatNs).join(', '),
-      (wall[index]! / wall[0]!).toFixed(2),
+      (wall[index]! / wall[base[index]!]!).toFixed(2),
       formatNs(cpu[index]!),
-      (cpu[index]! / cpu[0]!).toFixed(2),
+      (cpu[index]! / cpu[base[index]!]!).toFixed(2),
       formatNs(best[index]!),
-      (best[index]! / best[0]!).toFixed(2),
+      (best[index]! / best[base[index]!]!).toFixed(2),
+    ]),
+  );
+  const httpIds = Object.keys(HTTP_CASES) as HttpCaseId[];
+  const rates = httpIds.map(() => [] as number[]);
+  for (let run = 0; run < 3; run++) {
+    for (const [index, id] of httpIds.entries()) rates[index]!.push((await inChild<{ perSecond: number }>(id)).perSecond);
+  }
+  const rate = rates.map(median);
+  printTable(
+    `MCP over HTTP on loopback: tools/call per second, ${HTTP_CLIENTS} concurrent clients each calling one after another (median of three runs, one process per case and run; client and server share the process)`,
+    ['endpoint', 'calls/s median', 'calls/s runs', 'x bare'],
+    httpIds.map((id, index) => [
+      HTTP_CASES[id].name,
+      rate[index]!.toFixed(0),
+      rates[index]!.map((r) => r.toFixed(0)).join(', '),
+      (rate[index]! / rate[httpIds.indexOf(HTTP_CASES[id].base)]!).toFixed(2),
     ]),
   );
 }
 
 const child = process.env.MCP_BENCH_CASE as CaseId | undefined;
-if (require.main === module && child !== undefined && child in CASES) {
-  runCase(child).catch((error: unknown) => {
+if (require.main === module && child !== undefined && (child in CASES || child in HTTP_CASES)) {
+  (child in CASES ? runCase(child) : runHttpCase(child as unknown as HttpCaseId)).catch((error: unknown) => {
     console.error(error);
     process.exitCode = 1;
   });

@@ -14,6 +14,7 @@ export type { McpSdk2ServerFactory } from './server/v2/serve-http-v2';
 export { serveStdio, serveHttp, type ServeStdioOptions, type McpStdioHandle } from './server/serve-endpoints';
 export { McpRequest } from './server/mcp-request';
 export { serveSkills, type McpSkillPrompts } from './server/serve-skills';
+export { mcpSkillsExtension, type McpSkillsExtension, type McpSkillsExtensionOptions } from './server/v2/skills-extension';
 export { serveToolOutputs, TOOL_OUTPUTS_RESOURCE } from './server/serve-tool-outputs';
 export { DEFAULT_SESSION_IDLE_MS, DEFAULT_MAX_SESSIONS, type ServeHttpOptions, type McpHttpEndpoint, type ListingSource, type McpListNotifier } from './server/serve';
 export { McpMemoryEventStore } from './server/memory-event-store';

@@ -151,15 +151,21 @@ export const SDK2: ClientDialect = {
 export const DEFAULT_CLIENT_INFO = { name: 'agenttoolkit', version: '1.0.0' };
 
 /**
- * The dialect for `options`: the line of a `client` you passed; else `sdk` when set; else SDK v2 when
- * `@modelcontextprotocol/client` is installed, 1.x otherwise.
- * @throws McpClientError `MCP_CLIENT_OPTIONS` when neither SDK is installed.
+ * The dialect for `options`: the line of a `client` you passed; else `sdk` when set; else 1.x when `setupClient` (a
+ * hook for SDK 1.x clients only) is given, so code written for 1.x keeps its handlers; else SDK v2 when
+ * `@modelcontextprotocol/client` resolves, 1.x otherwise.
  */
-export function dialectOf(options: McpClientOptions): ClientDialect {
+export function dialectOf(options: McpClientOptions, resolves: (name: string) => unknown = require.resolve): ClientDialect {
   if (options.client !== undefined) return typeof (options.client as { getProtocolEra?: unknown }).getProtocolEra === 'function' ? SDK2 : SDK1;
   if (options.sdk === 1) return SDK1;
   if (options.sdk === 2) return SDK2;
-  return SDK1;
+  if (options.setupClient !== undefined) return SDK1;
+  try {
+    resolves('@modelcontextprotocol/client');
+    return SDK2;
+  } catch {
+    return SDK1;
+  }
 }
 
 /** `params` with `meta` as its `_meta`, when there is one. */

@@ -121,7 +121,8 @@ export interface McpClientOptions {
   /**
    * Which MCP SDK line the adapter connects with when it creates the client: `2` for `@modelcontextprotocol/client`
    * (protocol revisions 2026-07-28 and 2025-11-25, negotiated), `1` for `@modelcontextprotocol/sdk` (2025-11-25;
-   * deprecated, supported until 2027-01-31). Default `1` in this release. A `client` you pass decides by itself.
+   * deprecated, supported until 2027-01-31). Default: `2` when `@modelcontextprotocol/client` resolves and no
+   * `setupClient` (a 1.x hook) is given, else `1`. A `client` you pass decides by itself.
    */
   readonly sdk?: 1 | 2 | undefined;
   /**

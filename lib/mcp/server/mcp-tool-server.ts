@@ -1,4 +1,4 @@
-import type { McpServer, RegisteredResourceTemplate, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { RegisteredResourceTemplate, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult, LoggingLevel, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
 import type { ToolContext } from '../../context/tool-context';
 import type { PermissionEngine } from '../../permissions/permission-engine';
@@ -17,6 +17,7 @@ import { McpServerError } from './errors';
 import { jsonSchemaCarrier } from './json-schema-carrier';
 import { isBelowLevel, McpRequest, sdk1Port, type McpLogLevels, type McpRequestExtra } from './mcp-request';
 import { serveToolOutputs } from './serve-tool-outputs';
+import { ListChangedTick, withoutListChanged } from './list-changed';
 import { answerUnknownTools } from './unknown-tool';
 import type { McpApprovalStateOptions } from './v2/approval-state';
 import { sdkServer, type McpSdk1ServerLike } from './mcp-server-like';
@@ -75,7 +76,7 @@ export class McpToolServer {
   private readonly unsubscribe: () => void;
   private readonly progressEnabled: boolean;
   private readonly outputs: RegisteredResourceTemplate | undefined;
-  private listChangedPending = false;
+  private readonly listChangedTick: ListChangedTick;
 
   /**
    * @throws McpServerError `MCP_TOOL_NAME_TAKEN` when a tool of the registry has the name of one registered
@@ -87,6 +88,7 @@ export class McpToolServer {
     private readonly options: ServeToolsOptions = {},
   ) {
     this.progressEnabled = options.progress ?? true;
+    this.listChangedTick = new ListChangedTick(server);
     this.installLogging();
     this.outputs = serveToolOutputs(server, tools);
     this.sync(true);
@@ -101,7 +103,7 @@ export class McpToolServer {
     this.registered.clear();
   }
 
-  /** Brings the served tools in line with the registry's listing and announces a change (see {@link listChanged}). */
+  /** Brings the served tools in line with the registry's listing and announces a change (one `notifications/tools/list_changed` per tick). */
   private sync(initial: boolean): void {
     const listed = new Map(this.tools.getSchema(mcpFormat).map((entry) => [entry.name, entry]));
     let changed = false;
@@ -119,7 +121,7 @@ export class McpToolServer {
         changed = true;
       }
     }
-    const added = this.withoutListChanged(() => {
+    const added = withoutListChanged(sdkServer(this.server) as never, () => {
       for (const [name, entry] of listed) {
         if (this.registered.has(name)) continue;
         let tool: RegisteredTool;
@@ -135,39 +137,10 @@ export class McpToolServer {
       }
     });
     answerUnknownTools(this.server, this.tools);
-    if (changed || added) this.listChanged();
+    if (changed || added) this.listChangedTick.request();
   }
 
-  /**
-   * Runs `register` with the server's `sendToolListChanged` silenced (the SDK's `registerTool` sends one per tool it
-   * adds), restoring it afterwards. @returns whether anything asked to send it.
-   */
-  private withoutListChanged(register: () => void): boolean {
-    const server = sdkServer(this.server) as McpServer & { sendToolListChanged: () => void };
-    const own = Object.getOwnPropertyDescriptor(server, 'sendToolListChanged');
-    let asked = false;
-    server.sendToolListChanged = () => void (asked = true);
-    try {
-      register();
-    } finally {
-      if (own === undefined) delete (server as Partial<typeof server>).sendToolListChanged;
-      else Object.defineProperty(server, 'sendToolListChanged', own);
-    }
-    return asked;
-  }
 
-  /**
-   * Sends one `notifications/tools/list_changed` for every listing change of the current tick, a microtask later.
-   * A change while not connected sends nothing: the client lists the tools when it connects.
-   */
-  private listChanged(): void {
-    if (this.listChangedPending || !this.server.isConnected()) return;
-    this.listChangedPending = true;
-    void Promise.resolve().then(() => {
-      this.listChangedPending = false;
-      this.server.sendToolListChanged();
-    });
-  }
 
   private toolFields(entry: McpTool): { title?: string; description: string; inputSchema: never; outputSchema?: never; annotations: ToolAnnotations; _meta?: Record<string, unknown> } {
     return {

@@ -23,11 +23,20 @@ export function serveToolOutputs(server: McpSdk1ServerLike, tools: Tools<ActionR
   const { ResourceTemplate } = require('@modelcontextprotocol/sdk/server/mcp.js') as typeof import('@modelcontextprotocol/sdk/server/mcp.js');
   const { ErrorCode, McpError } = require('@modelcontextprotocol/sdk/types.js') as typeof import('@modelcontextprotocol/sdk/types.js');
   /* eslint-enable @typescript-eslint/no-require-imports */
-  const template = new ResourceTemplate(`${OUTPUT_URI_PREFIX}{id}`, { list: undefined });
-  const metadata = { title: 'Saved tool outputs', description: 'The full text of tool outputs that were cut to fit the output budget.', mimeType: 'text/plain' };
-  return sdkServer(server).registerResource(TOOL_OUTPUTS_RESOURCE, template, metadata, async (uri): Promise<ReadResourceResult> => {
-    const text = await tools.outputBudgets.read(uri.href);
-    if (text === undefined) throw new McpError(ErrorCode.InvalidParams, `Resource ${uri.href} not found`);
-    return { contents: [{ uri: uri.href, mimeType: 'text/plain', text }] };
-  });
+  const template = new ResourceTemplate(OUTPUTS_TEMPLATE, { list: undefined });
+  return sdkServer(server).registerResource(TOOL_OUTPUTS_RESOURCE, template, OUTPUTS_METADATA, (uri): Promise<ReadResourceResult> =>
+    savedOutput(tools, uri.href, () => new McpError(ErrorCode.InvalidParams, `Resource ${uri.href} not found`)));
+}
+
+/** @internal The URI template of saved outputs, `tool-output://{id}`. */
+export const OUTPUTS_TEMPLATE = `${OUTPUT_URI_PREFIX}{id}`;
+
+/** @internal The metadata of the saved-outputs resource template (both SDK lines). */
+export const OUTPUTS_METADATA = { title: 'Saved tool outputs', description: 'The full text of tool outputs that were cut to fit the output budget.', mimeType: 'text/plain' };
+
+/** @internal `resources/read` of a saved output: its full text, or the SDK line's not-found error from `notFound`. */
+export async function savedOutput(tools: Tools<ActionResult<unknown>>, uri: string, notFound: () => Error): Promise<{ contents: [{ uri: string; mimeType: string; text: string }] }> {
+  const text = await tools.outputBudgets.read(uri);
+  if (text === undefined) throw notFound();
+  return { contents: [{ uri, mimeType: 'text/plain', text }] };
 }

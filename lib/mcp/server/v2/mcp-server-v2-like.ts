@@ -1,4 +1,4 @@
-import type { ClientCapabilities } from '@modelcontextprotocol/server';
+import type { ClientCapabilities, ServerCapabilities } from '@modelcontextprotocol/server';
 
 /**
  * An `McpServer` of the MCP SDK v2 (`@modelcontextprotocol/server` 2.x) as the functions of agenttoolkit/mcp take it,
@@ -13,6 +13,8 @@ export interface McpSdk2ServerLike {
     getClientCapabilities(): ClientCapabilities | undefined;
     /** The revision a session negotiated (`undefined` before `initialize` and on 2026-07-28 requests). */
     getNegotiatedProtocolVersion(): string | undefined;
+    /** Adds capabilities to declare (before `connect`); `serveTools` declares `logging`. */
+    registerCapabilities(capabilities: ServerCapabilities): void;
   };
   /** Whether the server is connected to a transport. */
   isConnected(): boolean;
@@ -24,6 +26,8 @@ export interface McpSdk2ServerLike {
   registerTool(name: string, ...rest: never[]): unknown;
   /** Registers a prompt (the SDK's `registerPrompt`). */
   registerPrompt(name: string, ...rest: never[]): unknown;
+  /** Registers a resource or resource template (the SDK's `registerResource`). */
+  registerResource(name: string, ...rest: never[]): unknown;
   /** The JSON Schema a registered tool lists as `inputSchema`: only SDK v2 has it, which tells the two lines apart. */
   toolInputSchemaJson(name: string): Record<string, unknown> | undefined;
 }

@@ -1,4 +1,4 @@
-import type { CallToolResult, ClientCapabilities, InputRequiredResult, McpServer, RegisteredTool, ServerContext, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import type { CallToolResult, ClientCapabilities, InputRequiredResult, McpServer, RegisteredResourceTemplate, RegisteredTool, ServerContext, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { PermissionEngine } from '../../../permissions/permission-engine';
 import { PermissionBehavior } from '../../../permissions/permission-behavior';
 import { decisionAttributes } from '../../../permissions/decision-attributes';
@@ -9,12 +9,14 @@ import type { Tool } from '../../../tool/tool';
 import type { ExecuteOptions, Tools } from '../../../tools';
 import { progressOf } from '../../client/mcp-progress';
 import { approvalPrompt } from '../approval-prompt';
+import { ListChangedTick, withoutListChanged } from '../list-changed';
 import { McpServerError } from '../errors';
 import { McpRequest, type McpRequestPort } from '../mcp-request';
 import { needsApproval, NO_ELICITATION, toCallToolResult } from '../mcp-tool-server';
 import { ApprovalStates, type ApprovalStateRefusal, type McpApprovalStateOptions } from './approval-state';
 import type { McpSdk2ServerLike } from './mcp-server-v2-like';
 import { serverSdk } from './sdk-v2';
+import { serveToolOutputsV2 } from './serve-tool-outputs-v2';
 
 /** The key of the approval question in an `input_required` result's `inputRequests`. */
 export const APPROVAL_INPUT_KEY = 'approval';
@@ -42,7 +44,11 @@ const REFUSED: Record<ApprovalStateRefusal, string> = {
  *   `requestState` bound to the exact call; the client's retry with the user's answer runs the call when the state
  *   verifies, matches the call and was not used before (`ServeToolsOptions.approvalState`). On a 2025-11-25 session the
  *   SDK's legacy shim turns the same answer into an `elicitation/create` request, so one code path serves both.
- * - Progress (status lines, streamed text, relayed remote progress) and logs go through the request's context.
+ * - Progress (status lines, streamed text, relayed remote progress) and logs go through the request's context; the
+ *   server declares `logging`, so the SDK answers `logging/setLevel` per session and honours
+ *   the log level a 2026-07-28 request carries (none: no log messages, as that revision deprecates logging).
+ * - Saved outputs: when a budget of the registry saves outputs, the `tool-output://{id}` template answers
+ *   `resources/read` for the `resource_link` a cut result carries (as `serveToolOutputs` does on 1.x).
  * - Listing changes: on a session (2025-11-25) `notifications/tools/list_changed` once per tick; 2026-07-28 clients
  *   learn of them through `subscriptions/listen`, which `serveHttp` feeds (`handler.notify.toolsChanged()`).
  */
@@ -51,7 +57,8 @@ export class McpToolServerV2 {
   private readonly unsubscribe: () => void;
   private readonly progressEnabled: boolean;
   private readonly approvals: ApprovalStates;
-  private listChangedPending = false;
+  private readonly outputs: RegisteredResourceTemplate | undefined;
+  private readonly listChangedTick: ListChangedTick;
 
   /** @throws McpServerError `MCP_TOOL_NAME_TAKEN` when a tool of the registry has the name of a native tool. */
   constructor(
@@ -60,16 +67,20 @@ export class McpToolServerV2 {
     private readonly options: ServeToolsV2Options = {},
   ) {
     this.progressEnabled = options.progress ?? true;
+    this.listChangedTick = new ListChangedTick(server);
     this.approvals = options.approvalState instanceof ApprovalStates ? options.approvalState : new ApprovalStates(options.approvalState);
+    server.server.registerCapabilities({ logging: {} }); // the SDK then answers logging/setLevel
+    this.outputs = serveToolOutputsV2(server, tools);
     this.sync(true);
     this.unsubscribe = tools.onListChange(() => this.sync(false));
   }
 
-  /** Stops following the registry and removes its tools from the server (native tools stay). */
+  /** Stops following the registry and removes its tools and the saved-outputs template from the server (native ones stay). */
   close(): void {
     this.unsubscribe();
     for (const { tool } of this.registered.values()) tool.remove();
     this.registered.clear();
+    this.outputs?.remove();
   }
 
   private get sdk(): McpServer {
@@ -78,7 +89,7 @@ export class McpToolServerV2 {
 
   private sync(initial: boolean): void {
     const listed = new Map(this.tools.getSchema(mcpFormat).map((entry) => [entry.name, entry]));
-    const asked = this.withoutListChanged(() => {
+    const asked = withoutListChanged(this.sdk as never, () => {
       for (const [name, served] of this.registered) {
         if (listed.get(name) === served.entry) continue;
         served.tool.remove();
@@ -98,38 +109,16 @@ export class McpToolServerV2 {
         this.registered.set(name, { tool, entry });
       }
     });
-    if (asked && !initial) this.listChanged();
+    if (asked && !initial) this.listChangedTick.request();
   }
 
-  /** Runs `register` with `sendToolListChanged` silenced (the SDK sends one per tool). @returns whether it was asked. */
-  private withoutListChanged(register: () => void): boolean {
-    const server = this.sdk as McpServer & { sendToolListChanged: () => void };
-    const own = Object.getOwnPropertyDescriptor(server, 'sendToolListChanged');
-    let asked = false;
-    server.sendToolListChanged = () => void (asked = true);
-    try {
-      register();
-    } finally {
-      if (own === undefined) delete (server as Partial<typeof server>).sendToolListChanged;
-      else Object.defineProperty(server, 'sendToolListChanged', own);
-    }
-    return asked;
-  }
 
-  private listChanged(): void {
-    if (this.listChangedPending || !this.server.isConnected()) return;
-    this.listChangedPending = true;
-    void Promise.resolve().then(() => {
-      this.listChangedPending = false;
-      this.server.sendToolListChanged();
-    });
-  }
 
   private call(name: string, args: Record<string, unknown>, ctx: ServerContext): Promise<CallToolResult | InputRequiredResult> {
     const request = new McpRequest(sdk2Port(this.server, ctx));
     // The client's trace context (`traceparent`, `tracestate`, `baggage` in `params._meta`), as on SDK 1.x: the call's
     // execute_tool span continues the client's trace, with no server span around it.
-    const options: ExecuteOptions = { context: this.tools.context.clone().provide(request), signal: ctx.mcpReq.signal, callId: String(ctx.mcpReq.id), traceContext: ctx.mcpReq._meta };
+    const options: ExecuteOptions = { context: this.tools.context.clone().provide(request), signal: request.signal, callId: String(ctx.mcpReq.id), traceContext: ctx.mcpReq._meta };
     return this.decide(name, args, options, request, ctx).then((result) => ('resultType' in result ? result : toCallToolResult(result)));
   }
 
