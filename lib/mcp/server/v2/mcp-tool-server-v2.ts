@@ -41,7 +41,8 @@ const REFUSED: Record<ApprovalStateRefusal, string> = {
  *   `requestState` bound to the exact call; the client's retry with the user's answer runs the call when the state
  *   verifies, matches the call and was not used before (`ServeToolsOptions.approvalState`). On a 2025-11-25 session the
  *   SDK's legacy shim turns the same answer into an `elicitation/create` request, so one code path serves both.
- * - Progress (status lines, streamed text, relayed remote progress) and logs go through the request's context.
+ * - Progress (status lines, streamed text, relayed remote progress) and logs go through the request's context; the
+ *   server declares `logging` (when not yet connected), so a session's `logging/setLevel` is answered by the SDK.
  * - Listing changes: on a session (2025-11-25) `notifications/tools/list_changed` once per tick; 2026-07-28 clients
  *   learn of them through `subscriptions/listen`, which `serveHttp` feeds (`handler.notify.toolsChanged()`).
  */
@@ -60,6 +61,8 @@ export class McpToolServerV2 {
   ) {
     this.progressEnabled = options.progress ?? true;
     this.approvals = options.approvalState instanceof ApprovalStates ? options.approvalState : new ApprovalStates(options.approvalState);
+    // Without the capability the SDK answers `logging/setLevel` "Method not found" and drops `McpRequest.log`.
+    if (!server.isConnected()) this.sdk.server.registerCapabilities({ logging: {} });
     this.sync(true);
     this.unsubscribe = tools.onListChange(() => this.sync(false));
   }
