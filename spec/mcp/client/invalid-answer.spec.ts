@@ -56,7 +56,7 @@ describe.each([1, 2] as const)('McpClientTools (SDK %s): a result that is not va
       expect(bad.ok).toBe(false);
       expect(bad.ok ? '' : bad.error).toMatch(/^MCP server 'odd' answered tool 'bad' with an invalid result \(.+\)\. It may have run; check before retrying\./);
       expect(slow).toMatchObject({ ok: true, result: 'slow done' });
-      expect(mcp.connected).toBe(true);
+      expect(mcp.isConnected).toBe(true);
       expect(mcp.client).toBe(client);
       expect(logger.lines.filter((line) => line.includes('reconnecting'))).toEqual([]);
     } finally {
