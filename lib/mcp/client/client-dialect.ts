@@ -24,6 +24,11 @@ export type RequestFailure =
   | { readonly kind: 'not-sent' }
   /** The server no longer knows the session (HTTP 404): it did not process the request. */
   | { readonly kind: 'session-gone' }
+  /**
+   * The server answered, but not with a valid result for the request (a result the SDK's schema refuses, a result kind
+   * it cannot consume): the connection is fine, and the request may have run.
+   */
+  | { readonly kind: 'invalid' }
   /** The connection failed with the request in flight: it may or may not have run. */
   | { readonly kind: 'lost' };
 
@@ -61,6 +66,9 @@ function neverConnected(error: unknown): boolean {
   }
   return false;
 }
+
+/** The SDK v2 error codes of an answer that arrived but is not a valid result (`SdkErrorCode` values). */
+const INVALID_ANSWER_CODES = new Set(['INVALID_RESULT', 'UNSUPPORTED_RESULT_TYPE', 'INPUT_REQUIRED_ROUNDS_EXCEEDED']);
 
 /** The 1.x dialect (`@modelcontextprotocol/sdk`, deprecated until 2027-01-31). */
 export const SDK1: ClientDialect = {
@@ -103,6 +111,8 @@ export const SDK1: ClientDialect = {
     if (error instanceof McpError && error.code !== ErrorCode.ConnectionClosed) return { kind: 'remote', code: error.code };
     if (isSessionGone(error, options)) return { kind: 'session-gone' };
     if (neverConnected(error)) return { kind: 'not-sent' };
+    // SDK 1.x rejects a result its schema refuses with the zod error itself (`$ZodError` of zod/v4-mini, or `ZodError`).
+    if (/^\$?ZodError$/.test(String((Object(error) as { name?: unknown }).name))) return { kind: 'invalid' };
     return { kind: 'lost' };
   },
 };
@@ -141,6 +151,7 @@ export const SDK2: ClientDialect = {
       const status = (error as { status?: unknown }).status;
       if (status === 404) return { kind: 'session-gone' };
       if (error.code === SdkErrorCode.SendFailed || error.code === SdkErrorCode.NotConnected) return { kind: 'not-sent' };
+      if (INVALID_ANSWER_CODES.has(error.code)) return { kind: 'invalid' };
     }
     if (neverConnected(error)) return { kind: 'not-sent' };
     return { kind: 'lost' };

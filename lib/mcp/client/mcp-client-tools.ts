@@ -416,6 +416,8 @@ export class McpClientTools {
         const text = messageOf(error).replace(/^(?:MCP error -?\d+: )+/, '');
         throw new ToolError(`MCP server '${this.serverName}' could not run tool '${remoteName}': ${cutText(text, MAX_MESSAGE)} (JSON-RPC error ${failure.code}).`, { cause: error });
       }
+      // An answer that is not a valid result says nothing against the connection: other calls on it go on.
+      if (failure.kind === 'invalid') throw new ToolError(`MCP server '${this.serverName}' answered tool '${remoteName}' with an invalid result (${cutText(messageOf(error), MAX_MESSAGE)}). It may have run; check before retrying.`, { cause: error });
       this.lost(client, error);
       if (failure.kind === 'not-sent') throw new ToolError(`The call could not be sent to MCP server '${this.serverName}' (${cutText(messageOf(error), MAX_MESSAGE)}); it did not run, so it is safe to try again.`, { cause: error });
       throw new ToolError(`The connection to MCP server '${this.serverName}' was lost during the call (${cutText(messageOf(error), MAX_MESSAGE)}). It may or may not have run; check before retrying.`, { cause: error });

@@ -29,6 +29,24 @@ function reject(res: ServerResponse, status: number, code: number, message: stri
   res.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
 
+/**
+ * How deep a request body may nest (objects and arrays). Deeper bodies overflow the stack of the SDK's recursive
+ * schema checks (a 500 for what is the client's error); no MCP message needs a tenth of it.
+ */
+const MAX_BODY_DEPTH = 512;
+
+/** Whether `value` nests objects and arrays deeper than `limit` (walked without recursion). */
+function nestsDeeper(value: unknown, limit: number): boolean {
+  const stack: Array<[unknown, number]> = [[value, 1]];
+  while (stack.length > 0) {
+    const [node, depth] = stack.pop()!;
+    if (typeof node !== 'object' || node === null) continue;
+    if (depth > limit) return true;
+    for (const child of Object.values(node)) stack.push([child, depth + 1]);
+  }
+  return false;
+}
+
 /** Reads a request body up to `limit` bytes. @returns the text, or undefined when it was larger. */
 function readBody(req: IncomingMessage, limit: number): Promise<string | undefined> {
   const declared = Number(req.headers['content-length']);
@@ -64,7 +82,7 @@ function readBody(req: IncomingMessage, limit: number): Promise<string | undefin
  *   question), the standalone SSE stream and `DELETE`. At most `maxSessions` are open; a session idle for
  *   `idleTimeoutMs` is closed.
  * - In front of both: `Host` and `Origin` validation (the SDK's `validateHostHeader` / `validateOriginHeader`, 403),
- *   a body limit (413), JSON parse errors (400); a request for an unknown session id is answered 404 (POST, GET and
+ *   a body limit (413), JSON parse errors and bodies nested deeper than 512 levels (400); a request for an unknown session id is answered 404 (POST, GET and
  *   DELETE alike). Nothing of a rejected request is logged.
  */
 export async function serveHttpSdk2(createServer: McpSdk2ServerFactory, options: ServeHttpOptions, host: string, path: string, sdk: ServerSdk, node: NodeSdk): Promise<McpHttpEndpoint> {
@@ -149,6 +167,7 @@ export async function serveHttpSdk2(createServer: McpSdk2ServerFactory, options:
     } catch {
       return reject(res, 400, -32700, 'Parse error: the request body is not JSON.');
     }
+    if (nestsDeeper(body, MAX_BODY_DEPTH)) return reject(res, 400, -32600, `Invalid Request: the request body nests objects and arrays deeper than ${MAX_BODY_DEPTH} levels.`);
     const request = await node.toWebRequest(req, body);
     if (req.headers['mcp-session-id'] !== undefined || (await sdk.isLegacyRequest(request, body))) return legacy(req, res, body);
     return modern(req, res, body);
