@@ -9,20 +9,22 @@
  * chokidar 6 needs Node 22.22 or later: its case runs on a Node 22 binary installed outside the project
  * (spec/support/node22.ts).
  */
-import { execFileSync, spawnSync } from 'node:child_process';
+import { spawnSync } from 'node:child_process';
 import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { isCI } from '../../scripts/ci-flag';
 import { dockerEngine } from '../sandbox/helpers';
 import { node22 } from '../support/node22';
+import { compiledLibrary } from '../support/packed-package';
 
 const root = join(__dirname, '..', '..');
 let work: string;
 
 beforeAll(() => {
   work = mkdtempSync(join(tmpdir(), 'agenttoolkit-peers-'));
-  execFileSync(process.execPath, [join(root, 'node_modules', 'typescript', 'bin', 'tsc'), '-p', 'tsconfig.build.json', '--outDir', join(work, 'dist')], { cwd: root, stdio: 'pipe' });
+  // Compiled once per content of the sources and shared across Node majors (spec/support/packed-package.ts).
+  cpSync(compiledLibrary(), join(work, 'dist'), { recursive: true });
 }, 180_000);
 afterAll(() => {
   if (work) rmSync(work, { recursive: true, force: true });

@@ -10,7 +10,7 @@ import { tmpdir } from 'node:os';
 import { builtinModules } from 'node:module';
 import { join } from 'node:path';
 import { brokenLinks, markdownFiles } from '../support/markdown-links';
-import { packTarball } from '../support/packed-package';
+import { EVERY_PEER, compileOnce, installPacked } from '../support/packed-package';
 
 // eslint-disable-next-line @typescript-eslint/no-require-imports -- a CommonJS script of the repository
 const { entryMap } = require('../../scripts/entry-map.js') as { entryMap(): Array<{ entry: string; names: string[]; typeOnly: string[] }> };
@@ -27,17 +27,13 @@ const run = (command: string, args: string[], cwd: string) => execFileSync(comma
 
 describe('the packed package', () => {
   let dir: string;
-  let tarball: string;
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'agenttoolkit-consumer-'));
-    tarball = packTarball(dir); // prepack builds dist/ first
-    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
-    // Both TypeBox lines are optional peers: a consumer installs the one it uses.
-    const typebox = versionOf('typebox');
-    const sinclair = versionOf('@sinclair/typebox');
-    // The MCP SDK (an optional peer) and Node's types, for the consumers that type-check agenttoolkit/mcp.
-    run('npm', ['install', `./${tarball}`, `typebox@${typebox}`, `@sinclair/typebox@${sinclair}`, ...['@modelcontextprotocol/sdk', '@modelcontextprotocol/server', '@modelcontextprotocol/client', '@modelcontextprotocol/node', '@types/node'].map((name) => `${name}@${versionOf(name)}`), '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], dir);
+    // The packed tarball (npm pack, whose prepack builds dist/) with both TypeBox lines, optional peers a consumer
+    // installs the one it uses of, and the MCP SDK (an optional peer) and Node's types, for the consumers that
+    // type-check agenttoolkit/mcp. Packed and installed once per content of the sources (spec/support/packed-package.ts).
+    installPacked(dir, ['typebox', '@sinclair/typebox', '@modelcontextprotocol/sdk', '@modelcontextprotocol/server', '@modelcontextprotocol/client', '@modelcontextprotocol/node', '@types/node'].map((name) => `${name}@${versionOf(name)}`));
   }, 240_000);
 
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -105,7 +101,7 @@ Promise.all([tools.execute('add', { a: 2, b: 3 }), tools.execute('greet', { name
       join(dir, 'cjs', 'tsconfig.json'),
       JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'node16', moduleResolution: 'node16', strict: true, experimentalDecorators: true, emitDecoratorMetadata: true, skipLibCheck: false, types: [] } }),
     );
-    run(process.execPath, [tsc, '-p', '.'], join(dir, 'cjs'));
+    expect(compileOnce(join(dir, 'cjs'), tsc)).toEqual({ status: 0, stdout: '' });
     expect(JSON.parse(run(process.execPath, ['main.js'], join(dir, 'cjs')))).toEqual({
       sum: 5,
       greeting: 'hello ada',
@@ -143,7 +139,7 @@ console.log(JSON.stringify({ search: search.result, sum: sum.result, echo: echo.
       join(dir, 'tsesm', 'tsconfig.json'),
       JSON.stringify({ compilerOptions: { target: 'ES2022', module: 'nodenext', moduleResolution: 'nodenext', strict: true, experimentalDecorators: true, emitDecoratorMetadata: true, skipLibCheck: false, types: [] } }),
     );
-    run(process.execPath, [tsc, '-p', '.'], join(dir, 'tsesm'));
+    expect(compileOnce(join(dir, 'tsesm'), tsc)).toEqual({ status: 0, stdout: '' });
     expect(JSON.parse(run(process.execPath, ['main.mjs'], join(dir, 'tsesm')))).toEqual({ search: ['q', 'q'], sum: 5, echo: 'hi', step: 'x2' });
   }, 180_000);
 
@@ -378,7 +374,7 @@ import { Skills } from 'agenttoolkit/skills';
     writeFileSync(join(dir, name, 'package.json'), JSON.stringify({ type }));
     writeFileSync(join(dir, name, source), mcpConsumer(type === 'module' ? 'esm' : 'cjs'));
     writeFileSync(join(dir, name, 'tsconfig.json'), JSON.stringify({ compilerOptions: { target: 'ES2022', ...modules, strict: true, skipLibCheck: false, types: ['node'] } }));
-    const compiled = spawnSync(process.execPath, [tsc, '-p', '.'], { cwd: join(dir, name), encoding: 'utf8' });
+    const compiled = compileOnce(join(dir, name), tsc);
     expect(compiled.stdout).toBe('');
     expect(compiled.status).toBe(0);
     expect(JSON.parse(run(process.execPath, [output], join(dir, name)))).toEqual({ listed: ['add'], called: [{ type: 'text', text: '3' }], same: true });
@@ -393,9 +389,7 @@ import { Skills } from 'agenttoolkit/skills';
   it('loads every entry point at run time, from CommonJS and ES modules, with one copy of the shared classes', () => {
     const libcheck = join(dir, 'libcheck');
     mkdirSync(libcheck);
-    writeFileSync(join(libcheck, 'package.json'), JSON.stringify({ name: 'libcheck', private: true }));
-    const peers = ['@modelcontextprotocol/sdk', 'dockerode', '@nestjs/common', '@nestjs/core', 'rxjs', 'ai', '@openai/agents-core', 'chokidar', 'typebox', '@sinclair/typebox', '@opentelemetry/api', '@modelcontextprotocol/server', '@modelcontextprotocol/client', '@modelcontextprotocol/node', 'quickjs-emscripten'];
-    run('npm', ['install', join('..', tarball), ...peers.map((peer) => `${peer}@${versionOf(peer)}`), '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], libcheck);
+    installPacked(libcheck, EVERY_PEER.map((peer) => `${peer}@${versionOf(peer)}`));
     const expected = Object.fromEntries(entryMap().map(({ entry, names, typeOnly }) => [entry, names.filter((name) => !typeOnly.includes(name))]));
     writeFileSync(
       join(libcheck, 'entries-probe.mjs'),

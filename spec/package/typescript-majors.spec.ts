@@ -13,7 +13,7 @@ import { execFile, execFileSync } from 'node:child_process';
 import { existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { packTarball } from '../support/packed-package';
+import { EVERY_PEER, installPacked } from '../support/packed-package';
 
 /** The last release of each TypeScript major on the npm registry (`npm view typescript versions`). */
 const TYPESCRIPT = ['5.9.3', '6.0.3', '7.0.2'] as const;
@@ -104,11 +104,8 @@ describe('the packed package in TypeScript 5.9, 6.0 and 7.0 projects', () => {
 
   beforeAll(() => {
     dir = mkdtempSync(join(tmpdir(), 'agenttoolkit-typescript-'));
-    const tarball = packTarball(dir);
-    writeFileSync(join(dir, 'package.json'), JSON.stringify({ name: 'consumer', private: true }));
-    // The optional peers whose types the declarations name, and Node's types.
-    const peers = ['@modelcontextprotocol/sdk', '@types/node', 'dockerode', '@types/dockerode', '@nestjs/common', '@nestjs/core', 'rxjs', 'ai', '@openai/agents-core', 'chokidar', 'typebox', '@sinclair/typebox', '@opentelemetry/api', '@modelcontextprotocol/server', '@modelcontextprotocol/client', '@modelcontextprotocol/node', 'quickjs-emscripten'];
-    run('npm', ['install', `./${tarball}`, ...peers.map((peer) => `${peer}@${versionOf(peer)}`), '--no-audit', '--no-fund', '--prefer-offline', '--loglevel=error'], dir);
+    // The optional peers whose types the declarations name, and Node's types (one install with published-package's).
+    installPacked(dir, EVERY_PEER.map((peer) => `${peer}@${versionOf(peer)}`));
     for (const version of TYPESCRIPT) compiler(version);
 
     const exports = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { exports: Record<string, unknown> }).exports;

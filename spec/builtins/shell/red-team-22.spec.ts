@@ -113,29 +113,34 @@ function sandbox(backend: Backend, w: World): Sandbox {
 
 let worlds = 0;
 
-/** The tool and engine for `attack` in `mode` over a fresh world on `backend`. */
-function arrange(backend: Backend, attack: Attack, mode: PermissionMode) {
+/** The tool over a fresh world on `backend`, with the permission engine of each mode over that world. */
+function arrange(backend: Backend, attack: Attack) {
   const w = world(`w${worlds++}`);
   attack.setup?.(w);
   const command = attack.command.replaceAll('@OUT', w.out).replaceAll('@REPO', w.repo);
   const box = sandbox(backend, w);
   const bash = bashTool({ sandbox: box });
-  const engine = new PermissionEngine({ mode, cwd: w.repo, workingDirectories: [w.repo], settings: { deny: [...(attack.deny ?? [])], allow: [...(attack.allow ?? [])] } });
+  const engine = (mode: PermissionMode) => new PermissionEngine({ mode, cwd: w.repo, workingDirectories: [w.repo], settings: { deny: [...(attack.deny ?? [])], allow: [...(attack.allow ?? [])] } });
   return { w, command, box, bash, engine };
 }
 
-/** Whether `attack` was allowed in `mode` and, when it was and ran on `backend`, what went wrong (undefined when it held). */
-async function attempt(backend: Backend, attack: Attack, mode: PermissionMode): Promise<{ allowed: boolean; breach?: string }> {
-  const { w, command, box, bash, engine } = arrange(backend, attack, mode);
+/**
+ * The modes that allowed `attack` on `backend` and, when one did, what went wrong when it ran there (undefined when it
+ * held). The run does not depend on the mode (the Bash tool runs what it is given; the mode only decides whether it
+ * may), so it runs once, after every mode was judged, whichever modes allowed it.
+ */
+async function attempt(backend: Backend, attack: Attack): Promise<{ allowed: PermissionMode[]; breach?: string }> {
+  const { w, command, box, bash, engine } = arrange(backend, attack);
   try {
-    if ((await engine.check(bash, { command })).behavior !== PermissionBehavior.ALLOW) return { allowed: false };
-    return { allowed: true, breach: await run(backend, mode, attack, w, command, bash) };
+    const allowed: PermissionMode[] = [];
+    for (const mode of MODES) if ((await engine(mode).check(bash, { command })).behavior === PermissionBehavior.ALLOW) allowed.push(mode);
+    return allowed.length === 0 ? { allowed } : { allowed, breach: await run(attack, w, command, bash) };
   } finally {
     await box.close();
   }
 }
 
-async function run(backend: Backend, mode: PermissionMode, attack: Attack, w: World, command: string, bash: ReturnType<typeof bashTool>): Promise<string | undefined> {
+async function run(attack: Attack, w: World, command: string, bash: ReturnType<typeof bashTool>): Promise<string | undefined> {
   const result = await new Tools().register(bash).execute('Bash', { command, timeout: 30_000 });
   const output = `${String(result.result ?? '')}\n${String(result.error ?? '')}`;
   const left = readdirSync(w.out).filter((f) => f !== 'victim');
@@ -148,23 +153,20 @@ async function run(backend: Backend, mode: PermissionMode, attack: Attack, w: Wo
     (attack.deny ?? []).includes('Bash(rm:*)') && !existsSync(join(w.repo, 'payload')) ? 'removed payload under Bash(rm:*)' : '',
     (attack.deny ?? []).includes('Bash(git push:*)') && existsSync(join(w.dir, 'remote.git', 'refs', 'heads', 'main')) ? 'pushed under Bash(git push:*)' : '',
   ].filter((p) => p !== '');
-  return problems.length === 0 ? undefined : `${mode} on ${backend}: allowed, then ${problems.join('; ')}`;
+  return problems.length === 0 ? undefined : problems.join('; ');
 }
 
 /**
- * The breaches of `attack` over every mode: judged once per mode (the decision does not depend on the backend, both
- * run bash), and when allowed run on each of `backends` in a fresh world.
+ * The breaches of `attack` over every mode and backend: judged in every mode on each backend (the decision may depend
+ * on the backend's shell: bash, or a POSIX sh alone), and when a mode allowed it, run once on that backend in a fresh
+ * world; each mode that allowed it reports that run's breach.
  */
 async function breaches(attack: Attack, backends: readonly Backend[] = BACKENDS): Promise<string[]> {
-  const found: string[] = [];
-  for (const mode of MODES) {
-    for (const backend of backends) {
-      const { allowed, breach } = await attempt(backend, attack, mode);
-      if (!allowed) break;
-      if (breach !== undefined) found.push(breach);
-    }
-  }
-  return found;
+  const outcomes: Array<[Backend, Awaited<ReturnType<typeof attempt>>]> = [];
+  for (const backend of backends) outcomes.push([backend, await attempt(backend, attack)]);
+  return MODES.flatMap((mode) =>
+    outcomes.flatMap(([backend, { allowed, breach }]) => (allowed.includes(mode) && breach !== undefined ? [`${mode} on ${backend}: allowed, then ${breach}`] : [])),
+  );
 }
 
 const many = (prefix: string, n: number) => Array.from({ length: n }, (_, i) => `${prefix}${i}`).join(' ');
