@@ -204,9 +204,9 @@ module.exports = {
     {
       name: 'otel-layer',
       severity: 'error',
-      comment: 'The OpenTelemetry adapter depends on the core, the sandbox port (the Sandbox interface it wraps) and the low layer; never on providers, adapters, skills, built-in tools or MCP.',
+      comment: 'The OpenTelemetry adapter depends on the core, the ports it implements (the Sandbox interface it wraps, the MCP client\'s telemetry port) and the low layer; never on providers, adapters, skills, built-in tools or the rest of MCP.',
       from: { path: '^lib/otel/' },
-      to: { path: ['^lib/(providers|workspace|skills|builtins|mcp|ai-sdk|openai-agents|nestjs|search)/', '^lib/sandbox/(?!sandbox\\.ts$)', ENTRY] },
+      to: { path: ['^lib/(providers|workspace|skills|builtins|ai-sdk|openai-agents|nestjs|search)/', '^lib/mcp/(?!client/mcp-telemetry\\.ts$)', '^lib/sandbox/(?!sandbox\\.ts$)', ENTRY] },
     },
     {
       name: 'entry-points-unimported',
