@@ -22,8 +22,9 @@ import { McpToolServerV2 } from './v2/mcp-tool-server-v2';
  * ```
  * @returns the served registry, whose `close()` takes the registry's tools off the server.
  * @throws McpServerError `MCP_TOOL_NAME_TAKEN` when a name is taken by a native tool; `MCP_HTTP_OPTIONS` for an
- *   `approvalState` key shorter than 32 bytes; on SDK v2, the SDK's `SdkError` (`AlreadyConnected`) for a server that
- *   is connected already.
+ *   `approvalState` key shorter than 32 bytes. On SDK v2 a server connected already is served with the capabilities it
+ *   declared (they are fixed once connected): declare `tools` (and `resources` for saved outputs) when you make it, or
+ *   serve before connecting, which also declares `logging`.
  */
 export function serveTools(server: McpSdk2ServerLike, tools: Tools<ActionResult<unknown>>, options?: ServeToolsOptions): McpToolServerV2;
 /** @deprecated SDK 1.x (`@modelcontextprotocol/sdk`): supported until 2027-01-31; move to `@modelcontextprotocol/server`. */

@@ -69,7 +69,8 @@ export class McpToolServerV2 {
     this.progressEnabled = options.progress ?? true;
     this.listChangedTick = new ListChangedTick(server);
     this.approvals = options.approvalState instanceof ApprovalStates ? options.approvalState : new ApprovalStates(options.approvalState);
-    server.server.registerCapabilities({ logging: {} }); // the SDK then answers logging/setLevel
+    // The SDK then answers logging/setLevel; a server connected already keeps the capabilities it has (fixed then).
+    if (!server.isConnected()) server.server.registerCapabilities({ logging: {} });
     this.outputs = serveToolOutputsV2(server, tools);
     this.sync(true);
     this.unsubscribe = tools.onListChange(() => this.sync(false));
