@@ -1,7 +1,7 @@
-import { readdirSync, realpathSync, statSync } from 'node:fs';
+import { readdirSync, realpathSync, statSync, type Dirent } from 'node:fs';
 import { homedir } from 'node:os';
 import { isAbsolute, join, relative, resolve } from 'node:path';
-import { isCredentialPathResolved, type CredentialPathOptions } from '../files/credential-paths';
+import { isCredentialPath, isCredentialPathResolved, type CredentialPathOptions } from '../files/credential-paths';
 import { basename, type SimpleCommand } from './analyze-command';
 import { parseWords } from './grammar/parse-words';
 import { programGrammar } from './grammar/program-grammars';
@@ -93,19 +93,24 @@ class Walk {
 
   /** The first credential path under `folder` (or `folder` itself), as the user would name it; undefined when none. */
   search(folder: string): string | undefined {
+    if (isCredentialPathResolved(folder, this.cwd, this.options)) return this.#name(folder);
     const queue = [folder];
     for (let next = queue.shift(); next !== undefined; next = queue.shift()) {
-      if (isCredentialPathResolved(next, this.cwd, this.options)) return this.#name(next);
       if (!this.#isNewFolder(next)) continue;
-      let names: string[];
+      let entries: Dirent[];
       try {
-        names = readdirSync(next);
+        entries = readdirSync(next, { withFileTypes: true });
       } catch {
         continue; // a folder the program cannot read either
       }
-      this.#entries += names.length;
+      this.#entries += entries.length;
       if (this.#entries > MAX_RECURSIVE_ENTRIES) return `more than ${MAX_RECURSIVE_ENTRIES} files under ${this.#name(folder)}`;
-      for (const name of names) queue.push(join(next, name));
+      for (const entry of entries) {
+        const path = join(next, entry.name);
+        // Only a link needs resolving: any other entry is the path its name says.
+        if (entry.isSymbolicLink() ? isCredentialPathResolved(path, this.cwd, this.options) : isCredentialPath(path, this.options)) return this.#name(path);
+        if (entry.isDirectory() || entry.isSymbolicLink()) queue.push(path);
+      }
     }
     return undefined;
   }
