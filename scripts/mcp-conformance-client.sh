@@ -32,13 +32,41 @@ CLIENT="$PWD/build/mcp-conformance-client/spec/mcp/conformance/client/everything
 BASELINES=spec/mcp/conformance/client
 RESULTS="${MCP_CONFORMANCE_RESULTS:-$(mktemp -d /tmp/mcp-conformance-client.XXXXXX)}"
 
+# Scenarios that measure the client's timing (sse-retry: the reconnect must come 450-700 ms after the server's
+# `retry: 500`). Run beside 25 other scenario processes on 2 cores, one can be late for want of CPU, not of
+# correctness: when such a scenario is the only failure outside the baseline, it runs again alone, and that run decides.
+TIMING_SCENARIOS=(sse-retry)
+
+# run_suite NAME NODE SUITE CLIENT_COMMAND BASELINE [SUITE_ARGS...]: one suite run, with the timing retry above.
+run_suite() {
+  local name=$1 node=$2 suite=$3 command=$4 baseline=$5
+  shift 5
+  local log="$RESULTS/$name.log"
+  if "$node" "$suite" client "$@" --timeout "$TIMEOUT" --command "$command" --expected-failures "$baseline" \
+    --output-dir "$RESULTS/$name" 2>&1 | tee "$log"; [ "${PIPESTATUS[0]}" = 0 ]; then
+    return 0
+  fi
+  mapfile -t unexpected < <(sed -n '/Unexpected failures (not in baseline)/,/^$/p' "$log" | sed -n 's/^ *✗ //p' | sed 's/\x1b\[[0-9;]*m//g')
+  [ ${#unexpected[@]} -gt 0 ] || return 1
+  grep -q 'passed unexpectedly\|no longer fail\|Stale' "$log" && return 1
+  for scenario in "${unexpected[@]}"; do
+    [[ " ${TIMING_SCENARIOS[*]} " == *" $scenario "* ]] || return 1
+  done
+  for scenario in "${unexpected[@]}"; do
+    echo "::: $name: $scenario failed beside the other scenarios; running it again alone"
+    "$node" "$suite" client --scenario "$scenario" --timeout "$TIMEOUT" --command "$command" \
+      --output-dir "$RESULTS/$name-alone" || return 1
+    # A warning fails the baseline check, so it fails the run alone too.
+    ! grep -rqE '"status": "(FAILURE|WARNING)"' "$RESULTS/$name-alone" || return 1
+  done
+}
+
 status=0
 echo "::: suite 0.1.16, all client scenarios, SDK 1.x client, on $("$NODE22_V1" --version); results in $RESULTS/0.1.16"
-"$NODE22_V1" "$SUITE_V1" client --suite all --timeout "$TIMEOUT" --command "$NODE22_V1 $CLIENT" \
-  --expected-failures "$BASELINES/expected-failures.yml" --output-dir "$RESULTS/0.1.16" || status=1
+run_suite 0.1.16 "$NODE22_V1" "$SUITE_V1" "$NODE22_V1 $CLIENT" "$BASELINES/expected-failures.yml" --suite all || status=1
 for revision in 2026-07-28 2025-11-25; do
   echo "::: suite 0.2.0-alpha.12, --requirements $revision, SDK v2 client; results in $RESULTS/$revision"
-  "$NODE22_NEXT" "$SUITE_NEXT" client --requirements "$revision" --timeout "$TIMEOUT" --command "$NODE22_NEXT $CLIENT --sdk=2" \
-    --expected-failures "$BASELINES/expected-failures-2026-07-28.yml" --output-dir "$RESULTS/$revision" || status=1
+  run_suite "$revision" "$NODE22_NEXT" "$SUITE_NEXT" "$NODE22_NEXT $CLIENT --sdk=2" "$BASELINES/expected-failures-2026-07-28.yml" \
+    --requirements "$revision" || status=1
 done
 exit "$status"
