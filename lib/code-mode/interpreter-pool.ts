@@ -79,16 +79,21 @@ export class InterpreterPool {
   }
 
   /**
-   * An interpreter for one run: a waiting one when there is one, else a new one; then tops the pool up to `size`
-   * (the largest size any caller asked for; 0 neither takes from nor fills the pool).
+   * An interpreter for one run: a waiting one when there is one, else a new one. The pool is topped up by
+   * {@link refill} once the run is over, so a replacement's start (a thread, a module instance: tens of milliseconds
+   * of CPU) never competes with the run that took the interpreter.
    */
   async take(size: number): Promise<Interpreter> {
     const module = await quickJsModule(this.quickjs);
     const taken = size > 0 ? this.idle.shift() : undefined;
-    this.fill(module, size);
     const interpreter = taken ?? startInterpreter(this.quickjs, module, this.limits);
     interpreter.worker.ref();
     return interpreter;
+  }
+
+  /** Tops the pool up to `size` (the largest size any caller asked for; 0 neither takes from nor fills the pool). */
+  async refill(size: number): Promise<void> {
+    this.fill(await quickJsModule(this.quickjs), size);
   }
 
   /**

@@ -54,13 +54,16 @@ type PortMessage = { readonly type: 'started' } | { readonly type: 'call'; reado
  */
 export async function runProgram(run: ProgramRun): Promise<ProgramOutcome> {
   if (run.signal?.aborted === true) return { ok: false, text: '', cut: false, reason: 'cancelled' };
+  const pool = poolFor(run.quickjs, run.limits);
   let interpreter: Interpreter;
   try {
-    interpreter = await poolFor(run.quickjs, run.limits).take(run.warm);
+    interpreter = await pool.take(run.warm);
   } catch (error) {
     return { ok: false, text: '', cut: false, reason: 'crashed', error: `the interpreter could not be loaded: ${(error as Error).message}` };
   }
-  return runOn(interpreter, run);
+  const outcome = await runOn(interpreter, run);
+  await pool.refill(run.warm).catch(() => undefined); // the module loaded for this run: refilling cannot fail to load it
+  return outcome;
 }
 
 function runOn({ worker }: Interpreter, run: ProgramRun): Promise<ProgramOutcome> {
