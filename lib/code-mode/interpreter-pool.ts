@@ -42,12 +42,21 @@ export function quickJsModule(quickjs: string): Promise<WasmModule> {
 }
 
 /**
+ * The worker thread's own stack, in MiB (Node's default is 4). QuickJS's 512 KiB stack limit counts its frames in
+ * WebAssembly memory, but each level of recursion also takes frames of the thread's stack, larger before the engine
+ * optimises the module: with too small a thread stack, deep recursion overflowed the thread (the worker died) before
+ * QuickJS saw its own limit and threw `InternalError: stack overflow` to the program.
+ */
+const WORKER_STACK_MB = 16;
+
+/**
  * Starts a worker thread that instantiates `module` on a fresh `WebAssembly.Memory` capped at `limits.memoryBytes`
  * and makes the runtime and context for one program, then waits for its `run` message.
  */
 export function startInterpreter(quickjs: string, module: WasmModule, limits: ResolvedLimits): Interpreter {
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
+    resourceLimits: { stackSizeMb: WORKER_STACK_MB },
     workerData: { quickjs, module, initialPages: INITIAL_PAGES, memoryBytes: limits.memoryBytes, stackBytes: limits.stackBytes },
   });
   const ready = new Promise<boolean>((resolve) => {
