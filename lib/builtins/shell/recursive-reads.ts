@@ -32,9 +32,10 @@ function recursiveRead(command: SimpleCommand): RecursiveRead | undefined {
   const words = command.views[command.views.length - 1]!;
   const program = command.program === undefined ? undefined : basename(command.program);
   if (program === 'git') {
-    const subcommand = words.slice(1).find((w) => !w.text.startsWith('-'));
-    const untracked = words.some((w) => w.text === '--untracked' || w.text === '--no-index');
-    return subcommand?.text === 'grep' && untracked ? { roots: [], workingDirectory: true } : undefined;
+    // Any `grep` word and any spelling of the options, abbreviations included (`git -C . grep --untr`): a word too many
+    // only costs a walk.
+    const untracked = words.some((w) => !w.literal || (w.text.length > 3 && '--untracked'.startsWith(w.text)) || (w.text.length > 5 && '--no-index'.startsWith(w.text)));
+    return words.some((w) => w.text === 'grep') && untracked ? { roots: [], workingDirectory: true } : undefined;
   }
   const grammar = program === undefined ? undefined : programGrammar(program);
   if (grammar === undefined || !['grep', 'diff', 'rg', 'ag'].includes(grammar.name)) return undefined;

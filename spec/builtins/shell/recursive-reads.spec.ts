@@ -68,6 +68,9 @@ describe('a recursive read that reaches a credential path asks, naming it', () =
     ['grep -r authToken vault/*', 'vault/inner/.npmrc'],
     ['git grep --untracked TOKEN', 'src/config/.env'],
     ['git grep --no-index TOKEN', 'src/config/.env'],
+    ['git -C . grep --untracked TOKEN', 'src/config/.env'],
+    ['git --no-pager grep --untr TOKEN', 'src/config/.env'],
+    ['git grep --no-ind TOKEN', 'src/config/.env'],
     ['diff -r src docs', 'src/config/.env'],
     ['cat docs/a.md; grep -r TOKEN src', 'src/config/.env'],
   ])('%s', async (command, path) => {
