@@ -4,16 +4,7 @@
  * permission engine. Needs the optional peer dependency `quickjs-emscripten` (0.32); nothing else in the library
  * loads it. See docs/code-mode.md.
  */
-export {
-  CODE_MODE_CALL,
-  CodeMode,
-  MAX_DECLARATION_CHARS,
-  type CodeModeApproval,
-  type CodeModeCallEvent,
-  type CodeModeOptions,
-  type CodeModeOutcome,
-  type CodeModeResume,
-  type CodeModeRunOptions,
-} from './code-mode';
+export { CODE_MODE_CALL, CodeMode, MAX_DECLARATION_CHARS, type CodeModeOptions } from './code-mode';
+export { type CodeModeApproval, type CodeModeCallEvent, type CodeModeOutcome, type CodeModeResume, type CodeModeRunOptions } from './start-run';
 export { MemoryUsedLedgers, type CodeModeUsedLedgers } from './ledger';
 export { DEFAULT_LIMITS, type CodeModeLimits, type ResolvedLimits } from './limits';
