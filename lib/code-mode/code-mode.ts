@@ -208,8 +208,10 @@ export class CodeMode {
    * calls made before it settle, the program is stopped, and the outcome is `pending-approval` with a signed ledger
    * (the calls made and their answers, bound to this program's text and this tool's name, valid `ledgerTtlSeconds`).
    * `start(code, { resume: { ledger, approved } })` runs the program again: its first calls get the recorded answers
-   * (they do not run again), the waiting calls run (approved) or are declined, the rest run as usual. A ledger that is
-   * forged, changed, expired, already resumed or made for another program fails the run, and so does a program that
+   * (they do not run again), the waiting calls run (approved) or are declined without running (`approved` answers all
+   * of them at once, or each by its id: see `CodeModeResume`), the rest run as usual; one of them may pause the
+   * run again, with a new ledger of every call so far. A ledger that is forged, changed, expired, already resumed or
+   * made for another program fails the run, and so do answers that do not fit the waiting calls and a program that
    * does not make the recorded calls again (same order, tools and arguments); nothing runs then. Never rejects.
    */
   async start(code: string, options: CodeModeRunOptions = {}): Promise<CodeModeOutcome> {

@@ -6,5 +6,6 @@
  */
 export { CODE_MODE_CALL, CodeMode, MAX_DECLARATION_CHARS, type CodeModeOptions } from './code-mode';
 export { type CodeModeApproval, type CodeModeCallEvent, type CodeModeOutcome, type CodeModeResume, type CodeModeRunOptions } from './start-run';
+export { MAX_DENIAL_REASON_CHARS, type CodeModeCallAnswer } from './resume-answers';
 export { MemoryUsedLedgers, type CodeModeUsedLedgers } from './ledger';
 export { DEFAULT_LIMITS, type CodeModeLimits, type ResolvedLimits } from './limits';

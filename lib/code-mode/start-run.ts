@@ -9,6 +9,7 @@ import type { ResolvedLimits } from './limits';
 import { nestedCall, type NestedApprove } from './nested-call';
 import { resultOf } from './program-result';
 import { programNames } from './program-names';
+import { resumeDecisions, type CodeModeCallAnswer, type ResumeDecision } from './resume-answers';
 import { RunRecord } from './run-record';
 import { runProgram, type CallAnswer } from './run-program';
 
@@ -31,10 +32,16 @@ export type CodeModeOutcome =
   | { readonly status: 'finished'; readonly result: ActionResult<unknown> }
   | { readonly status: 'pending-approval'; readonly calls: readonly ToolCallRequest[]; readonly ledger: string; readonly result: ActionResult<unknown> };
 
-/** Resuming a paused run: its ledger and the host's answer to the calls that waited (true approves them all). */
+/**
+ * Resuming a paused run: its ledger and the host's answers to the calls that wait. `approved` is one answer for all of
+ * them (true approves them all, false declines them all), or one answer per waiting call keyed by its id as `start`
+ * reported it (`calls[i].id`), each a {@link CodeModeCallAnswer}: every waiting call needs one, and no other key is
+ * taken. A malformed `approved` fails the run with a text that says what to pass; nothing runs then and the ledger
+ * stays unused, so the host can resume with it again.
+ */
 export interface CodeModeResume {
   readonly ledger: string;
-  readonly approved: boolean;
+  readonly approved: boolean | Readonly<Record<string, CodeModeCallAnswer>>;
 }
 
 /**
@@ -86,12 +93,12 @@ export async function startRun(setup: RunSetup, run: number, code: string, optio
   const exposed = setup.exposed(context);
   const keys = programNames(exposed.map((tool) => tool.name));
   let recorded: LedgerPayload['calls'] | undefined;
+  let decisions = new Map<number, ResumeDecision>();
   if (options.resume !== undefined) {
-    const opened = await setup.ledgers.open(options.resume.ledger, code, setup.name);
-    if (typeof opened === 'string') return { status: 'finished', result: ActionResult.fail(LEDGER_REFUSED[opened]) };
-    recorded = opened.calls;
+    const opened = await resumed(setup, code, options.resume);
+    if (typeof opened === 'string') return { status: 'finished', result: ActionResult.fail(opened) };
+    ({ recorded, decisions } = opened);
   }
-  const approvedNow = options.resume?.approved === true;
   const record = new RunRecord(recorded);
   const paused = new AbortController();
   const signal = options.signal === undefined ? paused.signal : AbortSignal.any([options.signal, paused.signal]);
@@ -120,17 +127,20 @@ export async function startRun(setup: RunSetup, run: number, code: string, optio
         paused.abort();
         return new Promise<CallAnswer>(() => undefined);
       }
-      const callId = `${name}-${run}-${index}`;
+      // A waiting call keeps the id the host answered it under.
+      const callId = (plan.kind === 'answered' ? plan.id : undefined) ?? `${name}-${run}-${index}`;
+      const decision = plan.kind === 'answered' ? decisions.get(index) : undefined;
+      if (decision?.approved === false) return Promise.resolve(declined(setup, record, index, { tool: name, callId }, decision.reason, options.onCall, pauseIfReady));
       const hostApprove = setup.approve;
       const approve: NestedApprove | undefined =
         plan.kind === 'answered'
-          ? () => approvedNow
+          ? () => true
           : hostApprove === undefined
             ? undefined
             : async (tool, call) => {
                 const answer = await hostApprove(tool, call);
                 if (answer !== 'later') return answer;
-                record.pend(index);
+                record.pend(index, call.id);
                 pending.push(call);
                 return false;
               };
@@ -160,6 +170,30 @@ export async function startRun(setup: RunSetup, run: number, code: string, optio
   }
   if (outcome.ok && calls < record.recorded) return { status: 'finished', result: ActionResult.fail(divergence(calls + 1, undefined)) };
   return { status: 'finished', result: resultOf(outcome, setup.limits) };
+}
+
+/**
+ * The ledger of `resume` opened for `code` and the decision for each call it waits for; else the text of the failure
+ * (nothing runs then). The ledger is used up only once the answers are well formed.
+ */
+async function resumed(setup: RunSetup, code: string, resume: CodeModeResume): Promise<{ recorded: LedgerPayload['calls']; decisions: Map<number, ResumeDecision> } | string> {
+  const opened = setup.ledgers.verify(resume.ledger, code, setup.name);
+  if (typeof opened === 'string') return LEDGER_REFUSED[opened];
+  const waiting = opened.calls.flatMap((entry, at) => (entry.answer === undefined ? [{ index: at + 1, id: String(entry.id), name: entry.name }] : []));
+  const decisions = resumeDecisions(resume.approved, waiting);
+  if (typeof decisions === 'string') return `The program was not resumed: ${decisions} Nothing ran, and this attempt did not use the ledger up: resume with it again.`;
+  if (!(await setup.ledgers.claim(opened))) return LEDGER_REFUSED.replayed;
+  return { recorded: opened.calls, decisions };
+}
+
+/** A waiting call the host declined on resume: it does not run; the program sees the declined text, with the reason. */
+function declined(setup: RunSetup, record: RunRecord, index: number, event: Omit<CodeModeCallEvent, 'status'>, reason: string | undefined, onCall: CodeModeRunOptions['onCall'], pauseIfReady: () => void): CallAnswer {
+  tell(onCall, { ...event, status: 'running' });
+  const answer: CallAnswer = { ok: false, error: String(setup.tools.declined(event.tool, reason).error) };
+  record.settle(index, answer);
+  tell(onCall, { ...event, status: 'failed' });
+  pauseIfReady();
+  return answer;
 }
 
 const LEDGER_REFUSED: Record<LedgerRefusal, string> = {
