@@ -59,6 +59,23 @@ describe('per-call answers', () => {
     expect(out[1]).toMatch(/^refused: The user declined to run tool 'wipe'\. /);
     expect(calls).toEqual(typeof answerB === 'object' && answerB.approved ? ['add 1 2', 'wipe b'] : ['add 1 2']);
   });
+
+  it.each([
+    ['false', false],
+    ['a per-call denial', 'per-call'],
+  ])('a call declined on resume (%s) does not run even when it no longer needs approval then', async (_, how) => {
+    const { tools, calls } = registry();
+    let asks = true;
+    tools.action({ name: 'wipe', description: 'Wipe.', params: { type: 'object', properties: {} }, requiresApproval: () => asks }, () => (calls.push('wipe'), 'wiped'));
+    const codeMode = new CodeMode(tools, { approve: () => 'later', ledgerKey: KEY });
+    const code = 'return await tools.wipe({})';
+    const paused = pendingOf(await codeMode.start(code));
+    asks = false;
+    const approved = how === 'per-call' ? { [paused.calls[0]!.id]: false } : false;
+    const resumed = await codeMode.start(code, { resume: { ledger: paused.ledger, approved } });
+    expect(resumed.result.error).toMatch(/The user declined to run tool 'wipe'/);
+    expect(calls).toEqual([]);
+  });
 });
 
 describe('a resumed run that pauses again or stops', () => {
