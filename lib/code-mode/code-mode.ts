@@ -1,12 +1,10 @@
 import type { DescriptionSource } from '../context/context-description';
 import type { ToolContext } from '../context/tool-context';
 import { CoreError } from '../errors';
-import { PermissionBehavior } from '../permissions/permission-behavior';
 import { PermissionDecision } from '../permissions/permission-decision';
 import type { PermissionEngine } from '../permissions/permission-engine';
-import { executeToolCall } from '../providers/execute-tool-calls';
 import type { ToolCallRequest } from '../providers/tool-call-request';
-import { ActionResult } from '../result';
+import type { ActionResult } from '../result';
 import type { ObjectSchema } from '../schema/schema-types';
 import { FunctionTool } from '../tool/function-tool';
 import type { Invocation } from '../tool/invocation';
@@ -16,19 +14,9 @@ import type { Tools } from '../tools';
 import { renderDeclarations } from './declarations';
 import { poolFor } from './interpreter-pool';
 import { resolveLimits, resolveWarm, type CodeModeLimits, type ResolvedLimits } from './limits';
-import { LedgerCodec, type CodeModeUsedLedgers, type LedgerPayload, type LedgerRefusal } from './ledger';
+import { LedgerCodec, type CodeModeUsedLedgers } from './ledger';
 import { programNames } from './program-names';
-import { RunRecord } from './run-record';
-import { runProgram, type CallAnswer, type ProgramOutcome } from './run-program';
-
-/**
- * The host's answer to a nested call's approval: true runs it; false declines it; `'later'` says the answer comes in a
- * later request: the run pauses (see `CodeMode.start`) instead of waiting.
- */
-export type CodeModeApproval = boolean | 'later';
-
-/** The approval step of nested calls: see `CodeModeOptions.approve`. */
-type Approve = (tool: Tool, call: ToolCallRequest) => CodeModeApproval | Promise<CodeModeApproval>;
+import { startRun, type CodeModeApproval, type CodeModeCallEvent, type CodeModeOutcome, type CodeModeRunOptions, type RunSetup } from './start-run';
 
 /** Options of `new CodeMode(tools, options)`. */
 export interface CodeModeOptions {
@@ -78,45 +66,6 @@ export interface CodeModeOptions {
 }
 
 /**
- * How a run made with `CodeMode.start` ended: `finished` with the tool's result, or `pending-approval`: nested calls
- * wait for approvals the host answers later. `calls` are those calls (ids `<tool name>-<run>-<n>`, `n` their place in
- * the program's call order), `ledger` the signed record to resume with (`start(code, { resume: { ledger, approved } })`),
- * and `result` a failed result to hand the model when the host does not resume.
- */
-export type CodeModeOutcome =
-  | { readonly status: 'finished'; readonly result: ActionResult<unknown> }
-  | { readonly status: 'pending-approval'; readonly calls: readonly ToolCallRequest[]; readonly ledger: string; readonly result: ActionResult<unknown> };
-
-/** Resuming a paused run: its ledger and the host's answer to the calls that waited (true approves them all). */
-export interface CodeModeResume {
-  readonly ledger: string;
-  readonly approved: boolean;
-}
-
-/**
- * One nested call of a program, as `CodeMode.run`'s `onCall` and the `run_code` tool's streamed chunks report it:
- * the tool's registered name, the call's id (`<tool name>-<run>-<n>`), and `running` when it starts, then `ok` or
- * `failed` when it ends (`failed` covers invalid arguments, denials, declined approvals and the tool's own failure).
- */
-export interface CodeModeCallEvent {
-  readonly tool: string;
-  readonly callId: string;
-  readonly status: 'running' | 'ok' | 'failed';
-}
-
-/** Options of `CodeMode.run`. */
-export interface CodeModeRunOptions {
-  /** The context of the nested calls (default: the registry's). */
-  readonly context?: ToolContext | undefined;
-  /** Ends the program and aborts its in-flight nested calls. */
-  readonly signal?: AbortSignal | undefined;
-  /** Told when each nested call starts and ends (not for calls answered from a ledger); a listener that throws is ignored. */
-  readonly onCall?: ((event: CodeModeCallEvent) => void) | undefined;
-  /** `start` only: resume a paused run (the same program, its ledger and the answer). See docs/code-mode.md. */
-  readonly resume?: CodeModeResume | undefined;
-}
-
-/**
  * The metadata key of the content-less chunks `run_code` streams for its nested calls (`chunk.metadata[CODE_MODE_CALL]`
  * is a {@link CodeModeCallEvent}). The same chunks carry an `mcpProgress` entry (agenttoolkit/mcp's `MCP_PROGRESS`),
  * so `serveTools` sends each as `notifications/progress` with a status line such as `add: ok`.
@@ -162,12 +111,9 @@ export class CodeMode {
   readonly limits: ResolvedLimits;
   private readonly quickjs: string;
   private readonly expose: (tool: Tool) => boolean;
-  private readonly approve: Approve | undefined;
-  private readonly ledgers: LedgerCodec;
-  private readonly ledgerTtlMs: number;
-  private readonly permissions: PermissionEngine | undefined;
   private readonly name: string;
   private readonly warmInterpreters: number;
+  private readonly setup: RunSetup;
   private made: Tool | undefined;
   private runs = 0;
 
@@ -176,16 +122,25 @@ export class CodeMode {
     options: CodeModeOptions = {},
   ) {
     this.limits = resolveLimits(options.limits);
-    this.approve = options.approve;
     const ttl = options.ledgerTtlSeconds ?? 600;
     if (typeof ttl !== 'number' || !(ttl > 0) || !Number.isFinite(ttl)) throw new CoreError('INVALID_OPTION', `CodeMode ledgerTtlSeconds must be a positive number of seconds, got ${String(ttl)}.`);
-    this.ledgerTtlMs = ttl * 1000;
-    this.ledgers = new LedgerCodec(options.ledgerKey, options.usedLedgers);
-    this.permissions = options.permissions;
+    const ledgers = new LedgerCodec(options.ledgerKey, options.usedLedgers);
     this.name = options.name ?? 'run_code';
     this.expose = exposure(tools, options.expose);
     this.quickjs = resolveQuickJs();
     this.warmInterpreters = resolveWarm(options.warmInterpreters);
+    this.setup = {
+      tools,
+      name: this.name,
+      limits: this.limits,
+      quickjs: this.quickjs,
+      warmInterpreters: this.warmInterpreters,
+      approve: options.approve,
+      permissions: options.permissions,
+      ledgers,
+      ledgerTtlMs: ttl * 1000,
+      exposed: (context) => this.exposed(context),
+    };
   }
 
   /**
@@ -253,88 +208,14 @@ export class CodeMode {
    * calls made before it settle, the program is stopped, and the outcome is `pending-approval` with a signed ledger
    * (the calls made and their answers, bound to this program's text and this tool's name, valid `ledgerTtlSeconds`).
    * `start(code, { resume: { ledger, approved } })` runs the program again: its first calls get the recorded answers
-   * (they do not run again), the waiting calls run (approved) or are declined, the rest run as usual. A ledger that is
-   * forged, changed, expired, already resumed or made for another program fails the run, and so does a program that
+   * (they do not run again), the waiting calls run (approved) or are declined without running (`approved` answers all
+   * of them at once, or each by its id: see `CodeModeResume`), the rest run as usual; one of them may pause the
+   * run again, with a new ledger of every call so far. A ledger that is forged, changed, expired, already resumed or
+   * made for another program fails the run, and so do answers that do not fit the waiting calls and a program that
    * does not make the recorded calls again (same order, tools and arguments); nothing runs then. Never rejects.
    */
   async start(code: string, options: CodeModeRunOptions = {}): Promise<CodeModeOutcome> {
-    const context = options.context ?? this.tools.context;
-    const exposed = this.exposed(context);
-    const keys = programNames(exposed.map((tool) => tool.name));
-    const run = (this.runs += 1);
-    let recorded: LedgerPayload['calls'] | undefined;
-    if (options.resume !== undefined) {
-      const opened = await this.ledgers.open(options.resume.ledger, code, this.name);
-      if (typeof opened === 'string') return { status: 'finished', result: ActionResult.fail(LEDGER_REFUSED[opened]) };
-      recorded = opened.calls;
-    }
-    const approvedNow = options.resume?.approved === true;
-    const record = new RunRecord(recorded);
-    const paused = new AbortController();
-    const signal = options.signal === undefined ? paused.signal : AbortSignal.any([options.signal, paused.signal]);
-    const pending: ToolCallRequest[] = [];
-    let calls = 0;
-    let stoppedToPause = false;
-    const pauseIfReady = () => {
-      if (!record.readyToPause || options.signal?.aborted === true) return;
-      stoppedToPause = true;
-      paused.abort();
-    };
-    const outcome = await runProgram({
-      code,
-      tools: exposed.map((tool) => [keys.get(tool.name)!, tool.name] as const),
-      limits: this.limits,
-      quickjs: this.quickjs,
-      warm: this.warmInterpreters,
-      signal,
-      call: (name, args, inFlight) => {
-        calls += 1;
-        const index = calls;
-        const plan = record.plan(index, name, args);
-        if (plan.kind === 'recorded') return Promise.resolve(plan.answer);
-        if (plan.kind === 'held') return new Promise<CallAnswer>(() => undefined);
-        if (plan.kind === 'diverged') {
-          paused.abort();
-          return new Promise<CallAnswer>(() => undefined);
-        }
-        const callId = `${name}-${run}-${index}`;
-        const approve: Approve | undefined =
-          plan.kind === 'answered'
-            ? () => approvedNow
-            : this.approve === undefined
-              ? undefined
-              : async (tool, call) => {
-                  const answer = await this.approve!(tool, call);
-                  if (answer !== 'later') return answer;
-                  record.pend(index);
-                  pending.push(call);
-                  return false;
-                };
-        tell(options.onCall, { tool: name, callId, status: 'running' });
-        return this.nested({ id: callId, name, args }, exposed, context, AbortSignal.any([signal, inFlight]), approve).then((answer) => {
-          // The run ended (a limit, a cancel, the pause itself): what comes back now is not part of its record.
-          if (inFlight.aborted) return answer;
-          if (record.isPending(index)) {
-            pauseIfReady();
-            return new Promise<CallAnswer>(() => undefined);
-          }
-          record.settle(index, answer);
-          tell(options.onCall, { tool: name, callId, status: answer.ok ? 'ok' : 'failed' });
-          pauseIfReady();
-          return answer;
-        });
-      },
-    });
-    if (record.diverged !== undefined) return { status: 'finished', result: ActionResult.fail(divergence(record.diverged.index, record.diverged.name)) };
-    if (record.pausing) {
-      const waiting = `The program was stopped: ${pending.map((call) => `tools.${call.name}`).join(', ')} waits for an approval that was not given yet, so it did not run.`;
-      // A ledger only for a run stopped with every call before the pause settled (or one that ended by itself then).
-      if (!(stoppedToPause || (outcome.ok && record.readyToPause))) return { status: 'finished', result: outcome.ok ? ActionResult.fail(waiting) : resultOf(outcome, this.limits) };
-      const ledger = this.ledgers.sign(this.ledgers.payload(code, this.name, record.entries(), this.ledgerTtlMs));
-      return { status: 'pending-approval', calls: pending, ledger, result: ActionResult.fail(waiting) };
-    }
-    if (outcome.ok && calls < record.recorded) return { status: 'finished', result: ActionResult.fail(divergence(calls + 1, undefined)) };
-    return { status: 'finished', result: resultOf(outcome, this.limits) };
+    return startRun(this.setup, (this.runs += 1), code, options);
   }
 
   /** The `run_code` body: a content-less chunk per nested call event, then the result as the final chunk. */
@@ -360,45 +241,6 @@ export class CodeMode {
     yield result.ok ? ToolChunk.text(String(result.result), { state: ToolResultState.SUCCESS }) : ToolChunk.text(String(result.error), { state: ToolResultState.ERROR });
   }
 
-  private async nested(call: { id: string; name: string; args: string }, exposed: readonly Tool[], context: ToolContext, signal: AbortSignal, approve: Approve | undefined): Promise<CallAnswer> {
-    if (!exposed.some((tool) => tool.name === call.name)) return { ok: false, error: `The tool '${call.name}' is not available to this program.` };
-    let args: unknown;
-    try {
-      args = JSON.parse(call.args);
-    } catch {
-      return { ok: false, error: `The arguments of tools.${call.name} are not JSON.` };
-    }
-    const request = { id: call.id, name: call.name, args };
-    const yes = approve === undefined ? undefined : async (tool: Tool, asked: ToolCallRequest) => (await approve(tool, asked)) === true;
-    const result = this.permissions === undefined ? await executeToolCall(this.tools, request, { context, signal, approve: yes }) : await this.checked(request, this.permissions, context, signal, yes);
-    if (!result.ok) return { ok: false, error: String(result.error) };
-    try {
-      return { ok: true, value: JSON.stringify(result.result) ?? 'null' };
-    } catch (error) {
-      return { ok: false, error: `The result of tools.${call.name} cannot be passed to the program as JSON: ${(error as Error).message}` };
-    }
-  }
-
-  /** A nested call decided by `engine` first (see `CodeModeOptions.permissions`). */
-  private async checked(call: ToolCallRequest, engine: PermissionEngine, context: ToolContext, signal: AbortSignal, approve: ((tool: Tool, call: ToolCallRequest) => Promise<boolean>) | undefined): Promise<ActionResult<unknown>> {
-    const tool = this.tools.get(call.name)!;
-    const parsed = tool.parseArgs(call.args);
-    if (!parsed.ok) return this.tools.execute(call.name, call.args, { context, signal, callId: call.id });
-    const decision = await engine.check(tool, parsed.params);
-    if (decision.behavior === PermissionBehavior.DENY) return this.tools.denied(call.name, decision.message);
-    if (decision.behavior === PermissionBehavior.ASK) {
-      if (approve === undefined) return this.tools.unapproved(call.name, decision.message);
-      let yes = false;
-      try {
-        yes = await approve(tool, call);
-      } catch {
-        yes = false;
-      }
-      if (!yes) return this.tools.declined(call.name);
-    }
-    return this.tools.execute(call.name, decision.updatedInput ?? parsed.params, { context, signal, callId: call.id, approved: true });
-  }
-
   /** The tools a program may call in `context`, in registration order. */
   private exposed(context: ToolContext): Tool[] {
     return this.tools.getAvailable(context).filter((tool) => !CODE_MODE_TOOLS.has(tool) && !tool.isExternalTool && this.expose(tool));
@@ -415,51 +257,6 @@ export class CodeMode {
     if (declarations.length <= MAX_DECLARATION_CHARS) return `${head}\n\n\`\`\`ts\n${declarations}\`\`\``;
     const names = this.exposed(context ?? this.tools.context).map((tool) => tool.name);
     return `${head}\n\nTools (each takes its arguments object as listed for the tool of that name): ${names.join(', ')}.`;
-  }
-}
-
-const LEDGER_REFUSED: Record<LedgerRefusal, string> = {
-  invalid: 'The program was not resumed: its ledger is not one this host signed (changed, cut or forged). Nothing ran.',
-  expired: 'The program was not resumed: its ledger has expired. Nothing ran; run the program again.',
-  foreign: 'The program was not resumed: its ledger was made for another program. Nothing ran.',
-  replayed: 'The program was not resumed: its ledger was used already. Nothing ran.',
-};
-
-function divergence(index: number, name: string | undefined): string {
-  const what = name === undefined ? 'it ended before making it' : `it called tools.${name} there, with other arguments or instead of the recorded tool`;
-  return `The program was stopped: it did not repeat its recorded tool calls (call ${index}: ${what}), so it cannot be resumed from its ledger. The calls from there on did not run.`;
-}
-
-function tell(listener: CodeModeRunOptions['onCall'], event: CodeModeCallEvent): void {
-  try {
-    listener?.(event);
-  } catch {
-    // A listener's failure is the host's; the program goes on.
-  }
-}
-
-/** The tool's result for a program's outcome. */
-function resultOf(outcome: ProgramOutcome, limits: ResolvedLimits): ActionResult<unknown> {
-  const text = outcome.cut ? `${outcome.text}\n[output cut at ${limits.maxOutputChars} characters]` : outcome.text;
-  if (outcome.ok) return ActionResult.success(text);
-  const printed = text.length > 0 ? `\nOutput before it stopped:\n${text}` : '';
-  return ActionResult.fail(`${stopText(outcome, limits)}${printed}`);
-}
-
-function stopText(outcome: Extract<ProgramOutcome, { ok: false }>, limits: ResolvedLimits): string {
-  switch (outcome.reason) {
-    case 'time':
-      return `The program was stopped: it ran past its time limit of ${limits.timeoutMs} ms.`;
-    case 'memory':
-      return `The program was stopped: it ran out of memory (limit ${limits.memoryBytes} bytes).`;
-    case 'calls':
-      return `The program was stopped: it made more than ${limits.maxToolCalls} tool calls.`;
-    case 'cancelled':
-      return 'The program was cancelled.';
-    case 'crashed':
-      return `The interpreter failed: ${String(outcome.error)}.`;
-    default:
-      return `The program failed${outcome.line === undefined ? '' : ` at line ${outcome.line}`}: ${String(outcome.error)}`;
   }
 }
 

@@ -2,13 +2,15 @@ import { createHash, createHmac, randomBytes, randomUUID, timingSafeEqual } from
 import { CoreError } from '../errors';
 import type { CallAnswer } from './run-program';
 
-/** One nested call of a paused run, in call order: the tool, a hash of its arguments, and its answer or `pending`. */
+/** One nested call of a paused run, in call order: the tool, a hash of its arguments, and its answer or its id. */
 export interface LedgerEntry {
   readonly name: string;
   /** SHA-256 (base64url) of the arguments' JSON text as the program sent it. */
   readonly args: string;
   /** What the program received; absent for a call that waits for the host's approval. */
   readonly answer?: CallAnswer;
+  /** A waiting call's id, as `start` reported it: the key of its answer in the per-call form of `resume.approved`. */
+  readonly id?: string;
 }
 
 /** What a ledger carries, signed: its id, the program's hash, the tool's name, the calls, and the expiry (Unix ms). */
@@ -82,10 +84,10 @@ export class LedgerCodec {
   }
 
   /**
-   * The payload of `ledger` when it is signed with this key, unexpired, made for `code` and `tool`, and not resumed
-   * before (it is used up); else why not.
+   * The payload of `ledger` when it is signed with this key, unexpired and made for `code` and `tool`; else why not.
+   * It is not used up yet: {@link claim} does that.
    */
-  async open(ledger: unknown, code: string, tool: string): Promise<LedgerPayload | LedgerRefusal> {
+  verify(ledger: unknown, code: string, tool: string): LedgerPayload | Exclude<LedgerRefusal, 'replayed'> {
     if (typeof ledger !== 'string') return 'invalid';
     const [body, mac, extra] = ledger.split('.');
     if (body === undefined || mac === undefined || extra !== undefined) return 'invalid';
@@ -101,7 +103,12 @@ export class LedgerCodec {
     if (payload === null || typeof payload !== 'object' || payload.v !== 1 || !Array.isArray(payload.calls)) return 'invalid';
     if (!(payload.exp > Date.now())) return 'expired';
     if (payload.code !== digest(code) || payload.tool !== tool) return 'foreign';
-    return (await this.used.claim(payload.id, payload.exp)) ? payload : 'replayed';
+    return payload;
+  }
+
+  /** Uses up a verified ledger. @returns false when it was resumed before (a replay). */
+  async claim(payload: LedgerPayload): Promise<boolean> {
+    return (await this.used.claim(payload.id, payload.exp)) === true;
   }
 
   private mac(body: string): string {

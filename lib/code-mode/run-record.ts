@@ -5,7 +5,7 @@ import type { CallAnswer } from './run-program';
 export type CallPlan =
   | { readonly kind: 'live' }
   | { readonly kind: 'recorded'; readonly answer: CallAnswer }
-  | { readonly kind: 'answered' }
+  | { readonly kind: 'answered'; readonly id: string | undefined }
   | { readonly kind: 'held' }
   | { readonly kind: 'diverged' };
 
@@ -13,7 +13,8 @@ interface Slot {
   name: string;
   args: string;
   answer?: CallAnswer;
-  pending: boolean;
+  /** The id of a call that waits for a late approval. */
+  pending?: string;
 }
 
 /**
@@ -51,19 +52,19 @@ export class RunRecord {
       this.diverged ??= { index, name };
       return { kind: 'diverged' };
     }
-    this.slots[index - 1] = { name, args: hash, ...(entry?.answer === undefined ? {} : { answer: entry.answer }), pending: false };
+    this.slots[index - 1] = { name, args: hash, ...(entry?.answer === undefined ? {} : { answer: entry.answer }) };
     if (entry === undefined) return { kind: 'live' };
-    return entry.answer === undefined ? { kind: 'answered' } : { kind: 'recorded', answer: entry.answer };
+    return entry.answer === undefined ? { kind: 'answered', id: entry.id } : { kind: 'recorded', answer: entry.answer };
   }
 
-  /** Call `index` waits for a late approval: the run pauses (calls made from now on are held). */
-  pend(index: number): void {
-    this.slots[index - 1]!.pending = true;
+  /** Call `index` (id `id`) waits for a late approval: the run pauses (calls made from now on are held). */
+  pend(index: number, id: string): void {
+    this.slots[index - 1]!.pending = id;
     this.pauseAt ??= this.slots.length;
   }
 
   isPending(index: number): boolean {
-    return this.slots[index - 1]?.pending === true;
+    return this.slots[index - 1]?.pending !== undefined;
   }
 
   settle(index: number, answer: CallAnswer): void {
@@ -72,11 +73,11 @@ export class RunRecord {
 
   /** Whether the run pauses and every call before the pause has its answer or waits for its approval. */
   get readyToPause(): boolean {
-    return this.pauseAt !== undefined && this.slots.slice(0, this.pauseAt).every((slot) => slot.pending || slot.answer !== undefined);
+    return this.pauseAt !== undefined && this.slots.slice(0, this.pauseAt).every((slot) => slot.pending !== undefined || slot.answer !== undefined);
   }
 
   /** The ledger entries of a paused run: every call before the pause, in order. */
   entries(): LedgerEntry[] {
-    return this.slots.slice(0, this.pauseAt).map((slot) => (slot.pending ? { name: slot.name, args: slot.args } : { name: slot.name, args: slot.args, answer: slot.answer! }));
+    return this.slots.slice(0, this.pauseAt).map((slot) => (slot.pending !== undefined ? { name: slot.name, args: slot.args, id: slot.pending } : { name: slot.name, args: slot.args, answer: slot.answer! }));
   }
 }
