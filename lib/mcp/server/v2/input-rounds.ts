@@ -1,4 +1,5 @@
 import type { InputRequest } from '@modelcontextprotocol/server';
+import { McpServerError } from '../errors';
 
 /** The error a question of a suspended round rejects with (the call answers `input_required` instead). */
 const SUSPENDED = 'The call is suspended: the client answers its questions and retries the call (MCP 2026-07-28 input_required), which runs the tool again.';
@@ -47,7 +48,7 @@ export class InputRounds {
       this.answers[name] = response;
       return Promise.resolve(response as T);
     }
-    if (this.waiting.has(name)) return Promise.reject(new Error(`Two questions of one round use the key '${name}': give each its own key.`));
+    if (this.waiting.has(name)) return Promise.reject(new McpServerError('MCP_INPUT_KEY_TAKEN', `Two questions of one round use the key '${name}': give each its own key.`));
     this.waiting.set(name, request);
     if (this.waiting.size === 1) setImmediate(() => this.suspend?.());
     return new Promise<T>((_, reject) => this.rejects.push(reject));
@@ -60,6 +61,6 @@ export class InputRounds {
 
   /** Rejects the questions that wait, so the suspended run of the tool can unwind. */
   release(): void {
-    for (const reject of this.rejects.splice(0)) reject(new Error(SUSPENDED));
+    for (const reject of this.rejects.splice(0)) reject(new McpServerError('MCP_INPUT_SUSPENDED', SUSPENDED));
   }
 }

@@ -234,8 +234,10 @@ export function sdk2Port(server: McpSdk2ServerLike, ctx: ServerContext, rounds?:
     clientCapabilities: () => capabilities ?? server.server.getClientCapabilities(),
     elicitInput: (params, key) => {
       if (modern === undefined) return ctx.mcpReq.elicitInput(params as never) as never;
-      const { mode: _mode, ...rest } = params as ElicitRequestURLParams;
-      return modern.ask(params.mode === 'url' ? inputRequired.elicitUrl(rest) : inputRequired.elicit(params as never), key);
+      if (params.mode !== 'url') return modern.ask(inputRequired.elicit(params as never), key);
+      // 2026-07-28's URL elicitation has no elicitationId (the retry answers it)
+      const { mode: _mode, elicitationId: _id, ...rest } = params as ElicitRequestURLParams;
+      return modern.ask(inputRequired.elicitUrl(rest), key);
     },
     createMessage: (params, key) => (modern === undefined ? (ctx.mcpReq.requestSampling(params as never) as never) : modern.ask(inputRequired.createMessage(params as never), key)),
     listRoots: (key) => (modern === undefined ? (ctx.mcpReq.send({ method: 'roots/list' }) as never) : modern.ask(inputRequired.listRoots(), key)),
