@@ -89,6 +89,22 @@ export class ConformanceToolsV2 {
   }
 }
 
+/**
+ * Adds `test_trigger_tool_change` to `tools`: each call registers or removes the tool `test_dynamic_tool`, so the
+ * listing changes and `subscriptions/listen` streams get `notifications/tools/list_changed`.
+ */
+export function withTriggerTool(tools: Tools): Tools {
+  tools.action({ name: 'test_trigger_tool_change', description: 'Adds or removes the tool test_dynamic_tool (the tool list changes).', params: { type: 'object', properties: {} }, effects: [] }, () => {
+    if (tools.get('test_dynamic_tool') !== undefined) {
+      tools.unregister('test_dynamic_tool');
+      return 'removed test_dynamic_tool';
+    }
+    tools.action({ name: 'test_dynamic_tool', description: 'A tool test_trigger_tool_change added.', params: { type: 'object', properties: {} }, effects: [] }, () => 'dynamic');
+    return 'added test_dynamic_tool';
+  });
+  return tools;
+}
+
 /** The request states of every request's server: one key, one store of used states. */
 const states = new McpRequestStates();
 
@@ -100,6 +116,6 @@ export function conformanceServerV2(tools: Tools): McpServer {
 }
 
 if (require.main === module) {
-  const tools = new Tools({ logger: { warn: () => undefined, error: () => undefined } }).register(new ConformanceTools()).register(new ConformanceToolsV2());
+  const tools = withTriggerTool(new Tools({ logger: { warn: () => undefined, error: () => undefined } }).register(new ConformanceTools()).register(new ConformanceToolsV2()));
   void serveHttp(() => conformanceServerV2(tools), { port: Number(process.argv[2] ?? 0), eventStore: new McpMemoryEventStore(), retryIntervalMs: 500, registries: [tools] }).then((endpoint) => console.log(endpoint.url));
 }
