@@ -46,6 +46,21 @@ class Asking {
     }
   }
 
+  @Action('Asks under the approval key.', { effects: [] })
+  async squat(@Inject(McpRequest) mcp: McpRequest): Promise<string> {
+    return mcp.elicitInput({ message: 'Approve?', requestedSchema: FORM }, { key: 'approval' }).then(
+      () => 'answered',
+      (error: Error) => error.message,
+    );
+  }
+
+  @Action('Needs approval, then asks a name.', { effects: [], requiresApproval: true })
+  async guarded(@Inject(McpRequest) mcp: McpRequest): Promise<string> {
+    this.runs++;
+    const name = await mcp.elicitInput({ message: 'Name?', requestedSchema: FORM });
+    return `guarded ${String(name.content?.value)}`;
+  }
+
   @Action('Asks, but does not wait for the answer.', { effects: [] })
   impatient(@Inject(McpRequest) mcp: McpRequest): string {
     void mcp.elicitInput({ message: 'Ignored?', requestedSchema: FORM }).catch(() => undefined);
@@ -101,6 +116,22 @@ describe("a tool's questions on sessions and SDK 1.x, and more 2026-07-28 forms"
     }
   });
 
+  it("asks a 2025-11-25 session's approval and question through requests, with the verify hook configured", async () => {
+    const messages: string[] = [];
+    const client = new V1Client({ name: 'legacy', version: '1' }, { capabilities: { elicitation: { form: {} } } });
+    client.setRequestHandler(ElicitRequestSchema, (req) => {
+      messages.push(req.params.message);
+      return messages.length === 1 ? { action: 'accept', content: {} } : accept('Cy');
+    });
+    await client.connect(new V1HttpTransport(new URL(endpoint.url)));
+    try {
+      expect(text(await client.callTool({ name: 'guarded', arguments: {} }))).toBe('guarded Cy');
+      expect(messages).toEqual([expect.stringContaining("Allow tool 'guarded'"), 'Name?']);
+    } finally {
+      await client.close();
+    }
+  });
+
   it('asks an SDK 1.x client of an SDK 1.x server for its roots with a request', async () => {
     const server = new V1Server({ name: 'v1', version: '1' });
     serveTools(server, new Tools().register(new Asking()));
@@ -136,6 +167,10 @@ describe("a tool's questions on sessions and SDK 1.x, and more 2026-07-28 forms"
 
     it('refuses a second question under a key the round used already', async () => {
       expect(text(await call('clash'))).toMatch(/Two questions of one round use the key 'same'/);
+    });
+
+    it('refuses a question under the approval key', async () => {
+      expect(text(await call('squat'))).toMatch(/reserved for the approval question/);
     });
 
     it('answers the result of a tool that finished while its question waited', async () => {

@@ -28,11 +28,13 @@ export class InputRounds {
    * @param previous the answers of the earlier rounds, by key.
    * @param asked the keys the previous round asked, or undefined on a first call (no state).
    * @param responses the retry's `inputResponses`.
+   * @param reserved keys a tool may not use (the approval question's).
    */
   constructor(
     previous: Record<string, unknown> | undefined,
     private readonly asked: readonly string[] | undefined,
     private readonly responses: Record<string, unknown> | undefined,
+    private readonly reserved: readonly string[] = [],
   ) {
     this.answers = { ...previous };
     this.suspended = new Promise((resolve) => (this.suspend = resolve));
@@ -42,6 +44,7 @@ export class InputRounds {
   ask<T>(request: InputRequest, key: string | undefined): Promise<T> {
     this.count++;
     const name = key ?? `input-${this.count}`;
+    if (this.reserved.includes(name)) return Promise.reject(new McpServerError('MCP_INPUT_KEY_TAKEN', `The key '${name}' is reserved for the approval question: give the question another key.`));
     if (Object.hasOwn(this.answers, name)) return Promise.resolve(this.answers[name] as T);
     const response = this.responses?.[name];
     if (response !== undefined && (this.asked === undefined || this.asked.includes(name))) {

@@ -126,7 +126,7 @@ export class McpToolServerV2 {
     const state = ctx.mcpReq.requestState();
     const opened = state === undefined ? undefined : await this.approvals.open(state, name, args, ctx);
     if (typeof opened === 'string') return toCallToolResult(this.tools.unapproved(name, REFUSED[opened]));
-    const rounds: Rounds = { payload: opened, questions: new InputRounds(opened?.answers, opened?.asked, ctx.mcpReq.inputResponses) };
+    const rounds: Rounds = { payload: opened, questions: new InputRounds(opened?.answers, opened?.asked, ctx.mcpReq.inputResponses, [APPROVAL_INPUT_KEY]) };
     const request = new McpRequest(sdk2Port(this.server, ctx, rounds.questions));
     // The client's trace context (`traceparent`, `tracestate`, `baggage` in `params._meta`), as on SDK 1.x: the call's
     // execute_tool span continues the client's trace, with no server span around it.
