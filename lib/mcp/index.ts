@@ -7,12 +7,12 @@
 export { serveTools } from './server/serve-tools';
 export { McpToolServer, type ServeToolsOptions } from './server/mcp-tool-server';
 export { McpToolServerV2, APPROVAL_INPUT_KEY } from './server/v2/mcp-tool-server-v2';
-export { McpMemoryUsedStates, type McpUsedStates, type McpApprovalStateOptions } from './server/v2/approval-state';
+export { McpMemoryUsedStates, McpRequestStates, type McpUsedStates, type McpApprovalStateOptions } from './server/v2/approval-state';
 export { approvalPrompt, MAX_SHOWN_FIELD } from './server/approval-prompt';
 export type { McpSdk2ServerLike } from './server/v2/mcp-server-v2-like';
 export type { McpSdk2ServerFactory } from './server/v2/serve-http-v2';
 export { serveStdio, serveHttp, type ServeStdioOptions, type McpStdioHandle } from './server/serve-endpoints';
-export { McpRequest } from './server/mcp-request';
+export { McpRequest, type McpQuestionOptions } from './server/mcp-request';
 export { serveSkills, type McpSkillPrompts } from './server/serve-skills';
 export { mcpSkillsExtension, type McpSkillsExtension, type McpSkillsExtensionOptions } from './server/v2/skills-extension';
 export { serveToolOutputs, TOOL_OUTPUTS_RESOURCE } from './server/serve-tool-outputs';

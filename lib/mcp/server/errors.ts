@@ -11,8 +11,12 @@ import { AgentToolkitError } from '../../errors';
  *   milliseconds of at least 0).
  * - `MCP_SDK_MISSING`: the optional peer dependency `@modelcontextprotocol/sdk` (or the `zod` it needs) is not
  *   installed.
+ * - `MCP_INPUT_SUSPENDED`: what a tool's waiting question (`McpRequest.elicitInput`, ...) rejects with when its
+ *   2026-07-28 round is cut short: the call answers `input_required` and the tool runs again on the retry.
+ * - `MCP_INPUT_KEY_TAKEN`: two questions of one 2026-07-28 round use the same `key`, or a question uses `approval`
+ *   (the approval question's key).
  */
-export type McpServerErrorCode = 'MCP_TOOL_NAME_TAKEN' | 'MCP_HOST_VALIDATION' | 'MCP_HTTP_OPTIONS' | 'MCP_SDK_MISSING';
+export type McpServerErrorCode = 'MCP_TOOL_NAME_TAKEN' | 'MCP_HOST_VALIDATION' | 'MCP_HTTP_OPTIONS' | 'MCP_SDK_MISSING' | 'MCP_INPUT_SUSPENDED' | 'MCP_INPUT_KEY_TAKEN';
 
 /** A refusal of the MCP server adapter; see {@link McpServerErrorCode}. */
 export class McpServerError extends AgentToolkitError<McpServerErrorCode> {}

@@ -6,6 +6,7 @@ import type {
   ElicitRequestFormParams,
   ElicitRequestURLParams,
   ElicitResult,
+  ListRootsResult,
   LoggingLevel,
   ServerNotification,
   ServerRequest,
@@ -41,8 +42,9 @@ export interface McpRequestPort {
   /** The protocol revision the call speaks (`2026-07-28`, `2025-11-25`, ...), when known. */
   readonly protocolVersion: string | undefined;
   clientCapabilities(): ClientCapabilities | undefined;
-  elicitInput(params: ElicitRequestFormParams | ElicitRequestURLParams): Promise<ElicitResult>;
-  createMessage(params: CreateMessageRequest['params']): Promise<CreateMessageResult>;
+  elicitInput(params: ElicitRequestFormParams | ElicitRequestURLParams, key: string | undefined): Promise<ElicitResult>;
+  createMessage(params: CreateMessageRequest['params'], key: string | undefined): Promise<CreateMessageResult>;
+  listRoots(key: string | undefined): Promise<ListRootsResult>;
   readonly closeSseStream: (() => void) | undefined;
   notify(notification: { method: 'notifications/progress' | 'notifications/message'; params: Record<string, unknown> }): Promise<void>;
   /** Sends a log message when `level` is at or above what the client asked for. */
@@ -61,6 +63,7 @@ export function sdk1Port(server: McpSdk1ServerLike, extra: McpRequestExtra, leve
     clientCapabilities: () => server.server.getClientCapabilities(),
     elicitInput: (params) => server.server.elicitInput(params, { relatedRequestId: extra.requestId, signal: extra.signal }),
     createMessage: (params) => server.server.createMessage(params, { relatedRequestId: extra.requestId, signal: extra.signal }) as Promise<CreateMessageResult>,
+    listRoots: () => server.server.listRoots(undefined, { relatedRequestId: extra.requestId, signal: extra.signal }),
     closeSseStream: extra.closeSSEStream,
     notify: (notification) => extra.sendNotification(notification as never),
     log: async (level, data, logger) => {
@@ -68,6 +71,15 @@ export function sdk1Port(server: McpSdk1ServerLike, extra: McpRequestExtra, leve
       await extra.sendNotification({ method: 'notifications/message', params: logger === undefined ? { level, data } : { level, data, logger } });
     },
   };
+}
+
+/** Options of a question a tool asks through {@link McpRequest}. */
+export interface McpQuestionOptions {
+  /**
+   * The question's key in an MCP 2026-07-28 `input_required` result's `inputRequests` (the client answers under it).
+   * Default `input-k` for the call's k-th question. Ignored on a session, where the question is a request.
+   */
+  key?: string | undefined;
 }
 
 /**
@@ -126,19 +138,37 @@ export class McpRequest {
 
   /**
    * Asks the connected user for input (`elicitation/create`), tied to this call and cancelled with it.
+   *
+   * On a session (2025-11-25 and older) it is a request to the client. On MCP 2026-07-28 (SDK v2, no requests from
+   * server to client) the question becomes an input request of an `input_required` result, and the client retries the
+   * call with the answer: the tool runs again from its start on each round (its code before the question too:
+   * guard side effects, see docs/providers/mcp.md "Questions over 2026-07-28"), and this call then returns the
+   * answer. `options.key` names the question in `inputRequests` (default `input-k` for the call's k-th question);
+   * questions asked together (`Promise.all`) make one round. A client that did not declare the capability gets the
+   * JSON-RPC error -32021 (MissingRequiredClientCapability) for the call.
    * @returns the user's answer: `action` is `accept` (with `content`), `decline` or `cancel`.
    * @throws the SDK's error when the client does not support elicitation or the request fails.
    */
-  elicitInput(params: ElicitRequestFormParams | ElicitRequestURLParams): Promise<ElicitResult> {
-    return this.port.elicitInput(params);
+  elicitInput(params: ElicitRequestFormParams | ElicitRequestURLParams, options?: McpQuestionOptions): Promise<ElicitResult> {
+    return this.port.elicitInput(params, options?.key);
   }
 
   /**
-   * Asks the client's model for a completion (`sampling/createMessage`), tied to this call and cancelled with it.
+   * Asks the client's model for a completion (`sampling/createMessage`), tied to this call and cancelled with it. On
+   * MCP 2026-07-28 an input request, as {@link McpRequest.elicitInput} describes.
    * @throws the SDK's error when the client does not support sampling or the request fails.
    */
-  createMessage(params: CreateMessageRequest['params']): Promise<CreateMessageResult> {
-    return this.port.createMessage(params);
+  createMessage(params: CreateMessageRequest['params'], options?: McpQuestionOptions): Promise<CreateMessageResult> {
+    return this.port.createMessage(params, options?.key);
+  }
+
+  /**
+   * Asks the client for its roots (`roots/list`: the directories or files it exposes, as `file://` URIs). On MCP
+   * 2026-07-28 an input request, as {@link McpRequest.elicitInput} describes.
+   * @throws the SDK's error when the client does not support roots or the request fails.
+   */
+  listRoots(options?: McpQuestionOptions): Promise<ListRootsResult> {
+    return this.port.listRoots(options?.key);
   }
 
   /**

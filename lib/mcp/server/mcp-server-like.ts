@@ -5,6 +5,7 @@ import type { McpSdk2ServerLike } from './v2/mcp-server-v2-like';
 import type {
   ClientCapabilities,
   CreateMessageRequest,
+  ListRootsResult,
   ElicitRequestFormParams,
   ElicitRequestURLParams,
   ElicitResult,
@@ -30,6 +31,8 @@ export interface McpLowLevelServerLike {
   elicitInput(params: ElicitRequestFormParams | ElicitRequestURLParams, options?: RequestOptions): Promise<ElicitResult>;
   /** Sends `sampling/createMessage` to the client. */
   createMessage(params: CreateMessageRequest['params'], options?: RequestOptions): Promise<unknown>;
+  /** Sends `roots/list` to the client. */
+  listRoots(params?: undefined, options?: RequestOptions): Promise<ListRootsResult>;
 }
 
 /**

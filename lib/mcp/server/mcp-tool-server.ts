@@ -19,7 +19,7 @@ import { isBelowLevel, McpRequest, sdk1Port, type McpLogLevels, type McpRequestE
 import { serveToolOutputs } from './serve-tool-outputs';
 import { ListChangedTick, withoutListChanged } from './list-changed';
 import { answerUnknownTools } from './unknown-tool';
-import type { McpApprovalStateOptions } from './v2/approval-state';
+import type { McpApprovalStateOptions, McpRequestStates } from './v2/approval-state';
 import { sdkServer, type McpSdk1ServerLike } from './mcp-server-like';
 
 /** Options of {@link serveTools} / {@link McpToolServer}. */
@@ -37,9 +37,11 @@ export interface ServeToolsOptions {
   /**
    * SDK v2 only: the signing key, lifetime and used-state store of the `requestState` an approval hands the client
    * (MCP 2026-07-28 multi-round-trip requests). Default: a random key of this process, 600 seconds, one
-   * `McpMemoryUsedStates` of this process. A fleet behind one URL needs a shared key and a shared store.
+   * `McpMemoryUsedStates` of this process. A fleet behind one URL needs a shared key and a shared store. Pass a
+   * `McpRequestStates` that the `McpServer`'s `requestState.verify` hook uses too, so a forged, tampered or expired
+   * state is answered with the JSON-RPC error -32602 before any tool runs.
    */
-  approvalState?: McpApprovalStateOptions | undefined;
+  approvalState?: McpApprovalStateOptions | McpRequestStates | undefined;
 }
 
 /**

@@ -19,8 +19,8 @@ const run = (source: string, log: string[] = []): Promise<Record<string, unknown
 const skillMd = (name: string, description: string) => `---\nname: ${name}\ndescription: ${description}\n---\nDo ${name}.\n`;
 
 describe('docs/providers/mcp.md SDK v2 snippets', () => {
-  it('has the two snippets this spec runs', () => {
-    expect(snippets).toHaveLength(2);
+  it('has the three snippets this spec runs', () => {
+    expect(snippets).toHaveLength(3);
   });
 
   it('the quick start serves the registry on 2026-07-28 and asks approval through input_required', async () => {
@@ -28,6 +28,12 @@ describe('docs/providers/mcp.md SDK v2 snippets', () => {
     await run(snippets[0]!, log);
     expect(log.slice(0, 2)).toEqual(['modern', expect.stringContaining("Allow tool 'deploy' to run?")]);
     expect(log).toHaveLength(3);
+  });
+
+  it("the questions snippet asks the tool's question through input_required and the SDK client's loop answers it", async () => {
+    const log: string[] = [];
+    await run(snippets[2]!, log);
+    expect(log).toEqual([expect.stringContaining('Hello, Ada!')]);
   });
 
   it('the skills snippet serves the registry through the skills extension and follows a refresh', async () => {

@@ -10,7 +10,7 @@ import { McpServer, type ServerContext } from '@modelcontextprotocol/server';
 import { BillingTools } from '../../../examples/mcp-server';
 import { Tools } from '../../../lib';
 import { approvalPrompt, McpMemoryUsedStates, serveHttp, serveTools, type McpHttpEndpoint } from '../../../lib/mcp';
-import { ApprovalStates } from '../../../lib/mcp/server/v2/approval-state';
+import { McpRequestStates } from '../../../lib/mcp/server/v2/approval-state';
 
 const text = (result: unknown) => ((result as { content: Array<{ text?: string }> }).content[0]?.text ?? '');
 
@@ -99,7 +99,7 @@ describe('serveHttp on SDK v2 under attack', () => {
       const [version, body, mac] = first.requestState.split('.');
       const payload = JSON.parse(Buffer.from(body!, 'base64url').toString()) as { p: { args: string } };
       const tampered = `${version}.${Buffer.from(JSON.stringify({ ...payload, p: { ...payload.p, args: 'x' } })).toString('base64url')}.${mac}`;
-      const foreignKey = await new ApprovalStates({ key: 'k'.repeat(32) }).mint('refund', { orderId: 'r-3', amount: 1 }, { mcpReq: { method: 'tools/call' } } as ServerContext);
+      const foreignKey = await new McpRequestStates({ key: 'k'.repeat(32) }).mint('refund', { orderId: 'r-3', amount: 1 }, { mcpReq: { method: 'tools/call' } } as ServerContext);
       for (const state of ['forged', tampered, foreignKey]) {
         const result = await retry({ orderId: 'r-3', amount: 1 }, state);
         expect(result.isError).toBe(true);
@@ -117,7 +117,7 @@ describe('serveHttp on SDK v2 under attack', () => {
   });
 
   it('refuses an expired state (the codec checks the expiry) and remembers used ids only as long as they live', async () => {
-    const states = new ApprovalStates({ key: 'e'.repeat(32), ttlSeconds: 60, usedStates: new McpMemoryUsedStates() });
+    const states = new McpRequestStates({ key: 'e'.repeat(32), ttlSeconds: 60, usedStates: new McpMemoryUsedStates() });
     const ctx = { mcpReq: { method: 'tools/call' } } as ServerContext;
     const state = await states.mint('refund', { a: 1 }, ctx);
     const now = Date.now();
@@ -137,8 +137,8 @@ describe('serveHttp on SDK v2 under attack', () => {
   });
 
   it('refuses a short key and a ttl that is not positive', () => {
-    expect(() => new ApprovalStates({ key: 'short' })).toThrow(/at least 32 bytes/);
-    expect(() => new ApprovalStates({ ttlSeconds: 0 })).toThrow(/positive number of seconds/);
+    expect(() => new McpRequestStates({ key: 'short' })).toThrow(/at least 32 bytes/);
+    expect(() => new McpRequestStates({ ttlSeconds: 0 })).toThrow(/positive number of seconds/);
   });
 
   it('answers 403 to a foreign Origin or Host, and serves loopback origins and requests without Origin', async () => {

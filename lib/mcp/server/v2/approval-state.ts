@@ -55,28 +55,60 @@ export interface McpApprovalStateOptions {
   usedStates?: McpUsedStates | undefined;
 }
 
-/** What an approval's `requestState` carries: the state's id, the tool, the hash of its arguments, the expiry. */
-interface ApprovalPayload {
+/**
+ * @internal What a call's `requestState` carries: the state's id, the tool, the hash of its arguments, the expiry;
+ * whether the user approved the call in an earlier round, the answers of the earlier rounds by key, and the keys
+ * this round asked.
+ */
+export interface RoundsPayload {
   readonly id: string;
   readonly tool: string;
   readonly args: string;
   readonly exp: number;
+  readonly approved?: true;
+  readonly answers?: Record<string, unknown>;
+  readonly asked?: readonly string[];
 }
 
-/** Why an echoed approval state was refused (a failed result says it to the model). */
+/** @internal What one round hands on to the next (see {@link RoundsPayload}). */
+export interface RoundsCarry {
+  readonly approved?: boolean | undefined;
+  readonly answers?: Record<string, unknown> | undefined;
+  readonly asked: readonly string[];
+}
+
+/** Why an echoed state was refused (a failed result says it to the model). */
 export type ApprovalStateRefusal = 'invalid' | 'foreign' | 'replayed';
+
+/** Payloads the `verify` hook of a {@link McpRequestStates} decoded: only these are taken for verified states. */
+const VERIFIED = new WeakSet<object>();
 
 const DEFAULT_TTL_SECONDS = 600;
 let processKey: Uint8Array | undefined;
 let processUsedStates: McpUsedStates | undefined;
 
 /**
- * @internal Mints and checks the `requestState` an approval round trip hands the client: signed with the SDK's
+ * Mints and checks the `requestState` a served tool call hands a 2026-07-28 client with an `input_required` result
+ * (the approval question, and the tool's own questions through `McpRequest`): signed with the SDK's
  * `createRequestStateCodec` (HMAC-SHA-256, expiry, bound to the method and the authenticated client), bound to the
  * exact call (the tool's name and a SHA-256 of its arguments' JSON) and single-use ({@link McpUsedStates}).
+ *
+ * Pass one instance to both the `McpServer` and `serveTools`, so a forged, tampered, expired or another client's
+ * state is answered with the JSON-RPC error -32602 (the SDK's `requestState.verify` hook, which runs before any
+ * handler):
+ *
+ * ```ts
+ * const states = new McpRequestStates({ key: process.env.MCP_STATE_KEY });
+ * const server = new McpServer({ name: 'billing', version: '1.0.0' }, { requestState: { verify: states.verify } });
+ * serveTools(server, tools, { approvalState: states });
+ * ```
+ *
+ * Without the hook the tool refuses such a state itself, with a failed result (the tool does not run). A state for
+ * another call (other tool or arguments) or one used before is always refused with a failed result: the hook does
+ * not see the call's arguments.
  */
-export class ApprovalStates {
-  private readonly codec: RequestStateCodec<ApprovalPayload>;
+export class McpRequestStates {
+  private readonly codec: RequestStateCodec<RoundsPayload>;
   private readonly ttlMs: number;
   private readonly usedStates: McpUsedStates;
 
@@ -89,30 +121,55 @@ export class ApprovalStates {
     if (bytes < 32) throw new McpServerError('MCP_HTTP_OPTIONS', `approvalState.key must be at least 32 bytes (got ${bytes}); generate one with crypto.randomBytes(32).`);
     this.ttlMs = ttlSeconds * 1000;
     this.usedStates = options.usedStates ?? (processUsedStates ??= new McpMemoryUsedStates());
-    this.codec = serverSdk().createRequestStateCodec<ApprovalPayload>({ key, ttlSeconds, bind: (ctx) => `${ctx.mcpReq.method}\0${ctx.http?.authInfo?.clientId ?? ''}` });
-  }
-
-  /** The state to hand out with the approval question of `tool` called with `args`. */
-  mint(tool: string, args: unknown, ctx: ServerContext): Promise<string> {
-    return this.codec.mint({ id: randomUUID(), tool, args: argsHash(args), exp: Date.now() + this.ttlMs }, ctx);
+    this.codec = serverSdk().createRequestStateCodec<RoundsPayload>({ key, ttlSeconds, bind: (ctx) => `${ctx.mcpReq.method}\0${ctx.http?.authInfo?.clientId ?? ''}` });
   }
 
   /**
-   * Checks an echoed state against the call it came back with and uses it up.
-   * @returns undefined when the call may take the user's answer, else why not.
+   * The SDK's `requestState.verify` hook (`new McpServer(info, { requestState: { verify: states.verify } })`): checks
+   * the signature, the expiry and the client binding of an echoed state before the handler runs.
+   * @returns the state's payload, which the served tool then checks against the call and uses up.
+   * @throws the codec's error for a forged, tampered, malformed, expired or another client's state (the SDK answers
+   * it with the JSON-RPC error -32602 "Invalid or expired requestState").
    */
-  async check(state: unknown, tool: string, args: unknown, ctx: ServerContext): Promise<ApprovalStateRefusal | undefined> {
-    if (typeof state !== 'string') return 'invalid';
-    let payload: ApprovalPayload;
-    try {
-      payload = await this.codec.verify(state, ctx);
-    } catch {
-      return 'invalid'; // forged, expired, malformed or minted for another client
+  readonly verify = async (state: string, ctx: ServerContext): Promise<RoundsPayload> => {
+    const payload = await this.codec.verify(state, ctx);
+    VERIFIED.add(payload);
+    return payload;
+  };
+
+  /** @internal The state to hand out with a round's questions of `tool` called with `args`. */
+  mint(tool: string, args: unknown, ctx: ServerContext, carry: RoundsCarry = { asked: [] }): Promise<string> {
+    const answers = carry.answers !== undefined && Object.keys(carry.answers).length > 0 ? { answers: carry.answers } : {};
+    return this.codec.mint({ id: randomUUID(), tool, args: argsHash(args), exp: Date.now() + this.ttlMs, ...(carry.approved === true ? { approved: true } : {}), ...answers, asked: [...carry.asked] }, ctx);
+  }
+
+  /**
+   * @internal Checks an echoed state (the wire string, or the payload the {@link verify} hook decoded) against the
+   * call it came back with and uses it up.
+   * @returns the payload when the call may go on, else why not.
+   */
+  async open(state: unknown, tool: string, args: unknown, ctx: ServerContext): Promise<RoundsPayload | ApprovalStateRefusal> {
+    let payload: RoundsPayload;
+    if (typeof state === 'object' && state !== null && VERIFIED.has(state)) payload = state as RoundsPayload;
+    else if (typeof state !== 'string') return 'invalid';
+    else {
+      try {
+        payload = await this.codec.verify(state, ctx);
+      } catch {
+        return 'invalid'; // forged, expired, malformed or minted for another client
+      }
     }
     if (payload.tool !== tool || payload.args !== argsHash(args)) return 'foreign';
-    return (await this.usedStates.claim(payload.id, payload.exp)) ? undefined : 'replayed';
+    return (await this.usedStates.claim(payload.id, payload.exp)) ? payload : 'replayed';
+  }
+
+  /** @internal {@link open} without the payload. @returns undefined when the call may go on, else why not. */
+  async check(state: unknown, tool: string, args: unknown, ctx: ServerContext): Promise<ApprovalStateRefusal | undefined> {
+    const opened = await this.open(state, tool, args, ctx);
+    return typeof opened === 'string' ? opened : undefined;
   }
 }
+
 
 function argsHash(args: unknown): string {
   return createHash('sha256').update(JSON.stringify(args ?? {}) ?? 'null').digest('base64url');

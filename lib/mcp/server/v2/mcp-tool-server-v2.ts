@@ -1,4 +1,4 @@
-import type { CallToolResult, ClientCapabilities, InputRequiredResult, McpServer, RegisteredResourceTemplate, RegisteredTool, ServerContext, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import type { CallToolResult, ClientCapabilities, ElicitRequestURLParams, InputRequiredResult, McpServer, RegisteredResourceTemplate, RegisteredTool, ServerContext, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { PermissionEngine } from '../../../permissions/permission-engine';
 import { PermissionBehavior } from '../../../permissions/permission-behavior';
 import { decisionAttributes } from '../../../permissions/decision-attributes';
@@ -13,7 +13,8 @@ import { ListChangedTick, withoutListChanged } from '../list-changed';
 import { McpServerError } from '../errors';
 import { McpRequest, type McpRequestPort } from '../mcp-request';
 import { needsApproval, NO_ELICITATION, toCallToolResult } from '../mcp-tool-server';
-import { ApprovalStates, type ApprovalStateRefusal, type McpApprovalStateOptions } from './approval-state';
+import { McpRequestStates, type ApprovalStateRefusal, type McpApprovalStateOptions, type RoundsPayload } from './approval-state';
+import { InputRounds } from './input-rounds';
 import type { McpSdk2ServerLike } from './mcp-server-v2-like';
 import { serverSdk } from './sdk-v2';
 import { serveToolOutputsV2 } from './serve-tool-outputs-v2';
@@ -25,14 +26,20 @@ export const APPROVAL_INPUT_KEY = 'approval';
 export interface ServeToolsV2Options {
   permissions?: PermissionEngine | undefined;
   progress?: boolean | undefined;
-  approvalState?: McpApprovalStateOptions | ApprovalStates | undefined;
+  approvalState?: McpApprovalStateOptions | McpRequestStates | undefined;
 }
 
 const REFUSED: Record<ApprovalStateRefusal, string> = {
-  invalid: 'the approval it came back with is forged, expired or for another client; call the tool again to be asked anew',
-  foreign: 'the approval it came back with was given for another call (another tool or other arguments); call the tool again to be asked anew',
-  replayed: 'the approval it came back with was used already (an approval runs one call); call the tool again to be asked anew',
+  invalid: 'the approval or answers it came back with (requestState) are forged, expired or for another client; call the tool again to be asked anew',
+  foreign: 'the approval or answers it came back with (requestState) were given for another call (another tool or other arguments); call the tool again to be asked anew',
+  replayed: 'the approval or answers it came back with (requestState) were used already (a state serves one retry); call the tool again to be asked anew',
 };
+
+/** What one call knows of its earlier rounds: the verified state (none on a first call) and the tool's questions. */
+interface Rounds {
+  readonly payload: RoundsPayload | undefined;
+  readonly questions: InputRounds;
+}
 
 /**
  * A `Tools` registry served on an SDK v2 `McpServer` (`@modelcontextprotocol/server` 2.x), built by `serveTools`.
@@ -56,7 +63,7 @@ export class McpToolServerV2 {
   private readonly registered = new Map<string, { tool: RegisteredTool; entry: McpTool }>();
   private readonly unsubscribe: () => void;
   private readonly progressEnabled: boolean;
-  private readonly approvals: ApprovalStates;
+  private readonly approvals: McpRequestStates;
   private readonly outputs: RegisteredResourceTemplate | undefined;
   private readonly listChangedTick: ListChangedTick;
 
@@ -68,7 +75,7 @@ export class McpToolServerV2 {
   ) {
     this.progressEnabled = options.progress ?? true;
     this.listChangedTick = new ListChangedTick(server);
-    this.approvals = options.approvalState instanceof ApprovalStates ? options.approvalState : new ApprovalStates(options.approvalState);
+    this.approvals = options.approvalState instanceof McpRequestStates ? options.approvalState : new McpRequestStates(options.approvalState);
     // The SDK then answers logging/setLevel; a server connected already keeps the capabilities it has (fixed then).
     if (!server.isConnected()) server.server.registerCapabilities({ logging: {} });
     this.outputs = serveToolOutputsV2(server, tools);
@@ -115,15 +122,20 @@ export class McpToolServerV2 {
 
 
 
-  private call(name: string, args: Record<string, unknown>, ctx: ServerContext): Promise<CallToolResult | InputRequiredResult> {
-    const request = new McpRequest(sdk2Port(this.server, ctx));
+  private async call(name: string, args: Record<string, unknown>, ctx: ServerContext): Promise<CallToolResult | InputRequiredResult> {
+    const state = ctx.mcpReq.requestState();
+    const opened = state === undefined ? undefined : await this.approvals.open(state, name, args, ctx);
+    if (typeof opened === 'string') return toCallToolResult(this.tools.unapproved(name, REFUSED[opened]));
+    const rounds: Rounds = { payload: opened, questions: new InputRounds(opened?.answers, opened?.asked, ctx.mcpReq.inputResponses, [APPROVAL_INPUT_KEY]) };
+    const request = new McpRequest(sdk2Port(this.server, ctx, rounds.questions));
     // The client's trace context (`traceparent`, `tracestate`, `baggage` in `params._meta`), as on SDK 1.x: the call's
     // execute_tool span continues the client's trace, with no server span around it.
     const options: ExecuteOptions = { context: this.tools.context.clone().provide(request), signal: request.signal, callId: String(ctx.mcpReq.id), traceContext: ctx.mcpReq._meta };
-    return this.decide(name, args, options, request, ctx).then((result) => ('resultType' in result ? result : toCallToolResult(result)));
+    const result = await this.decide(name, args, options, request, ctx, rounds);
+    return 'resultType' in result ? result : toCallToolResult(result);
   }
 
-  private async decide(name: string, args: Record<string, unknown>, options: ExecuteOptions, request: McpRequest, ctx: ServerContext): Promise<ActionResult<unknown> | InputRequiredResult> {
+  private async decide(name: string, args: Record<string, unknown>, options: ExecuteOptions, request: McpRequest, ctx: ServerContext, rounds: Rounds): Promise<ActionResult<unknown> | InputRequiredResult> {
     const tool = this.tools.get(name);
     if (tool === undefined) return this.tools.execute(name, args, options);
     if (this.options.permissions !== undefined) {
@@ -131,30 +143,54 @@ export class McpToolServerV2 {
       if (decision.behavior === PermissionBehavior.DENY) return this.tools.denied(tool.name, decision.message);
       const input = decision.updatedInput ?? args;
       const traced = { ...options, traceAttributes: decisionAttributes(decision, this.options.permissions.mode) };
-      if (decision.behavior === PermissionBehavior.ASK) return this.approveThenRun(tool, args, input, traced, request, ctx);
-      return this.run(tool.name, input, { ...traced, approved: true }, request, tool);
+      if (decision.behavior === PermissionBehavior.ASK) return this.approveThenRun(tool, args, input, traced, request, ctx, rounds);
+      return this.runRounds(tool, args, input, { ...traced, approved: true }, request, ctx, rounds, false);
     }
-    if (needsApproval(tool, args, options.context ?? this.tools.context)) return this.approveThenRun(tool, args, args, options, request, ctx);
-    return this.run(name, args, options, request, tool);
+    if (needsApproval(tool, args, options.context ?? this.tools.context)) return this.approveThenRun(tool, args, args, options, request, ctx, rounds);
+    return this.runRounds(tool, args, args, options, request, ctx, rounds, false);
   }
 
   /**
    * The approval round trip: the first entry asks (an `input_required` result with a state bound to `args`, the
-   * call as the client sent it); the retry runs `input` when the state holds and the user accepted.
+   * call as the client sent it); the retry runs `input` when the state holds and the user accepted. A state of a
+   * later round says the user approved already (the tool's own questions came after).
    */
-  private async approveThenRun(tool: Tool, args: unknown, input: unknown, options: ExecuteOptions, request: McpRequest, ctx: ServerContext): Promise<ActionResult<unknown> | InputRequiredResult> {
+  private async approveThenRun(tool: Tool, args: unknown, input: unknown, options: ExecuteOptions, request: McpRequest, ctx: ServerContext, rounds: Rounds): Promise<ActionResult<unknown> | InputRequiredResult> {
+    const { payload } = rounds;
+    if (payload?.approved === true) return this.runRounds(tool, args, input, { ...options, approved: true }, request, ctx, rounds, true);
     if (request.clientCapabilities?.elicitation === undefined) return this.tools.unapproved(tool.name, NO_ELICITATION);
     const { inputRequired, inputResponse } = serverSdk();
-    const state = ctx.mcpReq.requestState();
-    if (state === undefined) {
+    if (payload?.asked?.includes(APPROVAL_INPUT_KEY) !== true) {
       const question = inputRequired.elicit({ message: approvalPrompt(tool.name, input), requestedSchema: { type: 'object', properties: {} } });
-      return inputRequired({ inputRequests: { [APPROVAL_INPUT_KEY]: question }, requestState: await this.approvals.mint(tool.name, args, ctx) });
+      return inputRequired({ inputRequests: { [APPROVAL_INPUT_KEY]: question }, requestState: await this.approvals.mint(tool.name, args, ctx, { answers: payload?.answers, asked: [APPROVAL_INPUT_KEY] }) });
     }
-    const refused = await this.approvals.check(state, tool.name, args, ctx);
-    if (refused !== undefined) return this.tools.unapproved(tool.name, REFUSED[refused]);
     const answer = inputResponse(ctx.mcpReq.inputResponses, APPROVAL_INPUT_KEY);
     if (answer.kind !== 'elicit' || answer.action !== 'accept') return this.tools.declined(tool.name);
-    return this.run(tool.name, input, { ...options, approved: true }, request, tool);
+    return this.runRounds(tool, args, input, { ...options, approved: true }, request, ctx, rounds, true);
+  }
+
+  /**
+   * Runs the tool; when it asks a question no round answered yet (2026-07-28), the run is cut short (its signal
+   * aborts, its waiting questions reject) and the call answers `input_required` with the round's questions and a
+   * state carrying the answers so far (and the approval, when given).
+   */
+  private async runRounds(tool: Tool, args: unknown, input: unknown, options: ExecuteOptions, request: McpRequest, ctx: ServerContext, rounds: Rounds, approved: boolean): Promise<ActionResult<unknown> | InputRequiredResult> {
+    const controller = new AbortController();
+    const stop = () => controller.abort(options.signal?.reason);
+    options.signal?.addEventListener('abort', stop, { once: true });
+    try {
+      const running = this.run(tool.name, input, { ...options, signal: controller.signal }, request, tool);
+      const finished = await Promise.race([running.then((result) => ({ result })), rounds.questions.suspended.then(() => undefined)]);
+      if (finished !== undefined) return finished.result;
+      controller.abort(new Error('suspended for input_required'));
+      rounds.questions.release();
+      running.catch(() => undefined);
+      const questions = rounds.questions.questions;
+      const requestState = await this.approvals.mint(tool.name, args, ctx, { approved, answers: rounds.questions.answers, asked: Object.keys(questions) });
+      return serverSdk().inputRequired({ inputRequests: questions, requestState });
+    } finally {
+      options.signal?.removeEventListener('abort', stop);
+    }
   }
 
   private run(name: string, args: unknown, options: ExecuteOptions, request: McpRequest, tool: Tool): Promise<ActionResult<unknown>> {
@@ -176,14 +212,18 @@ export class McpToolServerV2 {
   }
 }
 
-/** @internal The port of an SDK v2 `tools/call`: the handler's `ServerContext`. */
-export function sdk2Port(server: McpSdk2ServerLike, ctx: ServerContext): McpRequestPort {
-  const { PROTOCOL_VERSION_META_KEY, CLIENT_CAPABILITIES_META_KEY } = serverSdk();
+/**
+ * @internal The port of an SDK v2 `tools/call`: the handler's `ServerContext`. On a 2026-07-28 request the tool's
+ * questions go to `rounds` (input requests of an `input_required` result); on a session they are requests.
+ */
+export function sdk2Port(server: McpSdk2ServerLike, ctx: ServerContext, rounds?: InputRounds): McpRequestPort {
+  const { PROTOCOL_VERSION_META_KEY, CLIENT_CAPABILITIES_META_KEY, inputRequired } = serverSdk();
   // A 2026-07-28 request carries the client's revision and capabilities in its envelope; a session has them from
   // `initialize` (createMcpHandler backfills the server's accessors from the envelope, stdio does not).
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   const version = envelope?.[PROTOCOL_VERSION_META_KEY];
   const capabilities = envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
+  const modern = typeof version === 'string' ? rounds : undefined;
   return {
     sessionId: ctx.sessionId,
     authInfo: ctx.http?.authInfo,
@@ -192,8 +232,15 @@ export function sdk2Port(server: McpSdk2ServerLike, ctx: ServerContext): McpRequ
     progressToken: ctx.mcpReq._meta?.progressToken,
     protocolVersion: typeof version === 'string' ? version : server.server.getNegotiatedProtocolVersion(),
     clientCapabilities: () => capabilities ?? server.server.getClientCapabilities(),
-    elicitInput: (params) => ctx.mcpReq.elicitInput(params as never) as never,
-    createMessage: (params) => ctx.mcpReq.requestSampling(params as never) as never,
+    elicitInput: (params, key) => {
+      if (modern === undefined) return ctx.mcpReq.elicitInput(params as never) as never;
+      if (params.mode !== 'url') return modern.ask(inputRequired.elicit(params as never), key);
+      // 2026-07-28's URL elicitation has no elicitationId (the retry answers it)
+      const { mode: _mode, elicitationId: _id, ...rest } = params as ElicitRequestURLParams;
+      return modern.ask(inputRequired.elicitUrl(rest), key);
+    },
+    createMessage: (params, key) => (modern === undefined ? (ctx.mcpReq.requestSampling(params as never) as never) : modern.ask(inputRequired.createMessage(params as never), key)),
+    listRoots: (key) => (modern === undefined ? (ctx.mcpReq.send({ method: 'roots/list' }) as never) : modern.ask(inputRequired.listRoots(), key)),
     closeSseStream: ctx.http?.closeSSE,
     notify: (notification) => ctx.mcpReq.notify(notification),
     log: (level, data, logger) => ctx.mcpReq.log(level, data, logger),
