@@ -3,7 +3,8 @@ import type { Client as Sdk2Client } from '@modelcontextprotocol/client';
 import type { LoggingLevel, LoggingMessageNotification, Progress, Tool as McpToolDefinition } from '@modelcontextprotocol/sdk/types.js';
 import { McpClientError } from './mcp-client-error';
 import type { McpClientOptions } from './mcp-client-options';
-import { createTransport, isSessionGone } from './mcp-transport';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { createTransport, isSessionGone, SDK1_TRANSPORTS, type TransportClasses } from './mcp-transport';
 
 /** The SDK `Client` an {@link McpClientTools} uses: SDK v2 (`@modelcontextprotocol/client`) or 1.x (deprecated). */
 export type McpSdkClient = Sdk2Client | Sdk1Client;
@@ -79,7 +80,7 @@ export const SDK1: ClientDialect = {
     return new Client(options.clientInfo ?? DEFAULT_CLIENT_INFO, { capabilities: {}, ...(options.clientOptions as import('@modelcontextprotocol/sdk/client/index.js').ClientOptions | undefined) });
   },
   async connect(client, options, request) {
-    await (client as Sdk1Client).connect(createTransport(options), request);
+    await (client as Sdk1Client).connect(createTransport(options, SDK1_TRANSPORTS) as Transport, request);
   },
   onToolsChanged(client, listener) {
     const { ToolListChangedNotificationSchema } = sdk1Types();
@@ -125,7 +126,7 @@ export const SDK2: ClientDialect = {
     return new Client(options.clientInfo ?? DEFAULT_CLIENT_INFO, { capabilities: {}, versionNegotiation: { mode: 'auto' }, ...(options.clientOptions as object | undefined) });
   },
   async connect(client, options, request) {
-    await (client as Sdk2Client).connect(createTransport2(options) as never, request as never);
+    await (client as Sdk2Client).connect(createTransport(options, SDK2_TRANSPORTS) as never, request as never);
   },
   onToolsChanged(client, listener) {
     (client as Sdk2Client).setNotificationHandler('notifications/tools/list_changed', listener);
@@ -198,24 +199,9 @@ function sdk2(): typeof import('@modelcontextprotocol/client') {
   }
 }
 
-/** A new SDK v2 transport for `options` (`command`: stdio; `url`: Streamable HTTP). */
-function createTransport2(options: McpClientOptions): unknown {
-  if (options.command !== undefined) {
-    // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy load of the stdio transport
-    const { StdioClientTransport } = require('@modelcontextprotocol/client/stdio') as typeof import('@modelcontextprotocol/client/stdio');
-    return new StdioClientTransport({
-      command: options.command,
-      args: [...(options.args ?? [])],
-      ...(options.env === undefined ? {} : { env: { ...options.env } }),
-      ...(options.cwd === undefined ? {} : { cwd: options.cwd }),
-      ...(options.stderr === undefined ? {} : { stderr: options.stderr }),
-    });
-  }
-  const { StreamableHTTPClientTransport } = sdk2();
-  const transportOptions = (options.transportOptions ?? {}) as { requestInit?: RequestInit };
-  const headers = options.headers === undefined ? undefined : { ...(transportOptions.requestInit?.headers as Record<string, string> | undefined), ...options.headers };
-  return new StreamableHTTPClientTransport(new URL(String(options.url)), {
-    ...(transportOptions as object),
-    ...(headers === undefined ? {} : { requestInit: { ...transportOptions.requestInit, headers } }),
-  });
-}
+/** SDK v2's transports (`@modelcontextprotocol/client`). */
+const SDK2_TRANSPORTS: TransportClasses = {
+  // eslint-disable-next-line @typescript-eslint/no-require-imports -- lazy load of the stdio transport
+  stdio: () => (require('@modelcontextprotocol/client/stdio') as typeof import('@modelcontextprotocol/client/stdio')).StdioClientTransport,
+  http: () => sdk2().StreamableHTTPClientTransport as unknown as ReturnType<TransportClasses['http']>,
+};

@@ -57,7 +57,12 @@ export interface McpClientOptions {
   readonly url?: string | URL | undefined;
   /** Headers sent with every HTTP request (an `Authorization` header, for example). */
   readonly headers?: Readonly<Record<string, string>> | undefined;
-  /** Further options of the SDK's `StreamableHTTPClientTransport` (`authProvider`, `fetch`, `reconnectionOptions`). */
+  /**
+   * Further options of the SDK's `StreamableHTTPClientTransport` (`authProvider`, `fetch`, `reconnectionOptions`). A
+   * `fetch` of yours carries every request; a POST reaches it once the event loop has polled its sockets, so a
+   * connection the server already closed is not used for it (docs/providers/mcp-client.md, "Which calls are sent
+   * again").
+   */
   readonly transportOptions?: StreamableHTTPClientTransportOptions | undefined;
   /**
    * An SDK `Client` you connected yourself (any transport). The adapter lists and calls tools through it and

@@ -2,6 +2,7 @@ import { randomUUID } from 'node:crypto';
 import type { Server as HttpServer } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { McpServerError } from './errors';
+import { HttpSessions } from './http-sessions';
 import type { McpSdk1ServerLike } from './mcp-server-like';
 
 type Transport = import('@modelcontextprotocol/sdk/server/streamableHttp.js').StreamableHTTPServerTransport;
@@ -96,14 +97,6 @@ export const DEFAULT_MAX_SESSIONS = 100;
 /** The default {@link ServeHttpOptions.idleTimeoutMs}: 30 minutes. */
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
 
-/** One Streamable HTTP session: its transport and server, its open exchanges and its idle timer. */
-interface Session {
-  readonly transport: Transport;
-  readonly server: McpSdk1ServerLike;
-  open: number;
-  timer: ReturnType<typeof setTimeout> | undefined;
-}
-
 /** A running Streamable HTTP endpoint from {@link serveHttp}. */
 export interface McpHttpEndpoint {
   /** The endpoint URL, for example `http://127.0.0.1:41234/mcp`. */
@@ -157,31 +150,12 @@ export async function serveHttpSdk1(createServer: () => McpSdk1ServerLike | Prom
   const idleMs = options.idleTimeoutMs ?? DEFAULT_SESSION_IDLE_MS;
   if (!(Number.isFinite(idleMs) && idleMs >= 0)) throw new McpServerError('MCP_HTTP_OPTIONS', `serveHttp: idleTimeoutMs must be a number of milliseconds of at least 0 (got ${String(idleMs)}).`);
   const app = createMcpExpressApp({ host, allowedHosts });
-  const sessions = new Map<string, Session>();
+  const sessions = new HttpSessions<Transport, McpSdk1ServerLike>(idleMs);
 
   type Req = { headers: Record<string, string | string[] | undefined>; body?: unknown };
   type Res = { status(code: number): Res; json(body: unknown): void; headersSent: boolean; once(event: 'close', listener: () => void): unknown };
-  const closeIdle = (session: Session) => {
-    session.timer = undefined;
-    if (session.open > 0) return;
-    session.server.close().catch(() => undefined); // closes the transport, whose onclose forgets the session
-  };
-  /** Counts an HTTP exchange of the session as open until its response closes; the idle timer runs while none is. */
-  const track = (session: Session, res: Res) => {
-    if (idleMs === 0) return;
-    session.open++;
-    clearTimeout(session.timer);
-    session.timer = undefined;
-    res.once('close', () => {
-      session.open--;
-      if (session.open === 0 && sessions.get(session.transport.sessionId ?? '') === session) session.timer = setTimeout(() => closeIdle(session), idleMs).unref();
-    });
-  };
   const reject = (res: Res, status: number, message: string) => res.status(status).json({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
-  const sessionOf = (req: Req) => {
-    const id = req.headers['mcp-session-id'];
-    return typeof id === 'string' ? sessions.get(id) : undefined;
-  };
+  const sessionOf = (req: Req) => sessions.of(req.headers['mcp-session-id']);
 
   app.post(path, async (req: Req, res: Res) => {
     let session = sessionOf(req);
@@ -191,25 +165,21 @@ export async function serveHttpSdk1(createServer: () => McpSdk1ServerLike | Prom
       const server = await createServer();
       const transport: Transport = new StreamableHTTPServerTransport({
         sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (id) => void sessions.set(id, created),
+        onsessioninitialized: (id) => sessions.add(id, created),
         ...(options.eventStore === undefined ? {} : { eventStore: options.eventStore }),
         ...(options.retryIntervalMs === undefined ? {} : { retryInterval: options.retryIntervalMs }),
       });
-      const created: Session = { transport, server, open: 0, timer: undefined };
-      transport.onclose = () => {
-        clearTimeout(created.timer);
-        if (transport.sessionId !== undefined && sessions.get(transport.sessionId) === created) sessions.delete(transport.sessionId);
-      };
+      const created = sessions.create(transport, server);
       await server.connect(transport);
       session = created;
     }
-    track(session, res);
+    sessions.track(session, res);
     await session.transport.handleRequest(req as never, res as never, req.body);
   });
   const onSession = async (req: Req, res: Res) => {
     const session = sessionOf(req);
     if (session === undefined) return reject(res, 400, 'Invalid or missing session id');
-    track(session, res);
+    sessions.track(session, res);
     await session.transport.handleRequest(req as never, res as never);
   };
   app.get(path, onSession);
@@ -224,9 +194,7 @@ export async function serveHttpSdk1(createServer: () => McpSdk1ServerLike | Prom
     url: `http://${shownHost}:${port}${path}`,
     httpServer,
     async close() {
-      for (const session of sessions.values()) clearTimeout(session.timer);
-      await Promise.all([...sessions.values()].map(({ server }) => server.close()));
-      sessions.clear();
+      await sessions.closeAll();
       httpServer.closeAllConnections();
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));
     },

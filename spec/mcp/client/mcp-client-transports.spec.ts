@@ -107,6 +107,16 @@ describe('McpClientTools over Streamable HTTP (official SDK server on loopback)'
     expect(server.headers['mcp-session-id']).toBeDefined();
   });
 
+  it.each([1, 2] as const)('sends every request through a fetch given in transportOptions (sdk: %s)', async (sdk) => {
+    const url = await server.start();
+    const methods: string[] = [];
+    const own = (input: string | URL, init?: RequestInit) => (methods.push(init?.method ?? 'GET'), fetch(input, init));
+    mcp = await McpClientTools.connect(new Tools(), { name: 'web', url, sdk, transportOptions: { fetch: own }, logger: recordingLogger() });
+    await mcp.close();
+    expect(methods).toContain('POST');
+    expect(methods.at(-1)).toBe('DELETE');
+  });
+
   it('closes even when ending the session fails (the server is gone)', async () => {
     const url = await server.start();
     const logger = recordingLogger();
@@ -123,22 +133,21 @@ describe('McpClientTools over Streamable HTTP (official SDK server on loopback)'
     mcp = await McpClientTools.connect(tools, { name: 'web', url, logger: recordingLogger() });
     const session = (mcp.client!.transport as { sessionId?: string }).sessionId;
     await server.stop();
-    // A restart takes a moment: the client has seen its kept-alive sockets close by then.
-    await new Promise((resolve) => setTimeout(resolve, 100));
     await server.start(server.port);
     expect(await tools.execute('mcp__web__echo', { text: 'after restart' })).toEqual(ActionResult.success('after restart'));
     expect(server.calls).toEqual(['after restart']);
     expect((mcp.client!.transport as { sessionId?: string }).sessionId).not.toBe(session);
   });
 
-  it('reports a lost connection for the model and reconnects once the server is back', async () => {
+  it('tells the model a server that went down is not connected (the call was not sent), and reconnects once it is back', async () => {
     const url = await server.start();
     const tools = new Tools({ logger: recordingLogger() });
     const logger = recordingLogger();
     mcp = await McpClientTools.connect(tools, { name: 'web', url, logger, reconnect: { maxAttempts: 1 } });
     await server.stop();
     const failed = await tools.execute('mcp__web__echo', { text: 'down' });
-    expect(failed.error).toMatch(/^The connection to MCP server 'web' was lost during the call \(.*\)\. It may or may not have run; check before retrying\.$/);
+    expect(failed.error).toBe("MCP server 'web' is not connected and could not be reconnected; try again later or use another tool.");
+    expect(server.calls).toEqual([]);
     await until(() => logger.lines.some((line) => line.includes('reconnection attempt 1 of 1 failed')));
     await server.start(server.port);
     expect(await tools.execute('mcp__web__echo', { text: 'back' })).toEqual(ActionResult.success('back'));

@@ -4,17 +4,13 @@ import type { AddressInfo } from 'node:net';
 import type { McpRequestContext } from '@modelcontextprotocol/server';
 import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { McpServerError } from '../errors';
+import { HttpSessions, type HttpSession } from '../http-sessions';
 import { DEFAULT_MAX_SESSIONS, DEFAULT_SESSION_IDLE_MS, type McpHttpEndpoint, type ServeHttpOptions } from '../serve';
 import type { McpSdk2ServerLike } from './mcp-server-v2-like';
 import type { NodeSdk, ServerSdk } from './sdk-v2';
 
-/** One 2025-11-25 (or older) session: its transport and server, its open exchanges and its idle timer. */
-interface Session {
-  readonly transport: NodeStreamableHTTPServerTransport;
-  readonly server: McpSdk2ServerLike;
-  open: number;
-  timer: ReturnType<typeof setTimeout> | undefined;
-}
+/** One 2025-11-25 (or older) session. */
+type Session = HttpSession<NodeStreamableHTTPServerTransport, McpSdk2ServerLike>;
 
 /** The factory `serveHttp` calls for each 2026-07-28 request and each older client's session. */
 export type McpSdk2ServerFactory = (context: McpRequestContext) => McpSdk2ServerLike | Promise<McpSdk2ServerLike>;
@@ -99,37 +95,18 @@ export async function serveHttpSdk2(createServer: McpSdk2ServerFactory, options:
   const handler = sdk.createMcpHandler((context) => createServer(context) as never, { legacy: 'reject', maxRequestBodySize: maxBody, onerror });
   const modern = node.toNodeHandler(handler, { maxRequestBodySize: maxBody, onerror });
   const unsubscribe = (options.registries ?? []).map((registry) => registry.onListChange(() => handler.notify.toolsChanged()));
-  const sessions = new Map<string, Session>();
-
-  const closeIdle = (session: Session) => {
-    session.timer = undefined;
-    if (session.open === 0) session.server.close().catch(() => undefined); // the transport's onclose forgets it
-  };
-  const track = (session: Session, res: ServerResponse) => {
-    if (idleMs === 0) return;
-    session.open++;
-    clearTimeout(session.timer);
-    session.timer = undefined;
-    res.once('close', () => {
-      session.open--;
-      if (session.open === 0 && sessions.get(session.transport.sessionId ?? '') === session) session.timer = setTimeout(() => closeIdle(session), idleMs).unref();
-    });
-  };
+  const sessions = new HttpSessions<NodeStreamableHTTPServerTransport, McpSdk2ServerLike>(idleMs);
 
   const openSession = async (): Promise<Session> => {
     const server = await createServer({ era: 'legacy' });
     const transport: NodeStreamableHTTPServerTransport = new node.NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
-      onsessioninitialized: (id) => void sessions.set(id, created),
+      onsessioninitialized: (id) => sessions.add(id, created),
       ...(options.eventStore === undefined ? {} : { eventStore: options.eventStore as never }),
       ...(options.retryIntervalMs === undefined ? {} : { retryInterval: options.retryIntervalMs }),
       maxRequestBodySize: maxBody,
     });
-    const created: Session = { transport, server, open: 0, timer: undefined };
-    transport.onclose = () => {
-      clearTimeout(created.timer);
-      if (transport.sessionId !== undefined && sessions.get(transport.sessionId) === created) sessions.delete(transport.sessionId);
-    };
+    const created: Session = sessions.create(transport, server);
     transport.onerror = onerror;
     await (server as unknown as { connect(t: unknown): Promise<void> }).connect(transport);
     return created;
@@ -137,14 +114,14 @@ export async function serveHttpSdk2(createServer: McpSdk2ServerFactory, options:
 
   const legacy = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
     const id = req.headers['mcp-session-id'];
-    let session = typeof id === 'string' ? sessions.get(id) : undefined;
+    let session = sessions.of(id);
     if (session === undefined) {
       if (id !== undefined) return reject(res, 404, -32001, 'Session not found: it ended or expired; initialize a new session.');
       if (req.method !== 'POST' || !sdk.isInitializeRequest(body)) return reject(res, 400, -32000, 'Bad Request: no valid session id provided; send initialize first.');
       if (sessions.size >= maxSessions) return reject(res, 503, -32000, `Too many sessions: this endpoint holds at most ${maxSessions} sessions of 2025-11-25 (or older) clients at once; end one (DELETE) or try again later.`);
       session = await openSession();
     }
-    track(session, res);
+    sessions.track(session, res);
     await session.transport.handleRequest(req, res, body);
   };
 
@@ -191,9 +168,7 @@ export async function serveHttpSdk2(createServer: McpSdk2ServerFactory, options:
     },
     async close() {
       for (const stop of unsubscribe) stop();
-      for (const session of sessions.values()) clearTimeout(session.timer);
-      await Promise.all([...sessions.values()].map(({ server }) => server.close()));
-      sessions.clear();
+      await sessions.closeAll();
       await handler.close();
       httpServer.closeAllConnections();
       await new Promise<void>((resolve) => httpServer.close(() => resolve()));
