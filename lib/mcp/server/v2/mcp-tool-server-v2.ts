@@ -38,7 +38,8 @@ const REFUSED: Record<ApprovalStateRefusal, string> = {
 /** What one call knows of its earlier rounds: the verified state (none on a first call) and the tool's questions. */
 interface Rounds {
   readonly payload: RoundsPayload | undefined;
-  readonly questions: InputRounds;
+  /** The tool's own questions as `input_required` rounds; undefined on a session, where they are requests. */
+  readonly questions: InputRounds | undefined;
 }
 
 /**
@@ -126,7 +127,8 @@ export class McpToolServerV2 {
     const state = ctx.mcpReq.requestState();
     const opened = state === undefined ? undefined : await this.approvals.open(state, name, args, ctx);
     if (typeof opened === 'string') return toCallToolResult(this.tools.unapproved(name, REFUSED[opened]));
-    const rounds: Rounds = { payload: opened, questions: new InputRounds(opened?.answers, opened?.asked, ctx.mcpReq.inputResponses, [APPROVAL_INPUT_KEY]) };
+    const questions = isStateless(ctx) ? new InputRounds(opened?.answers, opened?.asked, ctx.mcpReq.inputResponses, [APPROVAL_INPUT_KEY]) : undefined;
+    const rounds: Rounds = { payload: opened, questions };
     const request = new McpRequest(sdk2Port(this.server, ctx, rounds.questions));
     // The client's trace context (`traceparent`, `tracestate`, `baggage` in `params._meta`), as on SDK 1.x: the call's
     // execute_tool span continues the client's trace, with no server span around it.
@@ -175,18 +177,20 @@ export class McpToolServerV2 {
    * state carrying the answers so far (and the approval, when given).
    */
   private async runRounds(tool: Tool, args: unknown, input: unknown, options: ExecuteOptions, request: McpRequest, ctx: ServerContext, rounds: Rounds, approved: boolean): Promise<ActionResult<unknown> | InputRequiredResult> {
+    const { questions: asking } = rounds;
+    if (asking === undefined) return this.run(tool.name, input, options, request, tool);
     const controller = new AbortController();
     const stop = () => controller.abort(options.signal?.reason);
     options.signal?.addEventListener('abort', stop, { once: true });
     try {
       const running = this.run(tool.name, input, { ...options, signal: controller.signal }, request, tool);
-      const finished = await Promise.race([running.then((result) => ({ result })), rounds.questions.suspended.then(() => undefined)]);
+      const finished = await Promise.race([running.then((result) => ({ result })), asking.suspended.then(() => undefined)]);
       if (finished !== undefined) return finished.result;
       controller.abort(new Error('suspended for input_required'));
-      rounds.questions.release();
+      asking.release();
       running.catch(() => undefined);
-      const questions = rounds.questions.questions;
-      const requestState = await this.approvals.mint(tool.name, args, ctx, { approved, answers: rounds.questions.answers, asked: Object.keys(questions) });
+      const questions = asking.questions;
+      const requestState = await this.approvals.mint(tool.name, args, ctx, { approved, answers: asking.answers, asked: Object.keys(questions) });
       return serverSdk().inputRequired({ inputRequests: questions, requestState });
     } finally {
       options.signal?.removeEventListener('abort', stop);
@@ -213,8 +217,8 @@ export class McpToolServerV2 {
 }
 
 /**
- * @internal The port of an SDK v2 `tools/call`: the handler's `ServerContext`. On a 2026-07-28 request the tool's
- * questions go to `rounds` (input requests of an `input_required` result); on a session they are requests.
+ * @internal The port of an SDK v2 `tools/call`: the handler's `ServerContext`. With `rounds` (given for a 2026-07-28
+ * request) the tool's questions go to it (input requests of an `input_required` result); without, they are requests.
  */
 export function sdk2Port(server: McpSdk2ServerLike, ctx: ServerContext, rounds?: InputRounds): McpRequestPort {
   const { PROTOCOL_VERSION_META_KEY, CLIENT_CAPABILITIES_META_KEY, inputRequired } = serverSdk();
@@ -223,7 +227,6 @@ export function sdk2Port(server: McpSdk2ServerLike, ctx: ServerContext, rounds?:
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
   const version = envelope?.[PROTOCOL_VERSION_META_KEY];
   const capabilities = envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
-  const modern = typeof version === 'string' ? rounds : undefined;
   return {
     sessionId: ctx.sessionId,
     authInfo: ctx.http?.authInfo,
@@ -233,18 +236,23 @@ export function sdk2Port(server: McpSdk2ServerLike, ctx: ServerContext, rounds?:
     protocolVersion: typeof version === 'string' ? version : server.server.getNegotiatedProtocolVersion(),
     clientCapabilities: () => capabilities ?? server.server.getClientCapabilities(),
     elicitInput: (params, key) => {
-      if (modern === undefined) return ctx.mcpReq.elicitInput(params as never) as never;
-      if (params.mode !== 'url') return modern.ask(inputRequired.elicit(params as never), key);
+      if (rounds === undefined) return ctx.mcpReq.elicitInput(params as never) as never;
+      if (params.mode !== 'url') return rounds.ask(inputRequired.elicit(params as never), key);
       // 2026-07-28's URL elicitation has no elicitationId (the retry answers it)
       const { mode: _mode, elicitationId: _id, ...rest } = params as ElicitRequestURLParams;
-      return modern.ask(inputRequired.elicitUrl(rest), key);
+      return rounds.ask(inputRequired.elicitUrl(rest), key);
     },
-    createMessage: (params, key) => (modern === undefined ? (ctx.mcpReq.requestSampling(params as never) as never) : modern.ask(inputRequired.createMessage(params as never), key)),
-    listRoots: (key) => (modern === undefined ? (ctx.mcpReq.send({ method: 'roots/list' }) as never) : modern.ask(inputRequired.listRoots(), key)),
+    createMessage: (params, key) => (rounds === undefined ? (ctx.mcpReq.requestSampling(params as never) as never) : rounds.ask(inputRequired.createMessage(params as never), key)),
+    listRoots: (key) => (rounds === undefined ? (ctx.mcpReq.send({ method: 'roots/list' }) as never) : rounds.ask(inputRequired.listRoots(), key)),
     closeSseStream: ctx.http?.closeSSE,
     notify: (notification) => ctx.mcpReq.notify(notification),
     log: (level, data, logger) => ctx.mcpReq.log(level, data, logger),
   };
+}
+
+/** Whether `ctx` is a 2026-07-28 request, whose envelope names its revision (no session; no server-to-client requests). */
+function isStateless(ctx: ServerContext): boolean {
+  return typeof (ctx.mcpReq.envelope as Record<string, unknown> | undefined)?.[serverSdk().PROTOCOL_VERSION_META_KEY] === 'string';
 }
 
 /** The `registerTool` config of one listed tool: the registry's schemas carried as pass-through Standard Schemas. */
