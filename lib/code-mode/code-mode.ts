@@ -15,7 +15,7 @@ import { ToolChunk, ToolResultState } from '../streaming/tool-chunk';
 import type { Tools } from '../tools';
 import { renderDeclarations } from './declarations';
 import { poolFor } from './interpreter-pool';
-import { resolveLimits, resolveWarm, type CodeModeLimits, type ResolvedLimits } from './limits';
+import { resolveIdleTimeout, resolveLimits, resolveWarm, type CodeModeLimits, type ResolvedLimits } from './limits';
 import { LedgerCodec, type CodeModeUsedLedgers, type LedgerPayload, type LedgerRefusal } from './ledger';
 import { programNames } from './program-names';
 import { RunRecord } from './run-record';
@@ -66,6 +66,12 @@ export interface CodeModeOptions {
    * same memory limit (the largest count asked for wins); waiting ones never keep the process alive.
    */
   readonly warmInterpreters?: number | undefined;
+  /**
+   * How long a warm interpreter waits for a run before it is terminated, in milliseconds (default 60,000): each holds
+   * a thread and about 16 MiB. The run after that starts an interpreter of its own (a cold start) and the pool fills
+   * again after it. Shared like `warmInterpreters` (the largest value asked for wins).
+   */
+  readonly idleTimeoutMs?: number | undefined;
   /**
    * The HMAC-SHA-256 key (at least 32 bytes; a string is UTF-8 encoded) that signs the ledgers of paused runs. Every
    * process that may resume a run needs the same key. Default: a random key of this process.
@@ -168,6 +174,7 @@ export class CodeMode {
   private readonly permissions: PermissionEngine | undefined;
   private readonly name: string;
   private readonly warmInterpreters: number;
+  private readonly idleTimeoutMs: number;
   private made: Tool | undefined;
   private runs = 0;
 
@@ -186,6 +193,7 @@ export class CodeMode {
     this.expose = exposure(tools, options.expose);
     this.quickjs = resolveQuickJs();
     this.warmInterpreters = resolveWarm(options.warmInterpreters);
+    this.idleTimeoutMs = resolveIdleTimeout(options.idleTimeoutMs);
   }
 
   /**
@@ -194,7 +202,7 @@ export class CodeMode {
    */
   async warm(): Promise<void> {
     await poolFor(this.quickjs, this.limits)
-      .warm(this.warmInterpreters)
+      .warm(this.warmInterpreters, this.idleTimeoutMs)
       .catch(() => undefined);
   }
 
@@ -286,6 +294,7 @@ export class CodeMode {
       limits: this.limits,
       quickjs: this.quickjs,
       warm: this.warmInterpreters,
+      idleMs: this.idleTimeoutMs,
       signal,
       call: (name, args, inFlight) => {
         calls += 1;
@@ -311,7 +320,7 @@ export class CodeMode {
                   return false;
                 };
         tell(options.onCall, { tool: name, callId, status: 'running' });
-        return this.nested({ id: callId, name, args }, exposed, context, AbortSignal.any([signal, inFlight]), approve).then((answer) => {
+        return this.nested({ id: callId, name, args }, exposed, context, inFlight, approve).then((answer) => {
           // The run ended (a limit, a cancel, the pause itself): what comes back now is not part of its record.
           if (inFlight.aborted) return answer;
           if (record.isPending(index)) {
