@@ -55,7 +55,7 @@ export function createTransport(options: McpClientOptions, classes: TransportCla
  * dead connection and fails with `SocketError: other side closed` (`UND_ERR_SOCKET`), exactly as a server that
  * crashed while running it would: the bytes on the wire are the same, so a failed `tools/call` could only be reported
  * as "may or may not have run" (undici never retries it: https://github.com/nodejs/undici/issues/3492, and RFC 9110
- * §9.2.2 says not to retry a non-idempotent request without knowing it was not applied). After the poll
+ * section 9.2.2 says not to retry a non-idempotent request without knowing it was not applied). After the poll
  * undici has seen the FIN, drops the connection and sends on a new one, so the call reaches the restarted server.
  * Two `setImmediate` turns: the first may run in the check phase right after the poll that is running now, the
  * second runs after the next one. What remains is a FIN that arrives within the synchronous code between that poll
