@@ -137,19 +137,21 @@ export class McpToolServerV2 {
     return 'resultType' in result ? result : toCallToolResult(result);
   }
 
-  private async decide(name: string, args: Record<string, unknown>, options: ExecuteOptions, request: McpRequest, ctx: ServerContext, rounds: Rounds): Promise<ActionResult<unknown> | InputRequiredResult> {
+  private decide(name: string, args: Record<string, unknown>, options: ExecuteOptions, request: McpRequest, ctx: ServerContext, rounds: Rounds): Promise<ActionResult<unknown> | InputRequiredResult> {
     const tool = this.tools.get(name);
     if (tool === undefined) return this.tools.execute(name, args, options);
-    if (this.options.permissions !== undefined) {
-      const decision = await this.options.permissions.check(tool, args);
-      if (decision.behavior === PermissionBehavior.DENY) return this.tools.denied(tool.name, decision.message);
-      const input = decision.updatedInput ?? args;
-      const traced = { ...options, traceAttributes: decisionAttributes(decision, this.options.permissions.mode) };
-      if (decision.behavior === PermissionBehavior.ASK) return this.approveThenRun(tool, args, input, traced, request, ctx, rounds);
-      return this.runRounds(tool, args, input, { ...traced, approved: true }, request, ctx, rounds, false);
-    }
+    if (this.options.permissions !== undefined) return this.decideByPermissions(tool, args, options, request, ctx, rounds, this.options.permissions);
     if (needsApproval(tool, args, options.context ?? this.tools.context)) return this.approveThenRun(tool, args, args, options, request, ctx, rounds);
     return this.runRounds(tool, args, args, options, request, ctx, rounds, false);
+  }
+
+  private async decideByPermissions(tool: Tool, args: Record<string, unknown>, options: ExecuteOptions, request: McpRequest, ctx: ServerContext, rounds: Rounds, permissions: PermissionEngine): Promise<ActionResult<unknown> | InputRequiredResult> {
+    const decision = await permissions.check(tool, args);
+    if (decision.behavior === PermissionBehavior.DENY) return this.tools.denied(tool.name, decision.message);
+    const input = decision.updatedInput ?? args;
+    const traced = { ...options, traceAttributes: decisionAttributes(decision, permissions.mode) };
+    if (decision.behavior === PermissionBehavior.ASK) return this.approveThenRun(tool, args, input, traced, request, ctx, rounds);
+    return this.runRounds(tool, args, input, { ...traced, approved: true }, request, ctx, rounds, false);
   }
 
   /**
@@ -176,9 +178,13 @@ export class McpToolServerV2 {
    * aborts, its waiting questions reject) and the call answers `input_required` with the round's questions and a
    * state carrying the answers so far (and the approval, when given).
    */
-  private async runRounds(tool: Tool, args: unknown, input: unknown, options: ExecuteOptions, request: McpRequest, ctx: ServerContext, rounds: Rounds, approved: boolean): Promise<ActionResult<unknown> | InputRequiredResult> {
+  private runRounds(tool: Tool, args: unknown, input: unknown, options: ExecuteOptions, request: McpRequest, ctx: ServerContext, rounds: Rounds, approved: boolean): Promise<ActionResult<unknown> | InputRequiredResult> {
     const { questions: asking } = rounds;
     if (asking === undefined) return this.run(tool.name, input, options, request, tool);
+    return this.runAsking(tool, args, input, options, request, ctx, asking, approved);
+  }
+
+  private async runAsking(tool: Tool, args: unknown, input: unknown, options: ExecuteOptions, request: McpRequest, ctx: ServerContext, asking: InputRounds, approved: boolean): Promise<ActionResult<unknown> | InputRequiredResult> {
     const controller = new AbortController();
     const stop = () => controller.abort(options.signal?.reason);
     options.signal?.addEventListener('abort', stop, { once: true });
@@ -221,29 +227,31 @@ export class McpToolServerV2 {
  * request) the tool's questions go to it (input requests of an `input_required` result); without, they are requests.
  */
 export function sdk2Port(server: McpSdk2ServerLike, ctx: ServerContext, rounds?: InputRounds): McpRequestPort {
-  const { PROTOCOL_VERSION_META_KEY, CLIENT_CAPABILITIES_META_KEY, inputRequired } = serverSdk();
   // A 2026-07-28 request carries the client's revision and capabilities in its envelope; a session has them from
-  // `initialize` (createMcpHandler backfills the server's accessors from the envelope, stdio does not).
+  // `initialize` (createMcpHandler backfills the server's accessors from the envelope, stdio does not). Read on use:
+  // most calls never ask.
   const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-  const version = envelope?.[PROTOCOL_VERSION_META_KEY];
-  const capabilities = envelope?.[CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined;
   return {
     sessionId: ctx.sessionId,
     authInfo: ctx.http?.authInfo,
     requestId: ctx.mcpReq.id,
     signal: ctx.mcpReq.signal,
     progressToken: ctx.mcpReq._meta?.progressToken,
-    protocolVersion: typeof version === 'string' ? version : server.server.getNegotiatedProtocolVersion(),
-    clientCapabilities: () => capabilities ?? server.server.getClientCapabilities(),
+    get protocolVersion() {
+      const version = envelope?.[serverSdk().PROTOCOL_VERSION_META_KEY];
+      return typeof version === 'string' ? version : server.server.getNegotiatedProtocolVersion();
+    },
+    clientCapabilities: () => (envelope?.[serverSdk().CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? server.server.getClientCapabilities(),
     elicitInput: (params, key) => {
       if (rounds === undefined) return ctx.mcpReq.elicitInput(params as never) as never;
+      const { inputRequired } = serverSdk();
       if (params.mode !== 'url') return rounds.ask(inputRequired.elicit(params as never), key);
       // 2026-07-28's URL elicitation has no elicitationId (the retry answers it)
       const { mode: _mode, elicitationId: _id, ...rest } = params as ElicitRequestURLParams;
       return rounds.ask(inputRequired.elicitUrl(rest), key);
     },
-    createMessage: (params, key) => (rounds === undefined ? (ctx.mcpReq.requestSampling(params as never) as never) : rounds.ask(inputRequired.createMessage(params as never), key)),
-    listRoots: (key) => (rounds === undefined ? (ctx.mcpReq.send({ method: 'roots/list' }) as never) : rounds.ask(inputRequired.listRoots(), key)),
+    createMessage: (params, key) => (rounds === undefined ? (ctx.mcpReq.requestSampling(params as never) as never) : rounds.ask(serverSdk().inputRequired.createMessage(params as never), key)),
+    listRoots: (key) => (rounds === undefined ? (ctx.mcpReq.send({ method: 'roots/list' }) as never) : rounds.ask(serverSdk().inputRequired.listRoots(), key)),
     closeSseStream: ctx.http?.closeSSE,
     notify: (notification) => ctx.mcpReq.notify(notification),
     log: (level, data, logger) => ctx.mcpReq.log(level, data, logger),
