@@ -197,5 +197,17 @@ describe("a tool's questions on sessions and SDK 1.x, and more 2026-07-28 forms"
       const foreign = await new McpRequestStates({ key: 'f'.repeat(32) }).mint('tidy', {}, ctx, { asked: ['input-1'] });
       await expect(call('tidy', { 'input-1': accept('x') }, foreign)).rejects.toMatchObject({ code: -32602 });
     });
+
+    it('takes a decoded payload as verified only from its own hook: another instance (another key) opens it as invalid', async () => {
+      const ctx = { mcpReq: { method: 'tools/call' } } as never;
+      const mine = new McpRequestStates({ key: 'a'.repeat(32) });
+      const other = new McpRequestStates({ key: 'b'.repeat(32) });
+      const payload = await mine.verify(await mine.mint('tidy', {}, ctx, { asked: ['input-1'] }), ctx);
+      expect(await other.open(payload, 'tidy', {}, ctx)).toBe('invalid');
+      expect(await other.open({ ...payload }, 'tidy', {}, ctx)).toBe('invalid');
+      expect(await mine.open({ ...payload }, 'tidy', {}, ctx)).toBe('invalid');
+      expect(await mine.open(payload, 'tidy', {}, ctx)).toMatchObject({ tool: 'tidy', asked: ['input-1'] });
+      expect(await mine.open(payload, 'tidy', {}, ctx)).toBe('replayed');
+    });
   });
 });

@@ -80,9 +80,6 @@ export interface RoundsCarry {
 /** Why an echoed state was refused (a failed result says it to the model). */
 export type ApprovalStateRefusal = 'invalid' | 'foreign' | 'replayed';
 
-/** Payloads the `verify` hook of a {@link McpRequestStates} decoded: only these are taken for verified states. */
-const VERIFIED = new WeakSet<object>();
-
 const DEFAULT_TTL_SECONDS = 600;
 let processKey: Uint8Array | undefined;
 let processUsedStates: McpUsedStates | undefined;
@@ -111,6 +108,8 @@ export class McpRequestStates {
   private readonly codec: RequestStateCodec<RoundsPayload>;
   private readonly ttlMs: number;
   private readonly usedStates: McpUsedStates;
+  /** Payloads this instance's {@link verify} hook decoded: only these are taken as verified (another instance's, with another key, are not). */
+  private readonly verified = new WeakSet<object>();
 
   /** @throws McpServerError `MCP_HTTP_OPTIONS` for a key shorter than 32 bytes or a ttl that is not positive. */
   constructor(options: McpApprovalStateOptions = {}) {
@@ -133,7 +132,7 @@ export class McpRequestStates {
    */
   readonly verify = async (state: string, ctx: ServerContext): Promise<RoundsPayload> => {
     const payload = await this.codec.verify(state, ctx);
-    VERIFIED.add(payload);
+    this.verified.add(payload);
     return payload;
   };
 
@@ -150,7 +149,7 @@ export class McpRequestStates {
    */
   async open(state: unknown, tool: string, args: unknown, ctx: ServerContext): Promise<RoundsPayload | ApprovalStateRefusal> {
     let payload: RoundsPayload;
-    if (typeof state === 'object' && state !== null && VERIFIED.has(state)) payload = state as RoundsPayload;
+    if (typeof state === 'object' && state !== null && this.verified.has(state)) payload = state as RoundsPayload;
     else if (typeof state !== 'string') return 'invalid';
     else {
       try {
@@ -169,7 +168,6 @@ export class McpRequestStates {
     return typeof opened === 'string' ? opened : undefined;
   }
 }
-
 
 function argsHash(args: unknown): string {
   return createHash('sha256').update(JSON.stringify(args ?? {}) ?? 'null').digest('base64url');
