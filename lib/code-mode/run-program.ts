@@ -1,3 +1,4 @@
+import { receiveMessageOnPort } from 'node:worker_threads';
 import { poolFor, type Interpreter } from './interpreter-pool';
 import type { ResolvedLimits } from './limits';
 
@@ -113,7 +114,7 @@ function runOn({ worker, port, control }: Interpreter, run: ProgramRun): Promise
     };
     if (run.signal?.aborted === true) return onAbort();
     run.signal?.addEventListener('abort', onAbort, { once: true });
-    port.on('message', (message: PortMessage) => {
+    const receive = (message: PortMessage) => {
       if (settled) return;
       if (typeof message === 'string') {
         for (const line of message.split('\n')) {
@@ -135,9 +136,23 @@ function runOn({ worker, port, control }: Interpreter, run: ProgramRun): Promise
         finished = true;
         end(outcome.ok ? { ok: true, text: outcome.text, cut: outcome.cut } : (outcome as ProgramOutcome));
       }
+    };
+    port.on('message', receive);
+    // The worker ends by itself once it has posted its result, and its 'exit' can be emitted before the port's pending
+    // messages: Node drains only the worker's own parentPort before 'exit'. What it posted is taken first, so a
+    // finished program is never reported as a crashed interpreter.
+    const drained = () => {
+      if (settled) return;
+      for (let left = receiveMessageOnPort(port); left !== undefined && !settled; left = receiveMessageOnPort(port)) receive(left.message as PortMessage);
+    };
+    worker.on('error', (error) => {
+      drained();
+      end({ ok: false, text: '', cut: false, reason: 'crashed', error: error.message });
     });
-    worker.on('error', (error) => end({ ok: false, text: '', cut: false, reason: 'crashed', error: error.message }));
-    worker.on('exit', () => end({ ok: false, text: '', cut: false, reason: 'crashed', error: 'the interpreter exited' }));
+    worker.on('exit', () => {
+      drained();
+      end({ ok: false, text: '', cut: false, reason: 'crashed', error: 'the interpreter exited' });
+    });
     const { timeoutMs, maxToolCalls, maxOutputChars } = run.limits;
     post({ type: 'run', code: run.code, tools: run.tools, limits: { timeoutMs, maxToolCalls, maxOutputChars } });
   });

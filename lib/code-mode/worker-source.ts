@@ -55,7 +55,9 @@ const PRELUDE =
     'if (count >= max) { limit(); throw new E("interrupted"); }' +
     'count += 1;' +
     'const id = count;' +
-    'return new P((resolve, reject) => { waiting[id] = [resolve, reject]; outbox += id + " " + index + " " + (text === undefined ? "{}" : text) + "\\n"; });' +
+    // The error a failed call rejects with is made here, so its stack names the program's line of the call.
+    'const site = new E("");' +
+    'return new P((resolve, reject) => { waiting[id] = [resolve, reject, site]; outbox += id + " " + index + " " + (text === undefined ? "{}" : text) + "\\n"; });' +
   '};' +
   'const drain = () => { const text = outbox; outbox = ""; return text; };' +
   'const deliver = (batch) => {' +
@@ -65,7 +67,7 @@ const PRELUDE =
       'if (settle === undefined) continue;' +
       'delete waiting[id];' +
       'if (entry[1] === 1) settle[0](entry[2]);' +
-      'else { const error = new E(entry[2]); define(error, "name", { value: "ToolCallError", writable: true, configurable: true }); settle[1](error); }' +
+      'else { const error = settle[2]; define(error, "message", { value: entry[2], writable: true, configurable: true }); define(error, "name", { value: "ToolCallError", writable: true, configurable: true }); settle[1](error); }' +
     '}' +
   '};' +
   'const setup = (keys, limitCount) => {' +
