@@ -3,8 +3,10 @@
  *
  * - the empty program (`return 1`) three ways: the process's first run (WebAssembly compile, worker thread start,
  *   module instance, context: one sample), a cold run (`warmInterpreters: 0`: worker thread, module instance on its
- *   own memory, context) and a warm run (an interpreter the pool made ready before the run: the run's own context
- *   setup, the program and the messages), cold and warm alternately; then a program making 20 nested calls, warm;
+ *   own memory, context) and a warm run (with the pool ready: `warm()` is awaited before each, so the interpreter the
+ *   run takes has its runtime, context and prelude made; the run is posting the program, its evaluation and the
+ *   answer; the replacement starts after the run's result), cold and warm alternately; then a program making 20
+ *   nested calls, warm (the pool ready likewise);
  * - the per-call cost of a nested call: the median gap, seen by the host, between the starts of consecutive calls of
  *   a 100-call loop, against a direct `tools.execute` of the same tool;
  * - the longest stall of the host's event loop (a 1 ms interval's largest gap) while a `while(true){}` program runs
@@ -97,7 +99,7 @@ export default async function main(): Promise<void> {
   printTable('code mode: start and 20 calls', ['case', 'median', 'per call'], [
     ['first run of the process, empty program (compile + worker + module + context; one sample)', formatNs(first), '-'],
     ['cold run, empty program (warmInterpreters 0: worker + module instance + context)', formatNs(median(coldRuns)), '-'],
-    ['warm run, empty program (an interpreter made ready ahead)', formatNs(median(warmRuns)), '-'],
+    ['warm run, empty program (the pool ready: warm() awaited before the run)', formatNs(median(warmRuns)), '-'],
     ['warm run, program making 20 nested calls', formatNs(median(twenty)), '-'],
     ['nested call in a sequential loop (gap between call starts, one run)', '-', formatNs(perNested)],
     ['20 direct tools.execute calls', formatNs(median(direct)), formatNs(perDirect)],

@@ -13,7 +13,7 @@ import { ToolChunk, ToolResultState } from '../streaming/tool-chunk';
 import type { Tools } from '../tools';
 import { renderDeclarations } from './declarations';
 import { poolFor } from './interpreter-pool';
-import { resolveLimits, resolveWarm, type CodeModeLimits, type ResolvedLimits } from './limits';
+import { resolveIdleTimeout, resolveLimits, resolveWarm, type CodeModeLimits, type ResolvedLimits } from './limits';
 import { LedgerCodec, type CodeModeUsedLedgers } from './ledger';
 import { programNames } from './program-names';
 import { startRun, type CodeModeApproval, type CodeModeCallEvent, type CodeModeOutcome, type CodeModeRunOptions, type RunSetup } from './start-run';
@@ -54,6 +54,12 @@ export interface CodeModeOptions {
    * same memory limit (the largest count asked for wins); waiting ones never keep the process alive.
    */
   readonly warmInterpreters?: number | undefined;
+  /**
+   * How long a warm interpreter waits for a run before it is terminated, in milliseconds (default 60,000): each holds
+   * a thread and about 16 MiB. The run after that starts an interpreter of its own (a cold start) and the pool fills
+   * again after it. Shared like `warmInterpreters` (the largest value asked for wins).
+   */
+  readonly idleTimeoutMs?: number | undefined;
   /**
    * The HMAC-SHA-256 key (at least 32 bytes; a string is UTF-8 encoded) that signs the ledgers of paused runs. Every
    * process that may resume a run needs the same key. Default: a random key of this process.
@@ -113,6 +119,7 @@ export class CodeMode {
   private readonly expose: (tool: Tool) => boolean;
   private readonly name: string;
   private readonly warmInterpreters: number;
+  private readonly idleTimeoutMs: number;
   private readonly setup: RunSetup;
   private made: Tool | undefined;
   private runs = 0;
@@ -129,12 +136,14 @@ export class CodeMode {
     this.expose = exposure(tools, options.expose);
     this.quickjs = resolveQuickJs();
     this.warmInterpreters = resolveWarm(options.warmInterpreters);
+    this.idleTimeoutMs = resolveIdleTimeout(options.idleTimeoutMs);
     this.setup = {
       tools,
       name: this.name,
       limits: this.limits,
       quickjs: this.quickjs,
       warmInterpreters: this.warmInterpreters,
+      idleTimeoutMs: this.idleTimeoutMs,
       approve: options.approve,
       permissions: options.permissions,
       ledgers,
@@ -149,7 +158,7 @@ export class CodeMode {
    */
   async warm(): Promise<void> {
     await poolFor(this.quickjs, this.limits)
-      .warm(this.warmInterpreters)
+      .warm(this.warmInterpreters, this.idleTimeoutMs)
       .catch(() => undefined);
   }
 

@@ -1,6 +1,6 @@
 import { readFile } from 'node:fs/promises';
 import { createRequire } from 'node:module';
-import { Worker } from 'node:worker_threads';
+import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import type { ResolvedLimits } from './limits';
 import { WORKER_SOURCE } from './worker-source';
 
@@ -8,11 +8,16 @@ import { WORKER_SOURCE } from './worker-source';
 export const INITIAL_PAGES = 256;
 
 /**
- * A worker thread holding a QuickJS module instantiated for one program (see {@link WORKER_SOURCE}); it runs the
- * first `run` message it gets and is then terminated, never reused.
+ * A worker thread holding a QuickJS module instantiated for one program, its runtime and fresh context made and the
+ * prelude evaluated (see {@link WORKER_SOURCE}); it runs the first `run` message it gets and is then terminated,
+ * never reused.
  */
 export interface Interpreter {
   readonly worker: Worker;
+  /** The host's end of the run's channel: the run message and the answers go here, the calls and the end come back. */
+  readonly port: MessagePort;
+  /** `control[0]` is incremented and notified after every message posted on `port` (the worker blocks on it). */
+  readonly control: Int32Array;
   /** True once the module and its context are made, false when the thread failed or exited first. */
   readonly ready: Promise<boolean>;
 }
@@ -51,31 +56,45 @@ const WORKER_STACK_MB = 16;
 
 /**
  * Starts a worker thread that instantiates `module` on a fresh `WebAssembly.Memory` capped at `limits.memoryBytes`
- * and makes the runtime and context for one program, then waits for its `run` message.
+ * and makes the runtime and context for one program, then waits for its `run` message on the returned `port`. With
+ * `rehearse` (an interpreter started ahead of a run) it first runs the worker's rehearsal, so that the run finds the
+ * thread's code compiled; a run waiting for its interpreter gains nothing from it.
  */
-export function startInterpreter(quickjs: string, module: WasmModule, limits: ResolvedLimits): Interpreter {
+export function startInterpreter(quickjs: string, module: WasmModule, limits: ResolvedLimits, rehearse: boolean): Interpreter {
+  const { port1: port, port2 } = new MessageChannel();
+  const control = new Int32Array(new SharedArrayBuffer(4));
   const worker = new Worker(WORKER_SOURCE, {
     eval: true,
     resourceLimits: { stackSizeMb: WORKER_STACK_MB },
-    workerData: { quickjs, module, initialPages: INITIAL_PAGES, memoryBytes: limits.memoryBytes, stackBytes: limits.stackBytes },
+    workerData: { quickjs, module, initialPages: INITIAL_PAGES, memoryBytes: limits.memoryBytes, stackBytes: limits.stackBytes, port: port2, control, rehearse },
+    transferList: [port2],
   });
   const ready = new Promise<boolean>((resolve) => {
     worker.once('message', (message: { type?: string }) => resolve(message.type === 'ready'));
     worker.once('error', () => resolve(false));
     worker.once('exit', () => resolve(false));
   });
-  return { worker, ready };
+  return { worker, port, control, ready };
+}
+
+/** Terminates an interpreter no run took and closes its channel. */
+function discard(interpreter: Interpreter): Promise<number> {
+  interpreter.port.close();
+  return interpreter.worker.terminate();
 }
 
 /**
  * Interpreters started ahead of runs, for one quickjs-emscripten path, memory limit and stack size (what a started
  * interpreter depends on), shared by every `CodeMode` of the process with those. Each is handed to one run and never
- * comes back; taking one starts a replacement in the background. Idle workers are unref'd (they never keep the process
- * alive) and one that dies while idle is dropped.
+ * comes back; the pool is topped up after the run (in the background: the run's result does not wait for it). Idle
+ * workers are unref'd (they never keep the process alive), one that dies while idle is dropped, and one that waits
+ * longer than the idle time is terminated (the next run then starts one of its own and the pool fills again after it).
  */
 export class InterpreterPool {
   private readonly idle: Interpreter[] = [];
+  private readonly expiry = new Map<Interpreter, ReturnType<typeof setTimeout>>();
   private size = 0;
+  private idleMs = 0;
 
   constructor(
     private readonly quickjs: string,
@@ -95,22 +114,30 @@ export class InterpreterPool {
   async take(size: number): Promise<Interpreter> {
     const module = await quickJsModule(this.quickjs);
     const taken = size > 0 ? this.idle.shift() : undefined;
-    const interpreter = taken ?? startInterpreter(this.quickjs, module, this.limits);
+    if (taken !== undefined) {
+      clearTimeout(this.expiry.get(taken));
+      this.expiry.delete(taken);
+    }
+    const interpreter = taken ?? startInterpreter(this.quickjs, module, this.limits, false);
     interpreter.worker.ref();
     return interpreter;
   }
 
-  /** Tops the pool up to `size` (the largest size any caller asked for; 0 neither takes from nor fills the pool). */
-  async refill(size: number): Promise<void> {
-    this.fill(await quickJsModule(this.quickjs), size);
+  /**
+   * Tops the pool up to `size` (the largest size any caller asked for; 0 neither takes from nor fills the pool), each
+   * new interpreter terminated once it has waited `idleMs` after it was ready (the largest idle time any caller asked
+   * for).
+   */
+  async refill(size: number, idleMs: number): Promise<void> {
+    this.fill(await quickJsModule(this.quickjs), size, idleMs);
   }
 
   /**
-   * Tops the pool up to `size` and resolves when every waiting interpreter is ready (or has failed); they keep the
-   * process alive only until then.
+   * Tops the pool up like {@link refill} and resolves when every waiting interpreter is ready (or has failed); they
+   * keep the process alive only until then.
    */
-  async warm(size: number): Promise<void> {
-    this.fill(await quickJsModule(this.quickjs), size);
+  async warm(size: number, idleMs: number): Promise<void> {
+    this.fill(await quickJsModule(this.quickjs), size, idleMs);
     // Held while they start, so a host awaiting this with nothing else to do does not exit under it.
     const starting = [...this.idle];
     for (const interpreter of starting) interpreter.worker.ref();
@@ -122,21 +149,37 @@ export class InterpreterPool {
   async drain(): Promise<void> {
     this.size = 0;
     const waiting = this.idle.splice(0);
-    await Promise.all(waiting.map((interpreter) => interpreter.worker.terminate()));
+    for (const timer of this.expiry.values()) clearTimeout(timer);
+    this.expiry.clear();
+    await Promise.all(waiting.map(discard));
   }
 
-  private fill(module: WasmModule, size: number): void {
+  private fill(module: WasmModule, size: number, idleMs: number): void {
     this.size = Math.max(this.size, size);
+    this.idleMs = Math.max(this.idleMs, idleMs);
     if (size === 0) return;
     while (this.idle.length < this.size) {
-      const interpreter = startInterpreter(this.quickjs, module, this.limits);
+      const interpreter = startInterpreter(this.quickjs, module, this.limits, true);
       interpreter.worker.unref();
       const drop = () => {
         const index = this.idle.indexOf(interpreter);
         if (index >= 0) this.idle.splice(index, 1);
+        clearTimeout(this.expiry.get(interpreter));
+        this.expiry.delete(interpreter);
       };
       interpreter.worker.on('error', drop);
       interpreter.worker.on('exit', drop);
+      const idleMs = this.idleMs;
+      // The idle time counts from ready: a slow start (a loaded machine) does not eat into it.
+      void interpreter.ready.then((ready) => {
+        if (!ready || !this.idle.includes(interpreter)) return;
+        const timer = setTimeout(() => {
+          drop();
+          void discard(interpreter);
+        }, idleMs);
+        timer.unref();
+        this.expiry.set(interpreter, timer);
+      });
       this.idle.push(interpreter);
     }
   }

@@ -80,3 +80,18 @@ export function resolveWarm(count: number | undefined): number {
   }
   return count;
 }
+
+/** How long a warm interpreter waits for a run before it is terminated, in milliseconds, when `idleTimeoutMs` is not given (one minute). */
+export const DEFAULT_IDLE_TIMEOUT_MS = 60_000;
+
+/**
+ * `CodeModeOptions.idleTimeoutMs` with its default filled in.
+ * @throws CoreError `INVALID_OPTION` for a value that is not a positive integer (at most 2^31 - 1, a timer's range).
+ */
+export function resolveIdleTimeout(ms: number | undefined): number {
+  if (ms === undefined) return DEFAULT_IDLE_TIMEOUT_MS;
+  if (typeof ms !== 'number' || !Number.isInteger(ms) || ms <= 0 || ms > 2 ** 31 - 1) {
+    throw new CoreError('INVALID_OPTION', `CodeMode idleTimeoutMs must be a positive integer of milliseconds (at most 2147483647), got ${JSON.stringify(ms) ?? String(ms)}.`);
+  }
+  return ms;
+}

@@ -1,8 +1,8 @@
-import { MessageChannel } from 'node:worker_threads';
+import { receiveMessageOnPort } from 'node:worker_threads';
 import { poolFor, type Interpreter } from './interpreter-pool';
 import type { ResolvedLimits } from './limits';
 
-/** The answer to one nested call, as the program receives it: a JSON text value, or the failure's text. */
+/** The answer to one nested call, as the program receives it: a value as JSON text (valid JSON: it is passed on unparsed), or the failure's text. */
 export type CallAnswer = { readonly ok: true; readonly value: string } | { readonly ok: false; readonly error: string };
 
 /** Why a program was stopped from outside its own code. */
@@ -21,11 +21,13 @@ export interface ProgramRun {
   readonly limits: ResolvedLimits;
   /** Resolved path of quickjs-emscripten's CommonJS entry. */
   readonly quickjs: string;
-  /** Runs one nested call; `signal` aborts when the program ends (for any reason) while the call is in flight. */
+  /** Runs one nested call; `signal` aborts when the program ends (for any reason, `signal` of the run aborting included) while the call is in flight. */
   readonly call: (name: string, args: string, signal: AbortSignal) => Promise<CallAnswer>;
   readonly signal?: AbortSignal | undefined;
   /** How many interpreters the process keeps started ahead of runs for these limits (0: start one per run). */
   readonly warm: number;
+  /** How long an interpreter started ahead waits for a run before it is terminated, in milliseconds. */
+  readonly idleMs: number;
 }
 
 /** How long the interpreter may take to load before the program's clock starts, in milliseconds. */
@@ -42,7 +44,8 @@ interface DoneMessage {
   readonly line?: number;
   readonly reason?: StopReason;
 }
-type PortMessage = { readonly type: 'started' } | { readonly type: 'call'; readonly id: number; readonly name: string; readonly args: string } | DoneMessage;
+/** A string is the calls the program made since the last one: a line `id index args` each (args as JSON text). */
+type PortMessage = { readonly type: 'started' } | string | DoneMessage;
 
 /**
  * Runs one program in a worker thread of its own (so a runaway program never blocks the host's event loop), with a
@@ -62,15 +65,14 @@ export async function runProgram(run: ProgramRun): Promise<ProgramOutcome> {
     return { ok: false, text: '', cut: false, reason: 'crashed', error: `the interpreter could not be loaded: ${(error as Error).message}` };
   }
   const outcome = await runOn(interpreter, run);
-  await pool.refill(run.warm).catch(() => undefined); // the module loaded for this run: refilling cannot fail to load it
+  // After the caller has the outcome: a replacement's start is no part of this run's latency.
+  setImmediate(() => void pool.refill(run.warm, run.idleMs).catch(() => undefined));
   return outcome;
 }
 
-function runOn({ worker }: Interpreter, run: ProgramRun): Promise<ProgramOutcome> {
+function runOn({ worker, port, control }: Interpreter, run: ProgramRun): Promise<ProgramOutcome> {
   return new Promise<ProgramOutcome>((resolve) => {
     const inFlight = new AbortController();
-    const { port1: port, port2 } = new MessageChannel();
-    const answers = new Int32Array(new SharedArrayBuffer(4));
     let settled = false;
     let finished = false;
     let timer = setTimeout(() => end({ ok: false, text: '', cut: false, reason: 'time' }), START_LIMIT_MS);
@@ -93,34 +95,65 @@ function runOn({ worker }: Interpreter, run: ProgramRun): Promise<ProgramOutcome
         () => resolve(outcome),
       );
     }
-    const reply = (answer: { id: number } & CallAnswer) => {
+    const post = (message: unknown) => {
+      port.postMessage(message);
+      Atomics.add(control, 0, 1);
+      Atomics.notify(control, 0);
+    };
+    // Answers settled in the same turn of the host's event loop go over as one message (one wake-up of the worker).
+    let answers: string[] = [];
+    const flush = () => {
+      const batch = answers.join(',');
+      answers = [];
+      if (!settled) post(batch);
+    };
+    const reply = (id: number, answer: CallAnswer) => {
       if (settled) return;
-      port.postMessage(answer);
-      Atomics.add(answers, 0, 1);
-      Atomics.notify(answers, 0);
+      // The value is JSON text already (see CallAnswer): it is spliced in as it is, and parsed once in the interpreter.
+      if (answers.push(answer.ok ? `[${id},1,${answer.value}]` : `[${id},0,${JSON.stringify(answer.error)}]`) === 1) queueMicrotask(flush);
     };
     if (run.signal?.aborted === true) return onAbort();
     run.signal?.addEventListener('abort', onAbort, { once: true });
-    port.on('message', (message: PortMessage) => {
+    const receive = (message: PortMessage) => {
       if (settled) return;
-      if (message.type === 'started') {
+      if (typeof message === 'string') {
+        for (const line of message.split('\n')) {
+          if (line.length === 0) continue;
+          const first = line.indexOf(' ');
+          const second = line.indexOf(' ', first + 1);
+          const id = Number(line.slice(0, first));
+          const name = run.tools[Number(line.slice(first + 1, second))]?.[1] ?? '';
+          run.call(name, line.slice(second + 1), inFlight.signal).then(
+            (answer) => reply(id, answer),
+            (error: unknown) => reply(id, { ok: false, error: String((error as Error | null)?.message ?? error) }),
+          );
+        }
+      } else if (message.type === 'started') {
         clearTimeout(timer);
         timer = setTimeout(() => end({ ok: false, text: '', cut: false, reason: 'time' }), run.limits.timeoutMs + GRACE_MS);
-      } else if (message.type === 'call') {
-        const { id } = message;
-        run.call(message.name, message.args, inFlight.signal).then(
-          (answer) => reply({ id, ...answer }),
-          (error: unknown) => reply({ id, ok: false, error: String((error as Error | null)?.message ?? error) }),
-        );
       } else {
         const { type: _type, ...outcome } = message;
         finished = true;
         end(outcome.ok ? { ok: true, text: outcome.text, cut: outcome.cut } : (outcome as ProgramOutcome));
       }
+    };
+    port.on('message', receive);
+    // The worker ends by itself once it has posted its result, and its 'exit' can be emitted before the port's pending
+    // messages: Node drains only the worker's own parentPort before 'exit'. What it posted is taken first, so a
+    // finished program is never reported as a crashed interpreter.
+    const drained = () => {
+      if (settled) return;
+      for (let left = receiveMessageOnPort(port); left !== undefined && !settled; left = receiveMessageOnPort(port)) receive(left.message as PortMessage);
+    };
+    worker.on('error', (error) => {
+      drained();
+      end({ ok: false, text: '', cut: false, reason: 'crashed', error: error.message });
     });
-    worker.on('error', (error) => end({ ok: false, text: '', cut: false, reason: 'crashed', error: error.message }));
-    worker.on('exit', () => end({ ok: false, text: '', cut: false, reason: 'crashed', error: 'the interpreter exited' }));
+    worker.on('exit', () => {
+      drained();
+      end({ ok: false, text: '', cut: false, reason: 'crashed', error: 'the interpreter exited' });
+    });
     const { timeoutMs, maxToolCalls, maxOutputChars } = run.limits;
-    worker.postMessage({ type: 'run', code: run.code, tools: run.tools, limits: { timeoutMs, maxToolCalls, maxOutputChars }, port: port2, answers }, [port2]);
+    post({ type: 'run', code: run.code, tools: run.tools, limits: { timeoutMs, maxToolCalls, maxOutputChars } });
   });
 }

@@ -11,6 +11,7 @@ export type CallPlan =
 
 interface Slot {
   name: string;
+  /** The call's arguments as the program sent them (JSON text); hashed only for a ledger. */
   args: string;
   answer?: CallAnswer;
   /** The id of a call that waits for a late approval. */
@@ -46,13 +47,12 @@ export class RunRecord {
   plan(index: number, name: string, args: string): CallPlan {
     if (this.diverged !== undefined) return { kind: 'diverged' };
     if (this.pauseAt !== undefined && index > this.pauseAt) return { kind: 'held' };
-    const hash = digest(args);
     const entry = this.ledger?.[index - 1];
-    if (entry !== undefined && (entry.name !== name || entry.args !== hash)) {
+    if (entry !== undefined && (entry.name !== name || entry.args !== digest(args))) {
       this.diverged ??= { index, name };
       return { kind: 'diverged' };
     }
-    this.slots[index - 1] = { name, args: hash, ...(entry?.answer === undefined ? {} : { answer: entry.answer }) };
+    this.slots[index - 1] = { name, args, ...(entry?.answer === undefined ? {} : { answer: entry.answer }) };
     if (entry === undefined) return { kind: 'live' };
     return entry.answer === undefined ? { kind: 'answered', id: entry.id } : { kind: 'recorded', answer: entry.answer };
   }
@@ -78,6 +78,6 @@ export class RunRecord {
 
   /** The ledger entries of a paused run: every call before the pause, in order. */
   entries(): LedgerEntry[] {
-    return this.slots.slice(0, this.pauseAt).map((slot) => (slot.pending !== undefined ? { name: slot.name, args: slot.args, id: slot.pending } : { name: slot.name, args: slot.args, answer: slot.answer! }));
+    return this.slots.slice(0, this.pauseAt).map((slot) => (slot.pending !== undefined ? { name: slot.name, args: digest(slot.args), id: slot.pending } : { name: slot.name, args: digest(slot.args), answer: slot.answer! }));
   }
 }

@@ -76,6 +76,8 @@ export interface RunSetup {
   /** Resolved path of quickjs-emscripten's CommonJS entry. */
   readonly quickjs: string;
   readonly warmInterpreters: number;
+  /** How long a warm interpreter waits for a run, in milliseconds (`CodeModeOptions.idleTimeoutMs`). */
+  readonly idleTimeoutMs: number;
   readonly approve: Approve | undefined;
   readonly permissions: PermissionEngine | undefined;
   readonly ledgers: LedgerCodec;
@@ -116,6 +118,7 @@ export async function startRun(setup: RunSetup, run: number, code: string, optio
     limits: setup.limits,
     quickjs: setup.quickjs,
     warm: setup.warmInterpreters,
+    idleMs: setup.idleTimeoutMs,
     signal,
     call: (name, args, inFlight) => {
       calls += 1;
@@ -145,7 +148,7 @@ export async function startRun(setup: RunSetup, run: number, code: string, optio
                 return false;
               };
       tell(options.onCall, { tool: name, callId, status: 'running' });
-      const nested = { tools: setup.tools, permissions: setup.permissions, call: { id: callId, name, args }, exposed, context, signal: AbortSignal.any([signal, inFlight]), approve };
+      const nested = { tools: setup.tools, permissions: setup.permissions, call: { id: callId, name, args }, exposed, context, signal: inFlight, approve };
       return nestedCall(nested).then((answer) => {
         // The run ended (a limit, a cancel, the pause itself): what comes back now is not part of its record.
         if (inFlight.aborted) return answer;

@@ -1,20 +1,29 @@
 /**
  * The program of the worker thread that runs one code-mode program (see `runProgram`): plain CommonJS JavaScript,
- * started with `new Worker(WORKER_SOURCE, { eval: true, workerData })`, so the same text runs from the compiled
- * package, a bundle and the specs. It loads quickjs-emscripten from the path in `workerData.quickjs` and instantiates
- * `workerData.module` (the QuickJS `WebAssembly.Module`, compiled once by the host) on a fresh `WebAssembly.Memory`
- * whose `maximum` is the memory limit: the interpreter's own allocation count misses large allocations (a loop of
- * `'x'.repeat(1e5)` grows far past it), a memory that cannot grow does not. It makes the runtime and context ahead of
- * the program (so a pooled worker is ready before a run takes it), says `{ type: 'ready' }` on `parentPort`, and runs
- * the first `{ type: 'run', code, tools, limits, port, answers }` it receives:
+ * started with `new Worker(WORKER_SOURCE, { eval: true, workerData, transferList: [workerData.port] })`, so the same
+ * text runs from the compiled package, a bundle and the specs. It loads quickjs-emscripten from the path in
+ * `workerData.quickjs` and instantiates `workerData.module` (the QuickJS `WebAssembly.Module`, compiled once by the
+ * host) on a fresh `WebAssembly.Memory` whose `maximum` is the memory limit: the interpreter's own allocation count
+ * misses large allocations (a loop of `'x'.repeat(1e5)` grows far past it), a memory that cannot grow does not.
  *
- * - worker to host, on `port`: `{ type: 'started' }` before the program runs; `{ type: 'call', id, name, args }` for
- *   each `tools.<name>(args)` (args as JSON text); `{ type: 'done', ok, text, error, line, reason }` once at the end;
- * - host to worker, on `port`: `{ id, ok, value, error }` answering a call (value as JSON text), each followed by an
- *   increment and notify of `answers` (an `Int32Array` on a `SharedArrayBuffer`). While the program waits for calls
- *   the worker blocks in `Atomics.wait` on it (up to the deadline) and takes the answers with `receiveMessageOnPort`,
- *   so an answer costs no turn of the worker's event loop; all answers that arrived are settled before the program's
- *   jobs run, which keeps `Promise.all` over nested calls parallel.
+ * Before a run takes it, the worker does everything that does not depend on the program: the runtime (limits and
+ * interrupt handler set), with `workerData.rehearse` a rehearsal of the run loop on a throwaway context (our own fixed
+ * program with made-up answers, so the thread's JavaScript is compiled before a run needs it; no program's code ever
+ * runs there), then the program's own fresh context with the prelude evaluated. It says `{ type: 'ready' }` on `parentPort` and blocks in
+ * `Atomics.wait` on `workerData.control` (an `Int32Array` on a `SharedArrayBuffer`) until the host posts the run on
+ * `workerData.port`. Every message the host posts on the port is followed by an increment and notify of `control[0]`:
+ *
+ * - host to worker: `{ type: 'run', code, tools, limits }` once; then answers, each message a string of one or more
+ *   comma-separated `[id,1,<value as JSON>]` or `[id,0,<error text as a JSON string>]`;
+ * - worker to host: `{ type: 'started' }` before the program runs; a string with the calls the program made since
+ *   the last one, a line `id index args` each (`index` into the run's `tools`, args as JSON text); `{ type: 'done',
+ *   ok, text, cut, error, line, reason }` once at the end.
+ *
+ * Inside the interpreter, the prelude keeps the program's pending calls and their resolvers: `tools.<name>(args)`
+ * appends one line to an outbox string and returns a promise; after each turn of the program's jobs the worker takes
+ * the outbox in one call, and hands all the answers that arrived in one call, parsed once inside the interpreter. While
+ * the program waits for answers the worker blocks in `Atomics.wait` (up to the deadline) and takes them with
+ * `receiveMessageOnPort`, so an answer costs no turn of the worker's event loop.
  *
  * Only strings cross between the program and the host: no host object is ever handed to the interpreter.
  */
@@ -22,40 +31,75 @@ export const WORKER_SOURCE = String.raw`
 'use strict';
 const { parentPort, workerData, receiveMessageOnPort } = require('node:worker_threads');
 const { newQuickJSWASMModuleFromVariant, newVariant, RELEASE_SYNC } = require(workerData.quickjs);
+const { port, control } = workerData;
 
-async function prepare() {
-  const pages = Math.ceil(workerData.memoryBytes / 65536);
-  const memory = new WebAssembly.Memory({ initial: workerData.initialPages, maximum: Math.max(workerData.initialPages, pages) });
-  const module = await newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmMemory: memory, wasmModule: workerData.module }));
-  const runtime = module.newRuntime();
-  runtime.setMemoryLimit(workerData.memoryBytes);
-  runtime.setMaxStackSize(workerData.stackBytes);
-  return { runtime, vm: runtime.newContext() };
+// The state of the run in progress (or of the rehearsal): read by the interrupt handler and the host functions.
+let stop;
+let deadline = Infinity;
+let append = () => {};
+const over = () => {
+  if (stop === undefined && Date.now() > deadline) stop = 'time';
+  return stop !== undefined;
+};
+
+const PRELUDE =
+  '(() => {' +
+  'const log = globalThis.__log, limit = globalThis.__limit;' +
+  'delete globalThis.__log; delete globalThis.__limit;' +
+  'const parse = JSON.parse, stringify = JSON.stringify, P = Promise, E = Error, define = Object.defineProperty, freeze = Object.freeze, create = Object.create;' +
+  'const show = (value) => { if (typeof value === "string") return value; try { const text = stringify(value, null, 2); return text === undefined ? String(value) : text; } catch (e) { return String(value); } };' +
+  'const waiting = create(null);' +
+  'let outbox = "", count = 0, max = 0;' +
+  'const call = (index, args) => {' +
+    'const text = stringify(args === undefined ? {} : args);' +
+    'if (count >= max) { limit(); throw new E("interrupted"); }' +
+    'count += 1;' +
+    'const id = count;' +
+    // The error a failed call rejects with is made here, so its stack names the program's line of the call.
+    'const site = new E("");' +
+    'return new P((resolve, reject) => { waiting[id] = [resolve, reject, site]; outbox += id + " " + index + " " + (text === undefined ? "{}" : text) + "\\n"; });' +
+  '};' +
+  'const drain = () => { const text = outbox; outbox = ""; return text; };' +
+  'const deliver = (batch) => {' +
+    'const list = parse(batch);' +
+    'for (let i = 0; i < list.length; i++) {' +
+      'const entry = list[i], id = entry[0], settle = waiting[id];' +
+      'if (settle === undefined) continue;' +
+      'delete waiting[id];' +
+      'if (entry[1] === 1) settle[0](entry[2]);' +
+      'else { const error = settle[2]; define(error, "message", { value: entry[2], writable: true, configurable: true }); define(error, "name", { value: "ToolCallError", writable: true, configurable: true }); settle[1](error); }' +
+    '}' +
+  '};' +
+  'const setup = (keys, limitCount) => {' +
+    'max = limitCount;' +
+    'const list = parse(keys), tools = create(null);' +
+    'for (let i = 0; i < list.length; i++) define(tools, list[i], { value: (args) => call(i, args), enumerable: true });' +
+    'freeze(tools);' +
+    'const format = (items) => items.map(show).join(" ");' +
+    'const console = freeze({ log: (...items) => log(format(items)), info: (...items) => log(format(items)), warn: (...items) => log(format(items)), error: (...items) => log(format(items)) });' +
+    'define(globalThis, "tools", { value: tools });' +
+    'define(globalThis, "console", { value: console });' +
+  '};' +
+  'return { setup, drain, deliver, show: (value) => (value === undefined ? "" : show(value)) };' +
+  '})()';
+
+/** Host functions and the prelude on a fresh context: the handles of setup, drain, deliver and show. */
+function install(vm) {
+  const logFn = vm.newFunction('log', (textHandle) => {
+    append(vm.typeof(textHandle) === 'string' ? vm.getString(textHandle) + '\n' : '\n');
+  });
+  const limitFn = vm.newFunction('limit', () => {
+    if (stop === undefined) stop = 'calls';
+  });
+  vm.setProp(vm.global, '__log', logFn);
+  vm.setProp(vm.global, '__limit', limitFn);
+  logFn.dispose();
+  limitFn.dispose();
+  const api = vm.unwrapResult(vm.evalCode(PRELUDE, 'prelude.js'));
+  const fns = { setup: vm.getProp(api, 'setup'), drain: vm.getProp(api, 'drain'), deliver: vm.getProp(api, 'deliver'), show: vm.getProp(api, 'show') };
+  api.dispose();
+  return fns;
 }
-
-const prepared = prepare();
-prepared.then(() => parentPort.postMessage({ type: 'ready' }), () => {});
-parentPort.once('message', (message) => {
-  const port = message.port;
-  let finished = false;
-  let output = '';
-  let cut = false;
-  const finish = (result) => {
-    if (finished) return;
-    finished = true;
-    port.postMessage({ type: 'done', text: output, cut, ...result });
-  };
-  prepared
-    .then((interpreter) => run(interpreter, message, port, (text) => {
-      if (cut) return;
-      const room = message.limits.maxOutputChars - output.length;
-      if (text.length > room) {
-        output += text.slice(0, Math.max(0, room));
-        cut = true;
-      } else output += text;
-    }, () => output, finish, () => finished))
-    .catch((error) => finish({ ok: false, error: 'The interpreter failed: ' + String((error && error.message) || error) }));
-});
 
 function failure(error) {
   if (error && typeof error === 'object') {
@@ -71,129 +115,172 @@ function lineOf(stack) {
   return match ? Math.max(1, Number(match[1]) - 1) : undefined;
 }
 
-function run({ runtime, vm }, { code, tools, limits, answers }, port, append, printed, finish, isFinished) {
-  let stop;
-  let deadline = Infinity;
-  const over = () => {
-    if (stop === undefined && Date.now() > deadline) stop = 'time';
-    return stop !== undefined;
+/**
+ * Runs code on a context made by install: the outcome ({ ok } or a failure), what it printed going to append.
+ * transport: started(), send(calls) and wait() (the next batch of answers, or undefined at the deadline).
+ */
+function execute(runtime, vm, api, code, names, limits, transport) {
+  const failed = (handle) => {
+    const error = vm.dump(handle);
+    handle.dispose();
+    return stop !== undefined ? { ok: false, reason: stop } : failure(error);
   };
-  runtime.setInterruptHandler(over);
+  const callApi = (fn, text) => {
+    const arg = text === undefined ? undefined : vm.newString(text);
+    const result = arg === undefined ? vm.callFunction(fn, vm.undefined) : vm.callFunction(fn, vm.undefined, arg);
+    if (arg !== undefined) arg.dispose();
+    return result;
+  };
+  const keys = vm.newString(JSON.stringify(names.map((pair) => pair[0])));
+  const most = vm.newNumber(limits.maxToolCalls);
+  const set = vm.callFunction(api.setup, vm.undefined, keys, most);
+  keys.dispose();
+  most.dispose();
+  if (set.error) return failed(set.error);
+  set.value.dispose();
 
-  const pending = new Map();
-  let calls = 0;
-  const callFn = vm.newFunction('call', (nameHandle, argsHandle) => {
-    const name = vm.typeof(nameHandle) === 'string' ? vm.getString(nameHandle) : '';
-    const args = vm.typeof(argsHandle) === 'string' ? vm.getString(argsHandle) : '{}';
-    if (over()) return { error: vm.newError({ name: 'InternalError', message: 'interrupted' }) };
-    if (calls >= limits.maxToolCalls) {
-      stop = 'calls';
-      return { error: vm.newError({ name: 'InternalError', message: 'interrupted' }) };
+  transport.started();
+  deadline = Date.now() + limits.timeoutMs;
+  const evaluated = vm.evalCode('(async () => {\n' + code + '\n})()', 'program.js');
+  if (evaluated.error) return failed(evaluated.error);
+  const main = evaluated.value;
+  let made = 0;
+  for (;;) {
+    const jobs = runtime.executePendingJobs();
+    if (jobs.error) return failed(jobs.error);
+    if (stop !== undefined) return { ok: false, reason: stop };
+    const drained = callApi(api.drain);
+    if (drained.error) return failed(drained.error);
+    const outbox = vm.getString(drained.value);
+    drained.value.dispose();
+    if (outbox.length > 0) {
+      for (let at = outbox.indexOf('\n'); at >= 0; at = outbox.indexOf('\n', at + 1)) made += 1;
+      if (made > limits.maxToolCalls) {
+        stop = 'calls';
+        return { ok: false, reason: 'calls' };
+      }
+      transport.send(outbox);
     }
-    calls += 1;
-    const id = calls;
-    const deferred = vm.newPromise();
-    pending.set(id, deferred);
-    port.postMessage({ type: 'call', id, name, args });
-    return deferred.handle;
-  });
-  const logFn = vm.newFunction('log', (textHandle) => {
-    append(vm.typeof(textHandle) === 'string' ? vm.getString(textHandle) + '\n' : '\n');
-  });
-  vm.setProp(vm.global, '__call', callFn);
-  vm.setProp(vm.global, '__log', logFn);
-  callFn.dispose();
-  logFn.dispose();
-
-  const prelude = vm.evalCode(
-    '(() => {' +
-      'const call = globalThis.__call, log = globalThis.__log, parse = JSON.parse, stringify = JSON.stringify;' +
-      'delete globalThis.__call; delete globalThis.__log;' +
-      'const show = (value) => { if (typeof value === "string") return value; try { const text = stringify(value, null, 2); return text === undefined ? String(value) : text; } catch (e) { return String(value); } };' +
-      'const tools = Object.create(null);' +
-      'for (const [key, name] of ' + JSON.stringify(tools) + ') Object.defineProperty(tools, key, { value: (args) => call(name, stringify(args === undefined ? {} : args)).then((text) => parse(text)), enumerable: true });' +
-      'Object.freeze(tools);' +
-      'const format = (items) => items.map(show).join(" ");' +
-      'const console = Object.freeze({ log: (...items) => log(format(items)), info: (...items) => log(format(items)), warn: (...items) => log(format(items)), error: (...items) => log(format(items)) });' +
-      'Object.defineProperty(globalThis, "tools", { value: tools });' +
-      'Object.defineProperty(globalThis, "console", { value: console });' +
-      'return (value) => (value === undefined ? "" : show(value));' +
-    '})()',
-    'prelude.js',
-  );
-  const show = vm.unwrapResult(prelude);
-
-  const settle = (promise) => {
-    const state = vm.getPromiseState(promise);
-    if (state.type === 'pending') return false;
+    const state = vm.getPromiseState(main);
+    if (state.type === 'rejected') return failed(state.error);
     if (state.type === 'fulfilled') {
-      const shown = vm.callFunction(show, vm.undefined, state.value);
+      const shown = vm.callFunction(api.show, vm.undefined, state.value);
       state.value.dispose();
       if (shown.error) shown.error.dispose();
       else {
         const text = vm.getString(shown.value);
         shown.value.dispose();
-        const output = printed();
-        if (text.length > 0) append(output.length > 0 && !output.endsWith('\n') ? '\n' + text : text);
+        if (text.length > 0) append(text, true);
       }
-      finish({ ok: true });
-      return true;
+      return { ok: true };
     }
-    const error = vm.dump(state.error);
-    state.error.dispose();
-    finish(stop !== undefined ? { ok: false, reason: stop } : failure(error));
-    return true;
-  };
-
-  const pump = (main) => {
-    const jobs = runtime.executePendingJobs();
-    if (jobs.error) {
-      const error = vm.dump(jobs.error);
-      jobs.error.dispose();
-      return finish(stop !== undefined ? { ok: false, reason: stop } : failure(error));
-    }
-    if (stop !== undefined) return finish({ ok: false, reason: stop });
-    settle(main);
-  };
-
-  const answer = (message) => {
-    const deferred = pending.get(message.id);
-    if (deferred === undefined) return;
-    pending.delete(message.id);
-    if (message.ok) {
-      const text = vm.newString(message.value);
-      deferred.resolve(text);
-      text.dispose();
-    } else {
-      const error = vm.newError({ name: 'ToolCallError', message: message.error });
-      deferred.reject(error);
-      error.dispose();
-    }
-    deferred.dispose();
-  };
-
-  port.postMessage({ type: 'started' });
-  deadline = Date.now() + limits.timeoutMs;
-  const evaluated = vm.evalCode('(async () => {\n' + code + '\n})()', 'program.js');
-  if (evaluated.error) {
-    const error = vm.dump(evaluated.error);
-    evaluated.error.dispose();
-    return finish(stop !== undefined ? { ok: false, reason: stop } : failure(error));
-  }
-  const main = evaluated.value;
-  pump(main);
-  let consumed = 0;
-  while (!isFinished()) {
-    const left = deadline - Date.now();
-    if (left <= 0 || (Atomics.load(answers, 0) === consumed && Atomics.wait(answers, 0, consumed, left) === 'timed-out')) {
+    const batch = transport.wait();
+    if (batch === undefined) {
       stop = 'time';
-      return finish({ ok: false, reason: 'time' });
+      return { ok: false, reason: 'time' };
     }
-    for (let message = receiveMessageOnPort(port); message !== undefined; message = receiveMessageOnPort(port)) {
-      consumed += 1;
-      answer(message.message);
-    }
-    pump(main);
+    const delivered = callApi(api.deliver, batch);
+    if (delivered.error) return failed(delivered.error);
+    delivered.value.dispose();
   }
 }
+
+const REHEARSAL =
+  'const a = await tools.f({ n: 1 });\n' +
+  'const [b, c] = await Promise.all([tools.f({ n: 2 }), tools.f({})]);\n' +
+  'try { await tools.f({ fail: true }); } catch (e) { console.log(e.message, a); }\n' +
+  'return { a, b, c };';
+
+/** Runs REHEARSAL on a throwaway context of runtime with made-up answers, then leaves the run state as it was. */
+function rehearse(runtime) {
+  const vm = runtime.newContext();
+  try {
+    const api = install(vm);
+    let queued = [];
+    execute(runtime, vm, api, REHEARSAL, [['f', 'f']], { maxToolCalls: 8, timeoutMs: 5000 }, {
+      started() {},
+      send(outbox) {
+        for (const line of outbox.split('\n')) if (line.length > 0) queued.push(line.startsWith('4 ') ? '[4,0,"no"]' : '[' + line.slice(0, line.indexOf(' ')) + ',1,{"n":1}]');
+      },
+      wait() {
+        const batch = '[' + queued.join(',') + ']';
+        queued = [];
+        return batch;
+      },
+    });
+    for (const handle of Object.values(api)) handle.dispose();
+  } catch (error) {
+    // The rehearsal only warms the thread up: the run itself reports any real failure.
+  } finally {
+    vm.dispose();
+    stop = undefined;
+    deadline = Infinity;
+  }
+}
+
+async function prepare() {
+  const pages = Math.ceil(workerData.memoryBytes / 65536);
+  const memory = new WebAssembly.Memory({ initial: workerData.initialPages, maximum: Math.max(workerData.initialPages, pages) });
+  const module = await newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmMemory: memory, wasmModule: workerData.module }));
+  const runtime = module.newRuntime();
+  runtime.setMemoryLimit(workerData.memoryBytes);
+  runtime.setMaxStackSize(workerData.stackBytes);
+  runtime.setInterruptHandler(over);
+  if (workerData.rehearse) rehearse(runtime);
+  const vm = runtime.newContext();
+  return { runtime, vm, api: install(vm) };
+}
+
+/** Blocks until the host's run message is there, then runs it (or reports why the interpreter could not be made). */
+function serve(interpreter, problem) {
+  Atomics.wait(control, 0, 0);
+  const message = receiveMessageOnPort(port).message;
+  const { limits } = message;
+  let output = '';
+  let cut = false;
+  append = (text, last) => {
+    if (cut) return;
+    if (last && output.length > 0 && !output.endsWith('\n')) text = '\n' + text;
+    const room = limits.maxOutputChars - output.length;
+    if (text.length > room) {
+      output += text.slice(0, Math.max(0, room));
+      cut = true;
+    } else output += text;
+  };
+  let result;
+  if (interpreter === undefined) result = { ok: false, error: 'The interpreter failed: ' + problem };
+  else {
+    let consumed = 1;
+    try {
+      result = execute(interpreter.runtime, interpreter.vm, interpreter.api, message.code, message.tools, limits, {
+        started: () => port.postMessage({ type: 'started' }),
+        send: (outbox) => port.postMessage(outbox),
+        wait() {
+          for (;;) {
+            const parts = [];
+            for (let received = receiveMessageOnPort(port); received !== undefined; received = receiveMessageOnPort(port)) {
+              consumed += 1;
+              parts.push(received.message);
+            }
+            if (parts.length > 0) return '[' + parts.join(',') + ']';
+            const left = deadline - Date.now();
+            if (left <= 0) return undefined;
+            Atomics.wait(control, 0, consumed, left);
+          }
+        },
+      });
+    } catch (error) {
+      result = { ok: false, error: 'The interpreter failed: ' + String((error && error.message) || error) };
+    }
+  }
+  port.postMessage({ type: 'done', text: output, cut, ...result });
+}
+
+prepare().then(
+  (interpreter) => {
+    parentPort.postMessage({ type: 'ready' });
+    serve(interpreter);
+  },
+  (error) => serve(undefined, String((error && error.message) || error)),
+);
 `;

@@ -78,6 +78,17 @@ describe('CodeMode: programs and nested calls', () => {
     expect(syntax.error).toMatch(/^The program failed at line 2: SyntaxError: /);
   });
 
+  it('names the line of a failed nested call the program did not catch, in sequence and in Promise.all', async () => {
+    const { tools } = registry();
+    const codeMode = new CodeMode(tools);
+    const single = await codeMode.run('const a = 1;\nawait tools.add({ a: 1, b: 1 });\nawait tools.add({ a: "x", b: 1 });\nreturn a;');
+    expect(single.error).toMatch(/^The program failed at line 3: ToolCallError: Invalid arguments for tool 'add':\n- a: must be number/);
+    const parallel = await codeMode.run('const ok = tools.add({ a: 1, b: 1 });\nconst bad = tools.add({ b: 1 });\nreturn await Promise.all([ok, bad]);');
+    expect(parallel.error).toMatch(/^The program failed at line 2: ToolCallError: Invalid arguments for tool 'add':\n- a: is required/);
+    const caught = await codeMode.run('try { await tools.add({}); } catch (e) { return [e.name, e instanceof Error, typeof e.stack]; }');
+    expect(JSON.parse(caught.result as string)).toEqual(['ToolCallError', true, 'string']);
+  });
+
   it('keeps what the program printed before it failed', async () => {
     const { tools } = registry();
     const result = await new CodeMode(tools).run('console.log("step 1");\nthrow new Error("no")');

@@ -1,5 +1,6 @@
 import { join } from 'node:path';
 import { CodeMode, DEFAULT_LIMITS } from '../../lib/code-mode';
+import { DEFAULT_IDLE_TIMEOUT_MS } from '../../lib/code-mode/limits';
 import { poolFor, type InterpreterPool } from '../../lib/code-mode/interpreter-pool';
 import { runProgram } from '../../lib/code-mode/run-program';
 import { registry } from './support';
@@ -17,6 +18,17 @@ function ownLimits(extra: { timeoutMs?: number } = {}): { memoryBytes: number; t
   used.push(poolFor(QUICKJS, { ...DEFAULT_LIMITS, ...limits }));
   return limits;
 }
+
+/** Resolves once `done()` holds, checking every 20 ms (fails the test after 20 s). */
+async function until(done: () => boolean): Promise<void> {
+  for (let waited = 0; !done(); waited += 20) {
+    if (waited > 20_000) throw new Error('the condition did not hold within 20 s');
+    await new Promise((resolve) => setTimeout(resolve, 20));
+  }
+}
+
+/** Resolves after the refill a finished run scheduled (the run's result does not wait for it). */
+const afterRefill = () => new Promise((resolve) => setImmediate(resolve));
 
 // Waiting workers never hold the process, but each one makes its exit slower.
 afterAll(() => Promise.all(used.map((pool) => pool.drain())));
@@ -79,6 +91,7 @@ describe('CodeMode: interpreters started ahead of runs', () => {
     await three.warm();
     expect(pool.waiting).toBe(3);
     expect((await one.run('return 1')).ok).toBe(true);
+    await afterRefill();
     expect(pool.waiting).toBe(3);
   });
 
@@ -91,7 +104,44 @@ describe('CodeMode: interpreters started ahead of runs', () => {
     await pool.drain();
     expect(pool.waiting).toBe(0);
     expect((await codeMode.run('return 1')).ok).toBe(true);
+    await afterRefill();
     expect(pool.waiting).toBe(2);
+  });
+
+  it('terminates a waiting interpreter after idleTimeoutMs; the next run starts one of its own and the pool fills again', async () => {
+    const { tools } = registry();
+    // One interpreter: with two, the first one ready can reach its idle time before the second is ready (a busy machine).
+    const codeMode = new CodeMode(tools, { warmInterpreters: 1, idleTimeoutMs: 50, limits: ownLimits() });
+    const pool = poolFor(QUICKJS, codeMode.limits);
+    await codeMode.warm();
+    expect(pool.waiting).toBe(1);
+    await until(() => pool.waiting === 0);
+    expect((await codeMode.run('return await tools.add({ a: 2, b: 3 });')).result).toBe('5');
+    await afterRefill();
+    expect(pool.waiting).toBe(1);
+  });
+
+  it('keeps waiting interpreters for the default idle time of one minute', async () => {
+    const { tools } = registry();
+    const codeMode = new CodeMode(tools, { warmInterpreters: 1, limits: ownLimits() });
+    const pool = poolFor(QUICKJS, codeMode.limits);
+    jest.useFakeTimers({ doNotFake: ['nextTick', 'setImmediate', 'queueMicrotask'] });
+    try {
+      await codeMode.warm();
+      jest.advanceTimersByTime(DEFAULT_IDLE_TIMEOUT_MS - 1);
+      expect(pool.waiting).toBe(1);
+      jest.advanceTimersByTime(1);
+      expect(pool.waiting).toBe(0);
+    } finally {
+      jest.useRealTimers();
+    }
+  });
+
+  it('refuses an idleTimeoutMs that is not a positive integer within a timer range', () => {
+    const { tools } = registry();
+    for (const bad of [0, -5, 1.5, 2 ** 31, '100' as unknown as number, Number.NaN]) {
+      expect(() => new CodeMode(tools, { idleTimeoutMs: bad })).toThrow(/idleTimeoutMs must be a positive integer/);
+    }
   });
 
   it('refuses a warmInterpreters that is not an integer from 0 to 16', () => {
@@ -106,15 +156,15 @@ describe('CodeMode: interpreters started ahead of runs', () => {
     const broken = join(QUICKJS, '..', 'no-such-entry.js');
     const limits = { ...DEFAULT_LIMITS, memoryBytes: (nextMemory += 1) * MIB };
     const pool = poolFor(broken, limits);
-    await pool.warm(1);
+    await pool.warm(1, 60_000);
     expect(pool.waiting).toBe(0);
-    const outcome = await runProgram({ code: 'return 1', tools: [], limits, quickjs: broken, warm: 1, call: () => Promise.resolve({ ok: true, value: '1' }) });
+    const outcome = await runProgram({ code: 'return 1', tools: [], limits, quickjs: broken, warm: 1, idleMs: 60_000, call: () => Promise.resolve({ ok: true, value: '1' }) });
     expect(outcome).toEqual(expect.objectContaining({ ok: false, reason: 'crashed' }));
   });
 
   it('fails a run as crashed when the interpreter cannot be loaded at all, and a CodeMode warm() still resolves', async () => {
     const missing = '/no-such-dir-of-agenttoolkit/quickjs.js';
-    const outcome = await runProgram({ code: 'return 1', tools: [], limits: DEFAULT_LIMITS, quickjs: missing, warm: 1, call: () => Promise.resolve({ ok: true, value: '1' }) });
+    const outcome = await runProgram({ code: 'return 1', tools: [], limits: DEFAULT_LIMITS, quickjs: missing, warm: 1, idleMs: 60_000, call: () => Promise.resolve({ ok: true, value: '1' }) });
     expect(outcome).toEqual(expect.objectContaining({ ok: false, reason: 'crashed', error: expect.stringMatching(/could not be loaded/) }));
     const codeMode = new CodeMode(registry().tools);
     (codeMode as unknown as { quickjs: string }).quickjs = missing;

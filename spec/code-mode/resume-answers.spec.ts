@@ -30,6 +30,25 @@ const slowLater = () => new Promise<CodeModeApproval>((resolve) => setTimeout(()
 /** Two waiting calls at once, after one that runs. */
 const TWO = 'const sum = await tools.add({ a: 1, b: 2 });\nconst out = await Promise.all(["a", "b"].map((target) => tools.wipe({ target }).catch((e) => "refused: " + e.message)));\nreturn [sum, ...out];';
 
+describe('which calls wait together', () => {
+  it.each([1, 2, 5])('pauses with all %i calls of one turn waiting, with an approve that answers at once', async (count) => {
+    const { calls, codeMode } = setup(() => 'later');
+    const targets = JSON.stringify(Array.from({ length: count }, (_, at) => `t${at}`));
+    const paused = pendingOf(await codeMode.start(`return Promise.all(${targets}.map((target) => tools.wipe({ target })));`));
+    expect(paused.calls.map((call) => call.args)).toEqual(JSON.parse(targets).map((target: string) => ({ target })));
+    expect(calls).toEqual([]);
+  });
+
+  it('makes a call that follows an awaited one on resume, as a second round', async () => {
+    const { codeMode } = setup(() => 'later');
+    const code = 'const a = await tools.wipe({ target: "a" });\nconst b = await tools.wipe({ target: "b" });\nreturn [a, b];';
+    const first = pendingOf(await codeMode.start(code));
+    expect(first.calls.map((call) => call.args)).toEqual([{ target: 'a' }]);
+    const second = pendingOf(await codeMode.start(code, { resume: { ledger: first.ledger, approved: true } }));
+    expect(second.calls.map((call) => call.args)).toEqual([{ target: 'b' }]);
+  });
+});
+
 describe('per-call answers', () => {
   it('approves one waiting call and declines the other with a reason the program sees; the declined one does not run', async () => {
     const { calls, codeMode } = setup(slowLater);
