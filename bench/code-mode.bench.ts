@@ -8,7 +8,10 @@
  *   answer; the replacement starts after the run's result), cold and warm alternately; then a program making 20
  *   nested calls, warm (the pool ready likewise);
  * - the per-call cost of a nested call: the median gap, seen by the host, between the starts of consecutive calls of
- *   a 100-call loop, against a direct `tools.execute` of the same tool;
+ *   a 100-call loop, against a direct `tools.execute` of the same tool: in the process's first loops, and in a
+ *   steady state (after the process has run 5,000 nested calls, as a server has: V8 has tiered up the QuickJS
+ *   WebAssembly, whose compiled code every worker of the process shares, and the host's pipeline), with the warm
+ *   empty run measured again there;
  * - the longest stall of the host's event loop (a 1 ms interval's largest gap) while a `while(true){}` program runs
  *   to its 500 ms time limit and is stopped (the interpreter runs on its own worker thread), beside the same figure
  *   with no program running: on a loaded machine the interval is late on its own;
@@ -22,6 +25,9 @@ import { formatMs, formatNs, median, printTable } from './harness';
 const QUICK = process.env.BENCH_QUICK === '1';
 const RUNS = QUICK ? 3 : 9;
 const DIRECT_RUNS = QUICK ? 200 : 2_000;
+/** How many 100-call loops the process has run before the steady-state rows are measured. */
+const STEADY_AFTER_LOOPS = QUICK ? 10 : 50;
+const LOOP = 'let s = 0;\nfor (let i = 0; i < 100; i++) s = await tools.add({ a: s, b: i });\nreturn s;';
 
 function registry(): Tools {
   const tools = new Tools();
@@ -75,18 +81,31 @@ export default async function main(): Promise<void> {
   }
   // Inside one run: the host-side gap between the starts of consecutive nested calls of a sequential loop (one round
   // trip host -> interpreter -> host plus the call itself), free of the run-to-run noise of the start.
-  const gaps: number[] = [];
+  const loopGaps = async (runs: number): Promise<number[]> => {
+    const gaps: number[] = [];
+    for (let i = 0; i < runs; i++) {
+      let last: bigint | undefined;
+      await warm.warm();
+      await warm.run(LOOP, {
+        onCall: (event) => {
+          if (event.status !== 'running') return;
+          const now = process.hrtime.bigint();
+          if (last !== undefined) gaps.push(Number(now - last));
+          last = now;
+        },
+      });
+    }
+    return gaps;
+  };
+  const gaps = await loopGaps(RUNS);
+  // A process that has served programs for a while: V8 has tiered up the QuickJS WebAssembly (its compiled code is
+  // shared by every worker of the process) and the host's pipeline. Each run still gets a new worker and instance.
+  await loopGaps(STEADY_AFTER_LOOPS - RUNS);
+  const steadyGaps = await loopGaps(RUNS);
+  const steadyWarm: number[] = [];
   for (let i = 0; i < RUNS; i++) {
-    let last: bigint | undefined;
     await warm.warm();
-    await warm.run('let s = 0;\nfor (let i = 0; i < 100; i++) s = await tools.add({ a: s, b: i });\nreturn s;', {
-      onCall: (event) => {
-        if (event.status !== 'running') return;
-        const now = process.hrtime.bigint();
-        if (last !== undefined) gaps.push(Number(now - last));
-        last = now;
-      },
-    });
+    steadyWarm.push(await timed(warm, 'return 1'));
   }
   const direct: number[] = [];
   for (let i = 0; i < DIRECT_RUNS; i++) {
@@ -95,6 +114,7 @@ export default async function main(): Promise<void> {
     direct.push(Number(process.hrtime.bigint() - start));
   }
   const perNested = median(gaps);
+  const perSteady = median(steadyGaps);
   const perDirect = median(direct) / 20;
   printTable('code mode: start and 20 calls', ['case', 'median', 'per call'], [
     ['first run of the process, empty program (compile + worker + module + context; one sample)', formatNs(first), '-'],
@@ -104,6 +124,8 @@ export default async function main(): Promise<void> {
     ['nested call in a sequential loop (gap between call starts, one run)', '-', formatNs(perNested)],
     ['20 direct tools.execute calls', formatNs(median(direct)), formatNs(perDirect)],
     ['nested call overhead over a direct call', '-', formatNs(perNested - perDirect)],
+    [`steady state, after ${STEADY_AFTER_LOOPS * 100} nested calls in the process: warm run, empty program`, formatNs(median(steadyWarm)), '-'],
+    ['steady state: nested call overhead over a direct call', '-', formatNs(perSteady - perDirect)],
   ]);
 
   const stalls: number[] = [];
