@@ -48,10 +48,12 @@ export interface CodeModeOptions {
   /** The tool's name (default `run_code`). */
   readonly name?: string | undefined;
   /**
-   * How many interpreters to keep started ahead of runs (default 1; 0 starts one per run): each a worker thread with a
-   * fresh QuickJS module on its own capped memory, made ready before a run takes it, used by that run only and then
-   * terminated; taking one starts its replacement in the background. Shared by the `CodeMode`s of the process with the
-   * same memory limit (the largest count asked for wins); waiting ones never keep the process alive.
+   * How many interpreters to keep started ahead of runs (default 1; 0 starts a thread per run): each a fresh QuickJS
+   * module instance on its own capped memory, in a worker thread, made ready before a run takes it and used by that
+   * run only. After a program that ended on its own the thread goes back to the pool and makes a new interpreter for
+   * a later run (a run stopped from outside or by a limit has its thread terminated); the pool is topped up in the
+   * background. Shared by the `CodeMode`s of the process with the same memory limit (the largest count asked for
+   * wins); waiting ones never keep the process alive.
    */
   readonly warmInterpreters?: number | undefined;
   /**
@@ -97,7 +99,7 @@ const PARAMS = Object.freeze({
  * Code mode: the model writes one JavaScript program against the registry's tools, as a typed `tools` object, instead
  * of calling them one per turn; only what the program prints and returns goes back to the model.
  *
- * The program runs in a fresh QuickJS interpreter (quickjs-emscripten, WebAssembly) in a worker thread of its own, with
+ * The program runs in a fresh QuickJS interpreter (quickjs-emscripten, WebAssembly) in a worker thread, with
  * no host access besides `tools` and `console`; its time, memory, tool calls and output are limited. Each
  * `tools.<name>(args)` is a real call through the registry (`executeToolCall`): validation, middleware (a
  * `PermissionMiddleware`'s mode, rules and asks), approval through `options.approve`, output budgets, with the outer

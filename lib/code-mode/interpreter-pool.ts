@@ -8,9 +8,10 @@ import { WORKER_SOURCE } from './worker-source';
 export const INITIAL_PAGES = 256;
 
 /**
- * A worker thread holding a QuickJS module instantiated for one program, its runtime and fresh context made and the
- * prelude evaluated (see {@link WORKER_SOURCE}); it runs the first `run` message it gets and is then terminated,
- * never reused.
+ * A worker thread that makes one QuickJS interpreter (a module instance on its own memory, its runtime, a fresh
+ * context with the prelude evaluated) per program, on the port of {@link WORKER_SOURCE}. An interpreter serves one
+ * run and is never used again; the thread serves the next run only when {@link InterpreterPool.recycle} takes it
+ * back after a program that ended on its own, and is terminated otherwise.
  */
 export interface Interpreter {
   readonly worker: Worker;
@@ -18,8 +19,10 @@ export interface Interpreter {
   readonly port: MessagePort;
   /** `control[0]` is incremented and notified after every message posted on `port` (the worker blocks on it). */
   readonly control: Int32Array;
-  /** True once the module and its context are made, false when the thread failed or exited first. */
+  /** True once the interpreter for the next run is made, false when it could not be or the thread exited first. */
   readonly ready: Promise<boolean>;
+  /** After a run the thread went on from: `ready` is the next interpreter's from now on. */
+  renew(): void;
 }
 
 /** A compiled `WebAssembly.Module` (the library's TypeScript settings do not declare the WebAssembly types). */
@@ -69,12 +72,37 @@ export function startInterpreter(quickjs: string, module: WasmModule, limits: Re
     workerData: { quickjs, module, initialPages: INITIAL_PAGES, memoryBytes: limits.memoryBytes, stackBytes: limits.stackBytes, port: port2, control, rehearse },
     transferList: [port2],
   });
-  const ready = new Promise<boolean>((resolve) => {
-    worker.once('message', (message: { type?: string }) => resolve(message.type === 'ready'));
-    worker.once('error', () => resolve(false));
-    worker.once('exit', () => resolve(false));
+  let alive = true;
+  let settle: (ready: boolean) => void = () => undefined;
+  const next = () =>
+    new Promise<boolean>((resolve) => {
+      settle = resolve;
+      if (!alive) resolve(false);
+    });
+  let ready = next();
+  // One listener for the thread's life (a run adds its own for its messages): the worker says ready on the port, in
+  // order after the previous run's end. The port does not hold the process; a run holds the worker instead.
+  port.on('message', (message: { type?: string; ok?: boolean } | string) => {
+    if (typeof message === 'object' && message.type === 'ready') settle(message.ok === true);
   });
-  return { worker, port, control, ready };
+  port.unref();
+  const gone = () => {
+    alive = false;
+    settle(false);
+  };
+  worker.once('error', gone);
+  worker.once('exit', gone);
+  return {
+    worker,
+    port,
+    control,
+    get ready() {
+      return ready;
+    },
+    renew() {
+      ready = next();
+    },
+  };
 }
 
 /** Terminates an interpreter no run took and closes its channel. */
@@ -85,14 +113,18 @@ function discard(interpreter: Interpreter): Promise<number> {
 
 /**
  * Interpreters started ahead of runs, for one quickjs-emscripten path, memory limit and stack size (what a started
- * interpreter depends on), shared by every `CodeMode` of the process with those. Each is handed to one run and never
- * comes back; the pool is topped up after the run (in the background: the run's result does not wait for it). Idle
- * workers are unref'd (they never keep the process alive), one that dies while idle is dropped, and one that waits
- * longer than the idle time is terminated (the next run then starts one of its own and the pool fills again after it).
+ * interpreter depends on), shared by every `CodeMode` of the process with those. Each interpreter is handed to one
+ * run and never comes back; its thread comes back (see {@link recycle}) after a program that ended on its own, and
+ * makes a fresh interpreter for the next run, so its compiled JavaScript is kept and no thread is started per run.
+ * The pool is topped up after the run (in the background: the run's result does not wait for it). Idle workers are
+ * unref'd (they never keep the process alive), one that dies while idle is dropped, and one that waits longer than
+ * the idle time is terminated (the next run then starts one of its own and the pool fills again after it).
  */
 export class InterpreterPool {
   private readonly idle: Interpreter[] = [];
   private readonly expiry = new Map<Interpreter, ReturnType<typeof setTimeout>>();
+  /** Interpreters whose thread's death already drops them from `idle`. */
+  private readonly watched = new WeakSet<Interpreter>();
   private size = 0;
   private idleMs = 0;
 
@@ -113,7 +145,8 @@ export class InterpreterPool {
    */
   async take(size: number): Promise<Interpreter> {
     const module = await quickJsModule(this.quickjs);
-    const taken = size > 0 ? this.idle.shift() : undefined;
+    // The thread used last first: its compiled code is the warmest, and the least used ones reach their idle time.
+    const taken = size > 0 ? this.idle.pop() : undefined;
     if (taken !== undefined) {
       clearTimeout(this.expiry.get(taken));
       this.expiry.delete(taken);
@@ -154,34 +187,55 @@ export class InterpreterPool {
     await Promise.all(waiting.map(discard));
   }
 
+  /**
+   * Takes back the thread of a run whose program ended on its own (not stopped from outside or by a limit), when the
+   * pool has room: the worker is making a fresh interpreter for the next run. False when there is no room (the caller
+   * terminates the thread then).
+   */
+  recycle(interpreter: Interpreter): boolean {
+    if (this.size === 0 || this.idle.length >= this.size) return false;
+    interpreter.renew();
+    this.admit(interpreter);
+    return true;
+  }
+
   private fill(module: WasmModule, size: number, idleMs: number): void {
     this.size = Math.max(this.size, size);
     this.idleMs = Math.max(this.idleMs, idleMs);
     if (size === 0) return;
-    while (this.idle.length < this.size) {
-      const interpreter = startInterpreter(this.quickjs, module, this.limits, true);
-      interpreter.worker.unref();
-      const drop = () => {
-        const index = this.idle.indexOf(interpreter);
-        if (index >= 0) this.idle.splice(index, 1);
-        clearTimeout(this.expiry.get(interpreter));
-        this.expiry.delete(interpreter);
-      };
+    while (this.idle.length < this.size) this.admit(startInterpreter(this.quickjs, module, this.limits, true));
+  }
+
+  /** Puts an interpreter in the pool: unref'd, dropped when its thread dies, terminated after the idle time. */
+  private admit(interpreter: Interpreter): void {
+    interpreter.worker.unref();
+    if (!this.watched.has(interpreter)) {
+      this.watched.add(interpreter);
+      const drop = () => this.forget(interpreter);
       interpreter.worker.on('error', drop);
       interpreter.worker.on('exit', drop);
-      const idleMs = this.idleMs;
-      // The idle time counts from ready: a slow start (a loaded machine) does not eat into it.
-      void interpreter.ready.then((ready) => {
-        if (!ready || !this.idle.includes(interpreter)) return;
-        const timer = setTimeout(() => {
-          drop();
-          void discard(interpreter);
-        }, idleMs);
-        timer.unref();
-        this.expiry.set(interpreter, timer);
-      });
-      this.idle.push(interpreter);
     }
+    const idleMs = this.idleMs;
+    const ready = interpreter.ready;
+    // The idle time counts from ready: a slow start (a loaded machine) does not eat into it.
+    void ready.then((made) => {
+      if (!made || !this.idle.includes(interpreter) || interpreter.ready !== ready) return;
+      const timer = setTimeout(() => {
+        this.forget(interpreter);
+        void discard(interpreter);
+      }, idleMs);
+      timer.unref();
+      this.expiry.set(interpreter, timer);
+    });
+    this.idle.push(interpreter);
+  }
+
+  /** Takes an interpreter out of the pool and stops its idle timer. */
+  private forget(interpreter: Interpreter): void {
+    const index = this.idle.indexOf(interpreter);
+    if (index >= 0) this.idle.splice(index, 1);
+    clearTimeout(this.expiry.get(interpreter));
+    this.expiry.delete(interpreter);
   }
 }
 

@@ -43,17 +43,21 @@ interface DoneMessage {
   readonly error?: string;
   readonly line?: number;
   readonly reason?: StopReason;
+  /** False when the worker cannot make another interpreter (it ends by itself). */
+  readonly again: boolean;
 }
 /** A string is the calls the program made since the last one: a line `id index args` each (args as JSON text). */
-type PortMessage = { readonly type: 'started' } | string | DoneMessage;
+type PortMessage = { readonly type: 'started' } | { readonly type: 'ready'; readonly ok: boolean } | string | DoneMessage;
 
 /**
- * Runs one program in a worker thread of its own (so a runaway program never blocks the host's event loop), with a
- * fresh interpreter (one started ahead by the process's pool, or a new one); settles once and never rejects: as soon as
- * the program reports its end, or, when it is stopped from outside, after its thread has stopped. The worker is
- * terminated when the program ends, when `signal` aborts, and when it overruns `timeoutMs` by {@link GRACE_MS} (its
- * own deadline normally stops it first); nested calls still in flight then see their signal abort. A worker is never
- * used for a second run.
+ * Runs one program in a worker thread (so a runaway program never blocks the host's event loop), on a fresh
+ * interpreter (one made ahead by a thread of the process's pool, or a new thread's); settles once and never rejects:
+ * as soon as the program reports its end, or, when it is stopped from outside, after its thread has stopped. The
+ * worker is terminated when `signal` aborts, when the program overruns `timeoutMs` by {@link GRACE_MS} (its own
+ * deadline normally stops it first), when a limit stopped it and when the pool has no room for it; nested calls still
+ * in flight then see their signal abort. After a program that ended on its own the pool may keep the thread, which
+ * then makes a new interpreter (instance, memory, runtime, context) for a later run: an interpreter is never used
+ * for a second run.
  */
 export async function runProgram(run: ProgramRun): Promise<ProgramOutcome> {
   if (run.signal?.aborted === true) return { ok: false, text: '', cut: false, reason: 'cancelled' };
@@ -64,37 +68,25 @@ export async function runProgram(run: ProgramRun): Promise<ProgramOutcome> {
   } catch (error) {
     return { ok: false, text: '', cut: false, reason: 'crashed', error: `the interpreter could not be loaded: ${(error as Error).message}` };
   }
-  const outcome = await runOn(interpreter, run);
+  const outcome = await runOn(interpreter, run, () => run.warm > 0 && pool.recycle(interpreter));
   // After the caller has the outcome: a replacement's start is no part of this run's latency.
   setImmediate(() => void pool.refill(run.warm, run.idleMs).catch(() => undefined));
   return outcome;
 }
 
-function runOn({ worker, port, control }: Interpreter, run: ProgramRun): Promise<ProgramOutcome> {
+/**
+ * Runs `run` on `interpreter`. `keep` is asked, once a program ended on its own, whether the pool takes the thread
+ * back (it makes a fresh interpreter for a later run); any other end terminates the thread.
+ */
+function runOn(interpreter: Interpreter, run: ProgramRun, keep: () => boolean): Promise<ProgramOutcome> {
+  const { worker, port, control } = interpreter;
   return new Promise<ProgramOutcome>((resolve) => {
     const inFlight = new AbortController();
     let settled = false;
     let finished = false;
+    let again = false;
     let timer = setTimeout(() => end({ ok: false, text: '', cut: false, reason: 'time' }), START_LIMIT_MS);
     const onAbort = () => end({ ok: false, text: '', cut: false, reason: 'cancelled' });
-    function end(outcome: ProgramOutcome): void {
-      if (settled) return;
-      settled = true;
-      clearTimeout(timer);
-      run.signal?.removeEventListener('abort', onAbort);
-      inFlight.abort();
-      port.close();
-      const stopped = worker.terminate();
-      // A program that ended on its own has nothing left to run: its result need not wait for the thread's teardown.
-      // One stopped from outside settles once the thread is gone, so a runaway leaves nothing running behind it.
-      if (finished) {
-        worker.unref();
-        resolve(outcome);
-      } else stopped.then(
-        () => resolve(outcome),
-        () => resolve(outcome),
-      );
-    }
     const post = (message: unknown) => {
       port.postMessage(message);
       Atomics.add(control, 0, 1);
@@ -112,8 +104,6 @@ function runOn({ worker, port, control }: Interpreter, run: ProgramRun): Promise
       // The value is JSON text already (see CallAnswer): it is spliced in as it is, and parsed once in the interpreter.
       if (answers.push(answer.ok ? `[${id},1,${answer.value}]` : `[${id},0,${JSON.stringify(answer.error)}]`) === 1) queueMicrotask(flush);
     };
-    if (run.signal?.aborted === true) return onAbort();
-    run.signal?.addEventListener('abort', onAbort, { once: true });
     const receive = (message: PortMessage) => {
       if (settled) return;
       if (typeof message === 'string') {
@@ -131,28 +121,56 @@ function runOn({ worker, port, control }: Interpreter, run: ProgramRun): Promise
       } else if (message.type === 'started') {
         clearTimeout(timer);
         timer = setTimeout(() => end({ ok: false, text: '', cut: false, reason: 'time' }), run.limits.timeoutMs + GRACE_MS);
-      } else {
-        const { type: _type, ...outcome } = message;
+      } else if (message.type === 'done') {
+        const { type: _type, again: goesOn, ...outcome } = message;
         finished = true;
+        again = goesOn;
         end(outcome.ok ? { ok: true, text: outcome.text, cut: outcome.cut } : (outcome as ProgramOutcome));
       }
     };
-    port.on('message', receive);
-    // The worker ends by itself once it has posted its result, and its 'exit' can be emitted before the port's pending
-    // messages: Node drains only the worker's own parentPort before 'exit'. What it posted is taken first, so a
-    // finished program is never reported as a crashed interpreter.
+    // A worker that cannot go on ends by itself once it has posted its result, and its 'exit' can be emitted before
+    // the port's pending messages: Node drains only the worker's own parentPort before 'exit'. What it posted is taken
+    // first, so a finished program is never reported as a crashed interpreter.
     const drained = () => {
       if (settled) return;
       for (let left = receiveMessageOnPort(port); left !== undefined && !settled; left = receiveMessageOnPort(port)) receive(left.message as PortMessage);
     };
-    worker.on('error', (error) => {
+    const onError = (error: Error) => {
       drained();
       end({ ok: false, text: '', cut: false, reason: 'crashed', error: error.message });
-    });
-    worker.on('exit', () => {
+    };
+    const onExit = () => {
       drained();
       end({ ok: false, text: '', cut: false, reason: 'crashed', error: 'the interpreter exited' });
-    });
+    };
+    function end(outcome: ProgramOutcome): void {
+      if (settled) return;
+      settled = true;
+      clearTimeout(timer);
+      run.signal?.removeEventListener('abort', onAbort);
+      inFlight.abort();
+      port.off('message', receive);
+      worker.off('error', onError);
+      worker.off('exit', onExit);
+      // Only a program that ended on its own, without a limit stopping it, leaves a thread worth keeping.
+      if (finished && again && (outcome.ok || outcome.reason === undefined) && keep()) return resolve(outcome);
+      port.close();
+      const stopped = worker.terminate();
+      // A program that ended on its own has nothing left to run: its result need not wait for the thread's teardown.
+      // One stopped from outside settles once the thread is gone, so a runaway leaves nothing running behind it.
+      if (finished) {
+        worker.unref();
+        resolve(outcome);
+      } else stopped.then(
+        () => resolve(outcome),
+        () => resolve(outcome),
+      );
+    }
+    if (run.signal?.aborted === true) return onAbort();
+    run.signal?.addEventListener('abort', onAbort, { once: true });
+    port.on('message', receive);
+    worker.on('error', onError);
+    worker.on('exit', onExit);
     const { timeoutMs, maxToolCalls, maxOutputChars } = run.limits;
     post({ type: 'run', code: run.code, tools: run.tools, limits: { timeoutMs, maxToolCalls, maxOutputChars } });
   });

@@ -1,23 +1,31 @@
 /**
- * The program of the worker thread that runs one code-mode program (see `runProgram`): plain CommonJS JavaScript,
- * started with `new Worker(WORKER_SOURCE, { eval: true, workerData, transferList: [workerData.port] })`, so the same
- * text runs from the compiled package, a bundle and the specs. It loads quickjs-emscripten from the path in
- * `workerData.quickjs` and instantiates `workerData.module` (the QuickJS `WebAssembly.Module`, compiled once by the
- * host) on a fresh `WebAssembly.Memory` whose `maximum` is the memory limit: the interpreter's own allocation count
- * misses large allocations (a loop of `'x'.repeat(1e5)` grows far past it), a memory that cannot grow does not.
+ * The program of the worker thread that runs code-mode programs (see `runProgram`), one interpreter per program:
+ * plain CommonJS JavaScript, started with `new Worker(WORKER_SOURCE, { eval: true, workerData, transferList:
+ * [workerData.port] })`, so the same text runs from the compiled package, a bundle and the specs. It loads
+ * quickjs-emscripten from the path in `workerData.quickjs` and, for each program, instantiates `workerData.module`
+ * (the QuickJS `WebAssembly.Module`, compiled once by the host) on a fresh `WebAssembly.Memory` whose `maximum` is the
+ * memory limit: the interpreter's own allocation count misses large allocations (a loop of `'x'.repeat(1e5)` grows
+ * far past it), a memory that cannot grow does not.
  *
- * Before a run takes it, the worker does everything that does not depend on the program: the runtime (limits and
- * interrupt handler set), with `workerData.rehearse` a rehearsal of the run loop on a throwaway context (our own fixed
- * program with made-up answers, so the thread's JavaScript is compiled before a run needs it; no program's code ever
- * runs there), then the program's own fresh context with the prelude evaluated. It says `{ type: 'ready' }` on `parentPort` and blocks in
- * `Atomics.wait` on `workerData.control` (an `Int32Array` on a `SharedArrayBuffer`) until the host posts the run on
- * `workerData.port`. Every message the host posts on the port is followed by an increment and notify of `control[0]`:
+ * Before a run takes it, the worker does everything that does not depend on the program: the module instance, the
+ * runtime (limits and interrupt handler set), on the thread's first interpreter with `workerData.rehearse` a rehearsal
+ * of the run loop on a throwaway context (our own fixed program with made-up answers, so the thread's JavaScript is
+ * compiled before a run needs it; no program's code ever runs there), then the program's own fresh context with the
+ * prelude evaluated. It says `{ type: 'ready', ok }` on `workerData.port` and blocks in `Atomics.wait` on
+ * `workerData.control` (an `Int32Array` on a `SharedArrayBuffer`) until the host posts the run there. Every message
+ * the host posts on the port is followed by an increment and notify of `control[0]`:
  *
- * - host to worker: `{ type: 'run', code, tools, limits }` once; then answers, each message a string of one or more
+ * - host to worker: `{ type: 'run', code, tools, limits }`; then answers, each message a string of one or more
  *   comma-separated `[id,1,<value as JSON>]` or `[id,0,<error text as a JSON string>]`;
- * - worker to host: `{ type: 'started' }` before the program runs; a string with the calls the program made since
- *   the last one, a line `id index args` each (`index` into the run's `tools`, args as JSON text); `{ type: 'done',
- *   ok, text, cut, error, line, reason }` once at the end.
+ * - worker to host: `{ type: 'ready', ok }` once the interpreter for the next run is made; `{ type: 'started' }`
+ *   before the program runs; a string with the calls the program made since the last one, a line `id index args`
+ *   each (`index` into the run's `tools`, args as JSON text); `{ type: 'done', ok, text, cut, error, line, reason,
+ *   again }` once at the end, `again` false when the thread cannot make another interpreter (it then ends).
+ *
+ * After a run the thread makes the next interpreter from scratch (a new instance on a new memory, a new runtime and
+ * context) and waits for the next run, unless the host terminates it: the host keeps a thread only after a program
+ * that ended on its own (see `InterpreterPool.recycle`). Answers the host posted for a run that had already ended
+ * precede the next run message on the port and are skipped.
  *
  * Inside the interpreter, the prelude keeps the program's pending calls and their resolvers: `tools.<name>(args)`
  * appends one line to an outbox string and returns a promise; after each turn of the program's jobs the worker takes
@@ -29,7 +37,7 @@
  */
 export const WORKER_SOURCE = String.raw`
 'use strict';
-const { parentPort, workerData, receiveMessageOnPort } = require('node:worker_threads');
+const { workerData, receiveMessageOnPort } = require('node:worker_threads');
 const { newQuickJSWASMModuleFromVariant, newVariant, RELEASE_SYNC } = require(workerData.quickjs);
 const { port, control } = workerData;
 
@@ -218,7 +226,7 @@ function rehearse(runtime) {
   }
 }
 
-async function prepare() {
+async function prepare(rehearsing) {
   const pages = Math.ceil(workerData.memoryBytes / 65536);
   const memory = new WebAssembly.Memory({ initial: workerData.initialPages, maximum: Math.max(workerData.initialPages, pages) });
   const module = await newQuickJSWASMModuleFromVariant(newVariant(RELEASE_SYNC, { wasmMemory: memory, wasmModule: workerData.module }));
@@ -226,15 +234,37 @@ async function prepare() {
   runtime.setMemoryLimit(workerData.memoryBytes);
   runtime.setMaxStackSize(workerData.stackBytes);
   runtime.setInterruptHandler(over);
-  if (workerData.rehearse) rehearse(runtime);
+  if (rehearsing) rehearse(runtime);
   const vm = runtime.newContext();
   return { runtime, vm, api: install(vm) };
 }
 
-/** Blocks until the host's run message is there, then runs it (or reports why the interpreter could not be made). */
+// Messages taken from the port so far: the host increments control[0] after each one it posts.
+let consumed = 0;
+
+/** The next message the host posts on the port, blocking until there is one (or undefined once \`until\` has passed). */
+function nextMessage(until) {
+  for (;;) {
+    const received = receiveMessageOnPort(port);
+    if (received !== undefined) {
+      consumed += 1;
+      return received;
+    }
+    const left = until - Date.now();
+    if (left <= 0) return undefined;
+    Atomics.wait(control, 0, consumed, left === Infinity ? undefined : left);
+  }
+}
+
+/**
+ * Blocks until the host's next run message is there, then runs it (or reports why the interpreter could not be
+ * made). Answers the host posted for the previous run after it ended are skipped: they precede the run message on the
+ * port, and a run's call ids start again at 1.
+ */
 function serve(interpreter, problem) {
-  Atomics.wait(control, 0, 0);
-  const message = receiveMessageOnPort(port).message;
+  let message;
+  do message = nextMessage(Infinity).message;
+  while (typeof message !== 'object' || message === null || message.type !== 'run');
   const { limits } = message;
   let output = '';
   let cut = false;
@@ -248,39 +278,53 @@ function serve(interpreter, problem) {
     } else output += text;
   };
   let result;
+  let again = false;
   if (interpreter === undefined) result = { ok: false, error: 'The interpreter failed: ' + problem };
   else {
-    let consumed = 1;
     try {
       result = execute(interpreter.runtime, interpreter.vm, interpreter.api, message.code, message.tools, limits, {
         started: () => port.postMessage({ type: 'started' }),
         send: (outbox) => port.postMessage(outbox),
         wait() {
-          for (;;) {
-            const parts = [];
-            for (let received = receiveMessageOnPort(port); received !== undefined; received = receiveMessageOnPort(port)) {
-              consumed += 1;
-              parts.push(received.message);
-            }
-            if (parts.length > 0) return '[' + parts.join(',') + ']';
-            const left = deadline - Date.now();
-            if (left <= 0) return undefined;
-            Atomics.wait(control, 0, consumed, left);
+          const first = nextMessage(deadline);
+          if (first === undefined) return undefined;
+          const parts = [first.message];
+          for (let more = receiveMessageOnPort(port); more !== undefined; more = receiveMessageOnPort(port)) {
+            consumed += 1;
+            parts.push(more.message);
           }
+          return '[' + parts.join(',') + ']';
         },
       });
+      again = true;
     } catch (error) {
       result = { ok: false, error: 'The interpreter failed: ' + String((error && error.message) || error) };
     }
   }
-  port.postMessage({ type: 'done', text: output, cut, ...result });
+  stop = undefined;
+  deadline = Infinity;
+  port.postMessage({ type: 'done', text: output, cut, again, ...result });
+  return again;
 }
 
-prepare().then(
-  (interpreter) => {
-    parentPort.postMessage({ type: 'ready' });
-    serve(interpreter);
-  },
-  (error) => serve(undefined, String((error && error.message) || error)),
-);
+/**
+ * One interpreter per run: a fresh module instance on a fresh memory, runtime and context, said ready on the port,
+ * then the run. The host terminates the thread after a run it does not hand back to its pool (a run stopped from
+ * outside or by a limit, a full pool); otherwise the next run finds the next interpreter made here, on the same
+ * thread, whose JavaScript is compiled by then. Nothing of a run outlives it but the thread's own code: its instance,
+ * memory and context become garbage.
+ */
+async function cycle(rehearsing) {
+  let interpreter;
+  let problem;
+  try {
+    interpreter = await prepare(rehearsing);
+  } catch (error) {
+    problem = String((error && error.message) || error);
+  }
+  port.postMessage({ type: 'ready', ok: interpreter !== undefined });
+  if (serve(interpreter, problem)) setImmediate(() => void cycle(false));
+}
+
+void cycle(workerData.rehearse);
 `;

@@ -1,7 +1,7 @@
 import { join } from 'node:path';
 import { CodeMode, DEFAULT_LIMITS } from '../../lib/code-mode';
 import { DEFAULT_IDLE_TIMEOUT_MS } from '../../lib/code-mode/limits';
-import { poolFor, type InterpreterPool } from '../../lib/code-mode/interpreter-pool';
+import { poolFor, type Interpreter, type InterpreterPool } from '../../lib/code-mode/interpreter-pool';
 import { runProgram } from '../../lib/code-mode/run-program';
 import { registry } from './support';
 
@@ -37,14 +37,75 @@ const LEAK = 'globalThis.leaked = 42; Object.prototype.polluted = 1; Array.proto
 const PROBE = 'return JSON.stringify([typeof globalThis.leaked, typeof ({}).polluted, typeof [].push, JSON.parse("1")]);';
 const CLEAN = '["undefined","undefined","function",1]';
 
+/** The worker thread ids of the runs of `pool`, in order, and the messages the host posted to each run. */
+function watchRuns(pool: InterpreterPool): { threads: number[]; posted: unknown[][] } {
+  const take = pool.take.bind(pool);
+  const seen = { threads: [] as number[], posted: [] as unknown[][] };
+  jest.spyOn(pool, 'take').mockImplementation(async (size: number): Promise<Interpreter> => {
+    const interpreter = await take(size);
+    seen.threads.push(interpreter.worker.threadId);
+    const posted: unknown[] = [];
+    seen.posted.push(posted);
+    const { port } = interpreter;
+    const original = unwrapped.get(port) ?? port.postMessage.bind(port);
+    unwrapped.set(port, original);
+    // This run's view of the port: the next run of the thread replaces it.
+    port.postMessage = (message: unknown) => {
+      posted.push(message);
+      original(message);
+    };
+    return interpreter;
+  });
+  return seen;
+}
+const unwrapped = new WeakMap<object, (message: unknown) => void>();
+
 describe('CodeMode: interpreters started ahead of runs', () => {
   it.each([0, 1, 2])('keeps no state between runs with warmInterpreters %i: a global set in one run is absent in the next', async (warmInterpreters) => {
     const { tools } = registry();
     const codeMode = new CodeMode(tools, { warmInterpreters, limits: ownLimits() });
+    const runs = watchRuns(poolFor(QUICKJS, codeMode.limits));
     await codeMode.warm();
     expect((await codeMode.run(`${LEAK}\nreturn 1;`)).result).toBe('1');
     await codeMode.warm();
     expect((await codeMode.run(PROBE)).result).toBe(CLEAN);
+    // With a pool the second run is on the first one's thread (the thread last used is taken first), with a fresh
+    // interpreter there; without one, on a new thread.
+    expect(runs.threads[1] === runs.threads[0]).toBe(warmInterpreters > 0);
+    expect(runs.threads).toHaveLength(2);
+  });
+
+  it("never lets an answer meant for an ended run reach the next run on the same thread (call ids start at 1 in each)", async () => {
+    const { tools, calls } = registry();
+    const codeMode = new CodeMode(tools, { warmInterpreters: 1, limits: ownLimits() });
+    const runs = watchRuns(poolFor(QUICKJS, codeMode.limits));
+    await codeMode.warm();
+    // The call is made and never awaited: the program has ended when its answer is posted.
+    expect((await codeMode.run('tools.add({ a: 1, b: 2 });\nreturn "first";')).result).toBe('first');
+    expect(calls).toEqual(['add 1 2']);
+    await codeMode.warm();
+    expect((await codeMode.run('return await tools.add({ a: 5, b: 5 });')).result).toBe('10');
+    expect(runs.threads[1]).toBe(runs.threads[0]);
+    // The answer of the first run's call 1 was posted to the thread after that run's program had ended, and stood
+    // before the second run's message on the port: the second run's call 1 got its own answer, not that one.
+    expect(runs.posted[0]).toEqual([expect.objectContaining({ type: 'run' }), '[1,1,3]']);
+    expect(runs.posted[1]).toEqual([expect.objectContaining({ type: 'run' }), '[1,1,10]']);
+  });
+
+  it.each([
+    ['a limit on calls', 'for (let i = 0; i < 10; i++) await tools.add({ a: i, b: 1 });', /maxToolCalls|tool calls/],
+    ['the memory limit', 'const a = []; while (true) a.push(new Array(1e5).fill(1));', /memory/],
+    ['a thrown error', 'throw new Error("no")', /Error: no/],
+  ])('after a run ended by %s: keeps the thread only when the program ended on its own', async (kind, code, error) => {
+    const { tools } = registry();
+    const codeMode = new CodeMode(tools, { warmInterpreters: 1, limits: { ...ownLimits(), maxToolCalls: 3 } });
+    const runs = watchRuns(poolFor(QUICKJS, codeMode.limits));
+    await codeMode.warm();
+    const failed = await codeMode.run(code);
+    expect(failed.error).toMatch(error);
+    await codeMode.warm();
+    expect((await codeMode.run(PROBE)).result).toBe(CLEAN);
+    expect(runs.threads[1] === runs.threads[0]).toBe(kind === 'a thrown error');
   });
 
   it('keeps no state between parallel runs taken from one pool', async () => {
@@ -65,10 +126,12 @@ describe('CodeMode: interpreters started ahead of runs', () => {
     await codeMode.warm();
     const controller = new AbortController();
     stop(controller);
+    const runs = watchRuns(poolFor(QUICKJS, codeMode.limits));
     const stopped = await codeMode.run(`${LEAK}\nwhile (true) {}`, { signal: controller.signal });
     expect(stopped.ok).toBe(false);
     await codeMode.warm();
     expect((await codeMode.run(PROBE)).result).toBe(CLEAN);
+    expect(runs.threads[1]).not.toBe(runs.threads[0]);
   });
 
   it('with warmInterpreters 0 starts one interpreter per run and keeps none waiting', async () => {
