@@ -68,9 +68,12 @@ export async function runProgram(run: ProgramRun): Promise<ProgramOutcome> {
   } catch (error) {
     return { ok: false, text: '', cut: false, reason: 'crashed', error: `the interpreter could not be loaded: ${(error as Error).message}` };
   }
-  const outcome = await runOn(interpreter, run, () => run.warm > 0 && pool.recycle(interpreter));
-  // After the caller has the outcome: a replacement's start is no part of this run's latency.
-  setImmediate(() => void pool.refill(run.warm, run.idleMs).catch(() => undefined));
+  let kept = false;
+  const outcome = await runOn(interpreter, run, () => (kept = run.warm > 0 && pool.recycle(interpreter)));
+  // A thread back in the pool is the replacement. Otherwise one is started after the caller has the outcome (its start
+  // is no part of this run's latency): a refill scheduled for a kept thread fired after the next run had taken it, so
+  // the pool was full again when that run handed it back, and the warm thread was terminated for a cold one.
+  if (!kept) setImmediate(() => void pool.refill(run.warm, run.idleMs).catch(() => undefined));
   return outcome;
 }
 
