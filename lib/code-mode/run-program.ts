@@ -88,6 +88,8 @@ function runOn(interpreter: Interpreter, run: ProgramRun, keep: () => boolean): 
     let settled = false;
     let finished = false;
     let again = false;
+    // The thread has failed or exited: whatever its last result said, it cannot serve another run.
+    let gone = false;
     let timer = setTimeout(() => end({ ok: false, text: '', cut: false, reason: 'time' }), START_LIMIT_MS);
     const onAbort = () => end({ ok: false, text: '', cut: false, reason: 'cancelled' });
     const post = (message: unknown) => {
@@ -139,10 +141,12 @@ function runOn(interpreter: Interpreter, run: ProgramRun, keep: () => boolean): 
       for (let left = receiveMessageOnPort(port); left !== undefined && !settled; left = receiveMessageOnPort(port)) receive(left.message as PortMessage);
     };
     const onError = (error: Error) => {
+      gone = true;
       drained();
       end({ ok: false, text: '', cut: false, reason: 'crashed', error: error.message });
     };
     const onExit = () => {
+      gone = true;
       drained();
       end({ ok: false, text: '', cut: false, reason: 'crashed', error: 'the interpreter exited' });
     };
@@ -155,8 +159,9 @@ function runOn(interpreter: Interpreter, run: ProgramRun, keep: () => boolean): 
       port.off('message', receive);
       worker.off('error', onError);
       worker.off('exit', onExit);
-      // Only a program that ended on its own, without a limit stopping it, leaves a thread worth keeping.
-      if (finished && again && (outcome.ok || outcome.reason === undefined) && keep()) return resolve(outcome);
+      // Only a program that ended on its own, without a limit stopping it, leaves a thread worth keeping, and only while
+      // the thread is alive: a result read on 'exit' (see drained) may say the thread goes on when it has died since.
+      if (finished && again && !gone && (outcome.ok || outcome.reason === undefined) && keep()) return resolve(outcome);
       port.close();
       const stopped = worker.terminate();
       // A program that ended on its own has nothing left to run: its result need not wait for the thread's teardown.
