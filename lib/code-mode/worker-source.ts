@@ -174,12 +174,15 @@ function execute(runtime, vm, api, code, names, limits, transport) {
     if (state.type === 'fulfilled') {
       const shown = vm.callFunction(api.show, vm.undefined, state.value);
       state.value.dispose();
+      let text = '';
       if (shown.error) shown.error.dispose();
       else {
-        const text = vm.getString(shown.value);
+        text = vm.getString(shown.value);
         shown.value.dispose();
-        if (text.length > 0) append(text, true);
       }
+      // Showing the value runs the program's code (a toJSON, a getter): a limit that stopped it there stops the run.
+      if (stop !== undefined) return { ok: false, reason: stop };
+      if (text.length > 0) append(text, true);
       return { ok: true };
     }
     const batch = transport.wait();

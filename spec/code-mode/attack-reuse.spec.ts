@@ -166,11 +166,20 @@ describe('code mode, a reused worker thread: the limits still hold', () => {
     expect(threads[3]).not.toBe(threads[0]);
   });
 
-  it('maxToolCalls from the toJSON of the return value sends no call', async () => {
-    const { run, calls } = await reused({ maxToolCalls: 1 });
-    const outcome = await run('return { toJSON() { for (let i = 0; i < 5; i++) { try { tools.add({ a: i, b: 9 }); } catch (e) {} } return "shown"; } };');
+  it.each([
+    ['the time limit', { timeoutMs: 500 }, 'return { toJSON() { while (true) {} } };', 'The program was stopped: it ran past its time limit of 500 ms.'],
+    ['the time limit, the loop caught', { timeoutMs: 500 }, 'return { toJSON() { for (;;) { try { while (true) {} } catch (e) {} } } };', 'The program was stopped: it ran past its time limit of 500 ms.'],
+    ['maxToolCalls, the throw caught', { maxToolCalls: 1 }, 'return { toJSON() { for (let i = 0; i < 5; i++) { try { tools.add({ a: i, b: 9 }); } catch (e) {} } return "shown"; } };', 'The program was stopped: it made more than 1 tool calls.'],
+  ])('%s holds while the return value is shown (its toJSON), and the thread is not kept', async (_what, limits, code, error) => {
+    const { run, calls, threads } = await reused(limits);
+    expect((await run('return 1;')).result).toBe('1');
+    const outcome = await run(code);
+    expect(outcome.ok).toBe(false);
+    expect(outcome.error).toBe(error);
     expect(calls).toEqual([]);
-    expect(outcome.result).toBe('"shown"');
+    expect((await run(PROBE)).result).toBe(CLEAN);
+    expect(threads[1]).toBe(threads[0]);
+    expect(threads[2]).not.toBe(threads[0]);
   });
 
   it('maxOutputChars on a reused thread, output printed after the return value included', async () => {
