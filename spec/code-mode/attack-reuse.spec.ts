@@ -99,17 +99,17 @@ describe('code mode, a reused worker thread: nothing of a run crosses to the nex
     expect(threads).toEqual([threads[0], threads[0], threads[0]]);
   });
 
-  it('calls made in jobs after the return run once at most, count against the limit, and end with their run', async () => {
+  it('a call made in a job after the return is sent like an unawaited call, its answer never seen; past the limit none is sent', async () => {
     const { run, threads, calls } = await reused({ maxToolCalls: 3 });
     const after = 'Promise.resolve().then(() => tools.add({ a: 7, b: 7 })).then(() => console.log("after"));\nreturn "value";';
-    const ended = await run(after);
-    expect(calls.filter((call) => call === 'add 7 7').length).toBeLessThanOrEqual(1);
-    expect(ended.ok).toBe(true);
-    const text = String(ended.result);
-    // Whatever a job printed after the return, the return value stays the last line.
-    expect(text.endsWith('value')).toBe(true);
+    expect(await run(after)).toEqual(expect.objectContaining({ ok: true, result: 'value' }));
+    expect(calls).toEqual(['add 7 7']);
+    const over = 'Promise.resolve().then(() => { for (let i = 0; i < 9; i++) { try { tools.add({ a: i, b: 0 }); } catch (e) {} } });\nreturn "value";';
+    expect((await run(over)).error).toBe('The program was stopped: it made more than 3 tool calls.');
+    expect(calls).toEqual(['add 7 7']);
     expect((await run('console.log("b");\nreturn "c";')).result).toBe('b\nc');
-    expect(new Set(threads).size).toBe(1);
+    expect(threads[1]).toBe(threads[0]);
+    expect(threads[2]).not.toBe(threads[0]);
   });
 
   it('a thread reused after runs that filled their memory serves a normal run', async () => {
