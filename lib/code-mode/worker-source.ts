@@ -306,6 +306,10 @@ function serve(interpreter, problem) {
   }
   stop = undefined;
   deadline = Infinity;
+  // The text of an error the program threw is the program's output too: it is held to the same length.
+  if (typeof result.error === 'string' && result.error.length > limits.maxOutputChars) {
+    result = { ...result, error: result.error.slice(0, limits.maxOutputChars) + '\n[error cut at ' + limits.maxOutputChars + ' characters]' };
+  }
   port.postMessage({ type: 'done', text: output, cut, again, ...result });
   return again;
 }

@@ -194,6 +194,26 @@ describe('code mode, a reused worker thread: the limits still hold', () => {
   });
 });
 
+describe('code mode: maxOutputChars and the text of a thrown error', () => {
+  const cut = '\n[error cut at 100 characters]';
+  it.each([
+    ['an Error with a long message', 'throw new Error("x".repeat(1e6));', `The program failed at line 1: Error: ${'x'.repeat(93)}${cut}`],
+    ['a thrown string', 'throw "y".repeat(1e6);', `The program failed: Uncaught "${'y'.repeat(90)}${cut}`],
+    ['an Error with a long name', 'const e = new Error("m"); e.name = "n".repeat(1e6); throw e;', `The program failed at line 1: ${'n'.repeat(100)}${cut}`],
+    ['a failed call rethrown after printing', 'console.log("p".repeat(50)); await tools.add({ a: "x".repeat(1e5) });', undefined],
+  ])('%s is cut at maxOutputChars on a reused thread', async (_what, code, error) => {
+    const { run, threads } = await reused({ maxOutputChars: 100 });
+    expect((await run('return 1;')).result).toBe('1');
+    const failed = await run(code);
+    expect(failed.ok).toBe(false);
+    if (error !== undefined) expect(failed.error).toBe(error);
+    // Whatever the program threw, what the model gets is bounded: the error's 100, what was printed, the notes.
+    expect(String(failed.error).length).toBeLessThanOrEqual(100 + cut.length + 'The program failed at line 1: '.length + '\nOutput before it stopped:\n'.length + 100);
+    expect((await run('return 2;')).result).toBe('2');
+    expect(new Set(threads).size).toBe(1);
+  });
+});
+
 describe('code mode: parallel runs from one pool', () => {
   it('each of many parallel runs over reused threads gets its own answers', async () => {
     const made = tools();
