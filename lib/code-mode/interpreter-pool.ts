@@ -206,7 +206,10 @@ export class InterpreterPool {
     while (this.idle.length < this.size) this.admit(startInterpreter(this.quickjs, module, this.limits, true));
   }
 
-  /** Puts an interpreter in the pool: unref'd, dropped when its thread dies, terminated after the idle time. */
+  /**
+   * Puts an interpreter in the pool: unref'd, dropped when its thread dies or its interpreter could not be made,
+   * terminated after the idle time.
+   */
   private admit(interpreter: Interpreter): void {
     interpreter.worker.unref();
     if (!this.watched.has(interpreter)) {
@@ -219,7 +222,14 @@ export class InterpreterPool {
     const ready = interpreter.ready;
     // The idle time counts from ready: a slow start (a loaded machine) does not eat into it.
     void ready.then((made) => {
-      if (!made || !this.idle.includes(interpreter) || interpreter.ready !== ready) return;
+      if (!this.idle.includes(interpreter) || interpreter.ready !== ready) return;
+      // A thread that could not make its next interpreter (after a run it went on from, say) would fail the run that
+      // takes it: it leaves the pool, and the next run or refill starts a new one.
+      if (!made) {
+        this.forget(interpreter);
+        void discard(interpreter);
+        return;
+      }
       const timer = setTimeout(() => {
         this.forget(interpreter);
         void discard(interpreter);

@@ -68,9 +68,12 @@ export async function runProgram(run: ProgramRun): Promise<ProgramOutcome> {
   } catch (error) {
     return { ok: false, text: '', cut: false, reason: 'crashed', error: `the interpreter could not be loaded: ${(error as Error).message}` };
   }
-  const outcome = await runOn(interpreter, run, () => run.warm > 0 && pool.recycle(interpreter));
-  // After the caller has the outcome: a replacement's start is no part of this run's latency.
-  setImmediate(() => void pool.refill(run.warm, run.idleMs).catch(() => undefined));
+  let kept = false;
+  const outcome = await runOn(interpreter, run, () => (kept = run.warm > 0 && pool.recycle(interpreter)));
+  // A thread back in the pool is the replacement. Otherwise one is started after the caller has the outcome (its start
+  // is no part of this run's latency): a refill scheduled for a kept thread fired after the next run had taken it, so
+  // the pool was full again when that run handed it back, and the warm thread was terminated for a cold one.
+  if (!kept) setImmediate(() => void pool.refill(run.warm, run.idleMs).catch(() => undefined));
   return outcome;
 }
 
@@ -85,6 +88,8 @@ function runOn(interpreter: Interpreter, run: ProgramRun, keep: () => boolean): 
     let settled = false;
     let finished = false;
     let again = false;
+    // The thread has failed or exited: whatever its last result said, it cannot serve another run.
+    let gone = false;
     let timer = setTimeout(() => end({ ok: false, text: '', cut: false, reason: 'time' }), START_LIMIT_MS);
     const onAbort = () => end({ ok: false, text: '', cut: false, reason: 'cancelled' });
     const post = (message: unknown) => {
@@ -136,10 +141,12 @@ function runOn(interpreter: Interpreter, run: ProgramRun, keep: () => boolean): 
       for (let left = receiveMessageOnPort(port); left !== undefined && !settled; left = receiveMessageOnPort(port)) receive(left.message as PortMessage);
     };
     const onError = (error: Error) => {
+      gone = true;
       drained();
       end({ ok: false, text: '', cut: false, reason: 'crashed', error: error.message });
     };
     const onExit = () => {
+      gone = true;
       drained();
       end({ ok: false, text: '', cut: false, reason: 'crashed', error: 'the interpreter exited' });
     };
@@ -152,8 +159,9 @@ function runOn(interpreter: Interpreter, run: ProgramRun, keep: () => boolean): 
       port.off('message', receive);
       worker.off('error', onError);
       worker.off('exit', onExit);
-      // Only a program that ended on its own, without a limit stopping it, leaves a thread worth keeping.
-      if (finished && again && (outcome.ok || outcome.reason === undefined) && keep()) return resolve(outcome);
+      // Only a program that ended on its own, without a limit stopping it, leaves a thread worth keeping, and only while
+      // the thread is alive: a result read on 'exit' (see drained) may say the thread goes on when it has died since.
+      if (finished && again && !gone && (outcome.ok || outcome.reason === undefined) && keep()) return resolve(outcome);
       port.close();
       const stopped = worker.terminate();
       // A program that ended on its own has nothing left to run: its result need not wait for the thread's teardown.

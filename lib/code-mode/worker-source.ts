@@ -174,12 +174,15 @@ function execute(runtime, vm, api, code, names, limits, transport) {
     if (state.type === 'fulfilled') {
       const shown = vm.callFunction(api.show, vm.undefined, state.value);
       state.value.dispose();
+      let text = '';
       if (shown.error) shown.error.dispose();
       else {
-        const text = vm.getString(shown.value);
+        text = vm.getString(shown.value);
         shown.value.dispose();
-        if (text.length > 0) append(text, true);
       }
+      // Showing the value runs the program's code (a toJSON, a getter): a limit that stopped it there stops the run.
+      if (stop !== undefined) return { ok: false, reason: stop };
+      if (text.length > 0) append(text, true);
       return { ok: true };
     }
     const batch = transport.wait();
@@ -303,6 +306,10 @@ function serve(interpreter, problem) {
   }
   stop = undefined;
   deadline = Infinity;
+  // The text of an error the program threw is the program's output too: it is held to the same length.
+  if (typeof result.error === 'string' && result.error.length > limits.maxOutputChars) {
+    result = { ...result, error: result.error.slice(0, limits.maxOutputChars) + '\n[error cut at ' + limits.maxOutputChars + ' characters]' };
+  }
   port.postMessage({ type: 'done', text: output, cut, again, ...result });
   return again;
 }
