@@ -105,6 +105,16 @@ export function startInterpreter(quickjs: string, module: WasmModule, limits: Re
   };
 }
 
+/** How long a run waits for a waiting thread to make its interpreter before it takes a new thread, in milliseconds. */
+const READY_LIMIT_MS = 30_000;
+
+/** Whether `interpreter` made its interpreter within {@link READY_LIMIT_MS} (false when it failed or its thread died). */
+function made(interpreter: Interpreter): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const late = new Promise<boolean>((resolve) => (timer = setTimeout(resolve, READY_LIMIT_MS, false)));
+  return Promise.race([interpreter.ready, late]).finally(() => clearTimeout(timer));
+}
+
 /** Terminates an interpreter no run took and closes its channel. */
 function discard(interpreter: Interpreter): Promise<number> {
   interpreter.port.close();
@@ -139,19 +149,24 @@ export class InterpreterPool {
   }
 
   /**
-   * An interpreter for one run: a waiting one when there is one, else a new one. The pool is topped up by
+   * An interpreter for one run: a waiting one whose interpreter is made when there is one (a waiting thread that could
+   * not make it, or died, is terminated and the next tried), else a new one. The pool is topped up by
    * {@link refill} once the run is over, so a replacement's start (a thread, a module instance: tens of milliseconds
    * of CPU) never competes with the run that took the interpreter.
    */
   async take(size: number): Promise<Interpreter> {
     const module = await quickJsModule(this.quickjs);
     // The thread used last first: its compiled code is the warmest, and the least used ones reach their idle time.
-    const taken = size > 0 ? this.idle.pop() : undefined;
-    if (taken !== undefined) {
+    for (let taken = size > 0 ? this.idle.pop() : undefined; taken !== undefined; taken = this.idle.pop()) {
       clearTimeout(this.expiry.get(taken));
       this.expiry.delete(taken);
+      taken.worker.ref();
+      // A thread back from a run may still be making its next interpreter, and may fail to or die meanwhile: a run
+      // handed a thread that dies before it listens for the exit would wait for it until the start limit.
+      if (await made(taken)) return taken;
+      void discard(taken);
     }
-    const interpreter = taken ?? startInterpreter(this.quickjs, module, this.limits, false);
+    const interpreter = startInterpreter(this.quickjs, module, this.limits, false);
     interpreter.worker.ref();
     return interpreter;
   }

@@ -24,9 +24,21 @@ const FAILING = folder.entry(
 );
 const FAILING_LIMITS = { ...DEFAULT_LIMITS, memoryBytes: 81 * 1024 * 1024 };
 
+// Threads that are still making their next interpreter when the next run takes them, then die (`exit`) or cannot make
+// it (`throw`): 300 ms after the run, long after the next run has been handed the thread.
+const SLOW = (['exit', 'throw'] as const).map((end, index) => ({
+  end,
+  limits: { ...DEFAULT_LIMITS, memoryBytes: (83 + index) * 1024 * 1024 },
+  entry: folder.entry(
+    `slow-${end}.js`,
+    `const real = require(${JSON.stringify(QUICKJS)});\nlet made = 0;\nmodule.exports = { ...real, newQuickJSWASMModuleFromVariant: async (...args) => { made += 1; if (made > 1) { await new Promise((resolve) => setTimeout(resolve, 300)); ${end === 'exit' ? 'process.exit(0)' : "throw new Error('no second instance')"}; } return real.newQuickJSWASMModuleFromVariant(...args); } };\n`,
+  ),
+}));
+
 afterAll(async () => {
   await poolFor(ENTRY, LIMITS).drain();
   await poolFor(FAILING, FAILING_LIMITS).drain();
+  for (const slow of SLOW) await poolFor(slow.entry, slow.limits).drain();
   rmSync(folder.dir, { recursive: true, force: true });
 });
 
@@ -59,5 +71,27 @@ describe('the pool: a thread that could not make its next interpreter', () => {
     }
     expect(outcomes).toEqual([0, 1, 2].map((round) => ({ ok: true, text: String(round), cut: false })));
     expect(new Set(taken).size).toBe(3);
+  });
+});
+
+describe.each(SLOW)('the pool: a waiting thread that is still making its next interpreter, then fails ($end)', ({ entry, limits }) => {
+  it('is not handed to the next run until it has made it: the run goes to a new thread and runs', async () => {
+    const pool = poolFor(entry, limits);
+    const take = pool.take.bind(pool);
+    const taken: Interpreter[] = [];
+    jest.spyOn(pool, 'take').mockImplementation(async (size: number): Promise<Interpreter> => {
+      const interpreter = await take(size);
+      taken.push(interpreter);
+      return interpreter;
+    });
+    const run = (round: number) => runProgram({ code: `return ${round}`, tools: [], limits, quickjs: entry, warm: 1, idleMs: 60_000, call: () => Promise.resolve({ ok: true, value: '1' }) });
+    await pool.warm(1, 60_000);
+    const first = await run(0);
+    // The first run's thread went back to the pool and is making its next interpreter (for 300 ms) when this one starts.
+    expect(pool.waiting).toBe(1);
+    const second = await run(1);
+    expect([first, second]).toEqual([0, 1].map((round) => ({ ok: true, text: String(round), cut: false })));
+    expect(taken).toHaveLength(2);
+    expect(taken[1]).not.toBe(taken[0]);
   });
 });
