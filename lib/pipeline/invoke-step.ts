@@ -8,7 +8,7 @@ import type { ToolResponse } from '../streaming/tool-response';
 import { externalRequestChunk } from '../tool/external-chunk';
 import { ExternalExecutionRequest } from '../tool/external-execution';
 import type { Invocation, Tool } from '../tool/tool';
-import { isThenable, NEVER_ABORTED, raceAbort } from './await-call';
+import { CANCELLED, isThenable, NEVER_ABORTED, raceAbort } from './await-call';
 import type { Outcomes } from './outcomes';
 import type { ToolCall } from './tool-call';
 
@@ -55,10 +55,48 @@ export class InvokeStep<R extends ActionResult<unknown>> {
       const handlers = this.handlersOf(tool);
       return Promise.resolve(value).then(handlers.settled, handlers.failed);
     }
-    return Promise.resolve(signal === NEVER_ABORTED ? value : raceAbort(value, signal)).then(
-      (settled) => this.settleAwaited(tool, name, signal, settled),
-      (error: unknown) => this.outcomes.toolFailure(name, error),
-    );
+    if (signal === NEVER_ABORTED) {
+      return Promise.resolve(value).then(
+        (settled) => this.settleAwaited(tool, name, signal, settled),
+        (error: unknown) => this.outcomes.toolFailure(name, error),
+      );
+    }
+    return this.raced(tool, name, value, signal);
+  }
+
+  /**
+   * What `value` settles to, wrapped, or the cancelled result as soon as `signal` aborts, in one promise (the work of
+   * `raceAbort` and the reaction to it, without the promise between them). As in `raceAbort`, the abort listener is
+   * added one microtask later, only when `value` is still pending then, and a `value` that loses keeps a rejection
+   * handler.
+   */
+  private raced(tool: Tool, name: string, value: PromiseLike<unknown>, signal: AbortSignal): Promise<R> {
+    if (signal.aborted) {
+      value.then(undefined, () => undefined);
+      return Promise.resolve(this.outcomes.toolFailure(name, CANCELLED));
+    }
+    return new Promise<R>((resolve) => {
+      let settled = false;
+      let onAbort: (() => void) | undefined;
+      // Whether the call has its answer; a value that settles after the abort is never wrapped (nor logged).
+      const finish = (): boolean => {
+        if (settled) return false;
+        settled = true;
+        if (onAbort !== undefined) signal.removeEventListener('abort', onAbort);
+        return true;
+      };
+      value.then(
+        (v) => finish() && resolve(this.settleAwaited(tool, name, signal, v)),
+        (error: unknown) => finish() && resolve(this.outcomes.toolFailure(name, error)),
+      );
+      // A promise reaction, not queueMicrotask: Node allocates an AsyncResource for each queueMicrotask callback.
+      void Promise.resolve().then(() => {
+        if (settled) return;
+        onAbort = () => finish() && resolve(this.outcomes.toolFailure(name, CANCELLED));
+        if (signal.aborted) return onAbort();
+        signal.addEventListener('abort', onAbort, { once: true });
+      });
+    });
   }
 
   /** The shared invocation of a call without a signal in `context`. */
