@@ -113,7 +113,7 @@ describe('a call with a signal whose tool returns a promise', () => {
 
 describe('a call without a signal that middleware renamed', () => {
   it('wraps the value and the failure under the name the middleware gave', async () => {
-    const rename: ToolMiddleware = { handle: (call, next) => next({ ...call, name: 'renamed' }) };
+    const rename: ToolMiddleware = { handle: (call, next) => next(call.with({ name: 'renamed' })) };
     const tools = new Tools({ logger: quiet(), middleware: [rename] });
     tools.action({ name: 'ok', description: 'Fine.' }, async () => 'fine');
     tools.action({ name: 'bad', description: 'Fails.' }, async () => {
