@@ -12,7 +12,6 @@ import type {
   ServerRequest,
 } from '@modelcontextprotocol/sdk/types.js';
 import type { AuthInfo } from '@modelcontextprotocol/sdk/server/auth/types.js';
-import type { McpSdk1ServerLike } from './mcp-server-like';
 
 /** The SDK's per-request handler argument (`RequestHandlerExtra`) as the MCP server adapter receives it. */
 export type McpRequestExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
@@ -31,7 +30,7 @@ export function isBelowLevel(levels: McpLogLevels, level: LoggingLevel, sessionI
 
 /**
  * @internal What {@link McpRequest} needs of one `tools/call`, from either SDK line: built by the 1.x adapter from
- * `RequestHandlerExtra` ({@link sdk1Port}) and by the SDK v2 adapter from `ServerContext`.
+ * `RequestHandlerExtra` (`Sdk1Port`) and by the SDK v2 adapter from `ServerContext`.
  */
 export interface McpRequestPort {
   readonly sessionId: string | undefined;
@@ -49,28 +48,6 @@ export interface McpRequestPort {
   notify(notification: { method: 'notifications/progress' | 'notifications/message'; params: Record<string, unknown> }): Promise<void>;
   /** Sends a log message when `level` is at or above what the client asked for. */
   log(level: LoggingLevel, data: unknown, logger: string | undefined): Promise<void>;
-}
-
-/** @internal The port of a 1.x `tools/call`: the `McpServer` and the handler's `extra`. */
-export function sdk1Port(server: McpSdk1ServerLike, extra: McpRequestExtra, levels: McpLogLevels): McpRequestPort {
-  return {
-    sessionId: extra.sessionId,
-    authInfo: extra.authInfo,
-    requestId: extra.requestId,
-    signal: extra.signal,
-    progressToken: extra._meta?.progressToken,
-    protocolVersion: undefined,
-    clientCapabilities: () => server.server.getClientCapabilities(),
-    elicitInput: (params) => server.server.elicitInput(params, { relatedRequestId: extra.requestId, signal: extra.signal }),
-    createMessage: (params) => server.server.createMessage(params, { relatedRequestId: extra.requestId, signal: extra.signal }) as Promise<CreateMessageResult>,
-    listRoots: () => server.server.listRoots(undefined, { relatedRequestId: extra.requestId, signal: extra.signal }),
-    closeSseStream: extra.closeSSEStream,
-    notify: (notification) => extra.sendNotification(notification as never),
-    log: async (level, data, logger) => {
-      if (isBelowLevel(levels, level, extra.sessionId)) return;
-      await extra.sendNotification({ method: 'notifications/message', params: logger === undefined ? { level, data } : { level, data, logger } });
-    },
-  };
 }
 
 /** Options of a question a tool asks through {@link McpRequest}. */

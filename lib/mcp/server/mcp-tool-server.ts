@@ -15,7 +15,8 @@ import { approvalPrompt } from './approval-prompt';
 import { progressOf } from '../client/mcp-progress';
 import { McpServerError } from './errors';
 import { jsonSchemaCarrier } from './json-schema-carrier';
-import { isBelowLevel, McpRequest, sdk1Port, type McpLogLevels, type McpRequestExtra } from './mcp-request';
+import { isBelowLevel, McpRequest, type McpLogLevels, type McpRequestExtra } from './mcp-request';
+import { Sdk1Port } from './sdk1-port';
 import { serveToolOutputs } from './serve-tool-outputs';
 import { ListChangedTick, withoutListChanged } from './list-changed';
 import { answerUnknownTools } from './unknown-tool';
@@ -185,7 +186,7 @@ export class McpToolServer {
    * about what the SDK's own `registerTool` handler costs.
    */
   private call(name: string, args: Record<string, unknown>, extra: McpRequestExtra): Promise<CallToolResult> {
-    const request = new McpRequest(sdk1Port(this.server, extra, this.levels));
+    const request = new McpRequest(new Sdk1Port(this.server, extra, this.levels));
     // The client's trace context (`traceparent`, `tracestate`, `baggage` in `params._meta`): with the registry's
     // telemetry, the call's execute_tool span continues the client's trace; no server span is added around it.
     const options: ExecuteOptions = { context: this.tools.context.clone().provide(request), signal: extra.signal, callId: String(extra.requestId), traceContext: extra._meta };

@@ -34,12 +34,14 @@ export function answerUnknownTools(server: McpSdk1ServerLike, tools: Tools<Actio
   const handlers = sdk.server._requestHandlers;
   const own = handlers.get('tools/call') as (Handler & { [WRAPPED]?: true }) | undefined;
   if (own === undefined || own[WRAPPED]) return;
-  const wrapped: Handler & { [WRAPPED]?: true } = async (request, extra) => {
+  // Not async: a call of a served tool goes to the SDK's handler with no step of its own.
+  const wrapped: Handler & { [WRAPPED]?: true } = (request, extra) => {
     const name = request.params?.name;
     if (typeof name !== 'string' || sdk._registeredTools[name]?.enabled === true) return own(request, extra);
     // An aborted signal: the registry resolves the name and words the refusal, and never runs a tool.
-    const result = await tools.execute(name, undefined, { signal: ABORTED });
-    throw unknownToolError(result.error ?? `Unknown tool '${name}'.`);
+    return tools.execute(name, undefined, { signal: ABORTED }).then((result) => {
+      throw unknownToolError(result.error ?? `Unknown tool '${name}'.`);
+    });
   };
   wrapped[WRAPPED] = true;
   handlers.set('tools/call', wrapped);
