@@ -1,4 +1,4 @@
-import type { CallToolResult, ClientCapabilities, ElicitRequestURLParams, InputRequiredResult, McpServer, RegisteredResourceTemplate, RegisteredTool, ServerContext, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
+import type { CallToolResult, InputRequiredResult, McpServer, RegisteredResourceTemplate, RegisteredTool, ServerContext, StandardSchemaWithJSON } from '@modelcontextprotocol/server';
 import type { PermissionEngine } from '../../../permissions/permission-engine';
 import { PermissionBehavior } from '../../../permissions/permission-behavior';
 import { decisionAttributes } from '../../../permissions/decision-attributes';
@@ -11,7 +11,8 @@ import { progressOf } from '../../client/mcp-progress';
 import { approvalPrompt } from '../approval-prompt';
 import { ListChangedTick, withoutListChanged } from '../list-changed';
 import { McpServerError } from '../errors';
-import { McpRequest, type McpRequestPort } from '../mcp-request';
+import { McpRequest } from '../mcp-request';
+import { Sdk2Port } from './sdk2-port';
 import { needsApproval, NO_ELICITATION, toCallToolResult } from '../mcp-tool-server';
 import { McpRequestStates, type ApprovalStateRefusal, type McpApprovalStateOptions, type RoundsPayload } from './approval-state';
 import { InputRounds } from './input-rounds';
@@ -123,18 +124,26 @@ export class McpToolServerV2 {
 
 
 
-  private async call(name: string, args: Record<string, unknown>, ctx: ServerContext): Promise<CallToolResult | InputRequiredResult> {
+  /**
+   * One `tools/call`. A call without a `requestState` (the common one) adds no async step of its own around the
+   * registry's `execute`: a served call should cost about what the SDK's own `registerTool` handler costs.
+   */
+  private call(name: string, args: Record<string, unknown>, ctx: ServerContext): Promise<CallToolResult | InputRequiredResult> {
+    // What throws here reaches the SDK as a rejection: it calls the handler from an async function.
     const state = ctx.mcpReq.requestState();
-    const opened = state === undefined ? undefined : await this.approvals.open(state, name, args, ctx);
-    if (typeof opened === 'string') return toCallToolResult(this.tools.unapproved(name, REFUSED[opened]));
+    if (state === undefined) return this.callOpened(name, args, ctx, undefined);
+    return this.approvals.open(state, name, args, ctx).then((opened) => (typeof opened === 'string' ? toCallToolResult(this.tools.unapproved(name, REFUSED[opened])) : this.callOpened(name, args, ctx, opened)));
+  }
+
+  /** The call once its state (if any) verified: the registry's pipeline with the MCP request in the call's context. */
+  private callOpened(name: string, args: Record<string, unknown>, ctx: ServerContext, opened: RoundsPayload | undefined): Promise<CallToolResult | InputRequiredResult> {
     const questions = isStateless(ctx) ? new InputRounds(opened?.answers, opened?.asked, ctx.mcpReq.inputResponses, [APPROVAL_INPUT_KEY]) : undefined;
     const rounds: Rounds = { payload: opened, questions };
-    const request = new McpRequest(sdk2Port(this.server, ctx, rounds.questions));
+    const request = new McpRequest(new Sdk2Port(this.server, ctx, questions));
     // The client's trace context (`traceparent`, `tracestate`, `baggage` in `params._meta`), as on SDK 1.x: the call's
     // execute_tool span continues the client's trace, with no server span around it.
-    const options: ExecuteOptions = { context: this.tools.context.clone().provide(request), signal: request.signal, callId: String(ctx.mcpReq.id), traceContext: ctx.mcpReq._meta };
-    const result = await this.decide(name, args, options, request, ctx, rounds);
-    return 'resultType' in result ? result : toCallToolResult(result);
+    const options: ExecuteOptions = { context: this.tools.context.clone().provide(request), signal: ctx.mcpReq.signal, callId: String(ctx.mcpReq.id), traceContext: ctx.mcpReq._meta };
+    return this.decide(name, args, options, request, ctx, rounds).then(toAnswer);
   }
 
   private decide(name: string, args: Record<string, unknown>, options: ExecuteOptions, request: McpRequest, ctx: ServerContext, rounds: Rounds): Promise<ActionResult<unknown> | InputRequiredResult> {
@@ -222,40 +231,9 @@ export class McpToolServerV2 {
   }
 }
 
-/**
- * @internal The port of an SDK v2 `tools/call`: the handler's `ServerContext`. With `rounds` (given for a 2026-07-28
- * request) the tool's questions go to it (input requests of an `input_required` result); without, they are requests.
- */
-export function sdk2Port(server: McpSdk2ServerLike, ctx: ServerContext, rounds?: InputRounds): McpRequestPort {
-  // A 2026-07-28 request carries the client's revision and capabilities in its envelope; a session has them from
-  // `initialize` (createMcpHandler backfills the server's accessors from the envelope, stdio does not). Read on use:
-  // most calls never ask.
-  const envelope = ctx.mcpReq.envelope as Record<string, unknown> | undefined;
-  return {
-    sessionId: ctx.sessionId,
-    authInfo: ctx.http?.authInfo,
-    requestId: ctx.mcpReq.id,
-    signal: ctx.mcpReq.signal,
-    progressToken: ctx.mcpReq._meta?.progressToken,
-    get protocolVersion() {
-      const version = envelope?.[serverSdk().PROTOCOL_VERSION_META_KEY];
-      return typeof version === 'string' ? version : server.server.getNegotiatedProtocolVersion();
-    },
-    clientCapabilities: () => (envelope?.[serverSdk().CLIENT_CAPABILITIES_META_KEY] as ClientCapabilities | undefined) ?? server.server.getClientCapabilities(),
-    elicitInput: (params, key) => {
-      if (rounds === undefined) return ctx.mcpReq.elicitInput(params as never) as never;
-      const { inputRequired } = serverSdk();
-      if (params.mode !== 'url') return rounds.ask(inputRequired.elicit(params as never), key);
-      // 2026-07-28's URL elicitation has no elicitationId (the retry answers it)
-      const { mode: _mode, elicitationId: _id, ...rest } = params as ElicitRequestURLParams;
-      return rounds.ask(inputRequired.elicitUrl(rest), key);
-    },
-    createMessage: (params, key) => (rounds === undefined ? (ctx.mcpReq.requestSampling(params as never) as never) : rounds.ask(serverSdk().inputRequired.createMessage(params as never), key)),
-    listRoots: (key) => (rounds === undefined ? (ctx.mcpReq.send({ method: 'roots/list' }) as never) : rounds.ask(serverSdk().inputRequired.listRoots(), key)),
-    closeSseStream: ctx.http?.closeSSE,
-    notify: (notification) => ctx.mcpReq.notify(notification),
-    log: (level, data, logger) => ctx.mcpReq.log(level, data, logger),
-  };
+/** The handler's answer: an `input_required` result as it is, a registry result as a `CallToolResult`. */
+function toAnswer(result: ActionResult<unknown> | InputRequiredResult): CallToolResult | InputRequiredResult {
+  return 'resultType' in result ? result : toCallToolResult(result);
 }
 
 /** Whether `ctx` is a 2026-07-28 request, whose envelope names its revision (no session; no server-to-client requests). */
