@@ -42,6 +42,18 @@ afterAll(async () => {
   rmSync(folder.dir, { recursive: true, force: true });
 });
 
+/** Records each interpreter `pool` hands to a run, in order. */
+function recordTakes(pool: ReturnType<typeof poolFor>): Interpreter[] {
+  const take = pool.take.bind(pool);
+  const taken: Interpreter[] = [];
+  jest.spyOn(pool, 'take').mockImplementation(async (size: number): Promise<Interpreter> => {
+    const interpreter = await take(size);
+    taken.push(interpreter);
+    return interpreter;
+  });
+  return taken;
+}
+
 describe('runProgram: a thread that dies after a result that said it could go on', () => {
   it('is never handed back to the pool, even when its exit is emitted before the result is read', async () => {
     const { outcomes, raced } = await racedRuns(ENTRY, LIMITS, 50);
@@ -54,13 +66,7 @@ describe('runProgram: a thread that dies after a result that said it could go on
 describe('the pool: a thread that could not make its next interpreter', () => {
   it('is dropped from the pool, so the next run gets a thread that can run it', async () => {
     const pool = poolFor(FAILING, FAILING_LIMITS);
-    const take = pool.take.bind(pool);
-    const taken: Interpreter[] = [];
-    jest.spyOn(pool, 'take').mockImplementation(async (size: number): Promise<Interpreter> => {
-      const interpreter = await take(size);
-      taken.push(interpreter);
-      return interpreter;
-    });
+    const taken = recordTakes(pool);
     await pool.warm(1, 60_000);
     const outcomes: ProgramOutcome[] = [];
     for (let round = 0; round < 3; round++) {
@@ -77,13 +83,7 @@ describe('the pool: a thread that could not make its next interpreter', () => {
 describe.each(SLOW)('the pool: a waiting thread that is still making its next interpreter, then fails ($end)', ({ entry, limits }) => {
   it('is not handed to the next run until it has made it: the run goes to a new thread and runs', async () => {
     const pool = poolFor(entry, limits);
-    const take = pool.take.bind(pool);
-    const taken: Interpreter[] = [];
-    jest.spyOn(pool, 'take').mockImplementation(async (size: number): Promise<Interpreter> => {
-      const interpreter = await take(size);
-      taken.push(interpreter);
-      return interpreter;
-    });
+    const taken = recordTakes(pool);
     const run = (round: number) => runProgram({ code: `return ${round}`, tools: [], limits, quickjs: entry, warm: 1, idleMs: 60_000, call: () => Promise.resolve({ ok: true, value: '1' }) });
     await pool.warm(1, 60_000);
     const first = await run(0);
