@@ -16,11 +16,15 @@ import { RUN_TAG_VARIABLE } from '../process-tree';
  * The shell running it and its own children are spared. It repeats until a round finds no matching process at all
  * (a forking process can add children between rounds) and returns 0 when the container is clean; any other status
  * (a missing tool, a failed fork at the pids limit, a process that keeps coming back) means the sweep failed.
+ * At most 20 rounds may find a process not seen before. A SIGKILLed process stays in `/proc`, not yet a zombie, until
+ * the kernel has run its exit (freeing a large memory takes hundreds of rounds, and so does waiting for a CPU on a
+ * busy host): a round that finds only processes it already killed waits 20 ms instead (with `sleep`; without a
+ * `sleep` that takes fractions it does not wait), 150 times at most, and does not count as one of the 20.
  */
 const SWEEP_FUNCTION = `sweep_rounds() {
-  round=0
+  round=0; waits=0; killed=' '; nap=1
   while [ "$round" -lt 20 ]; do
-    round=$((round + 1)); found=0; failed=0
+    found=0; dying=0; failed=0
     for d in /proc/[0-9]*; do
       p=\${d#/proc/}
       case $p in 1|"$self"|"$arg") continue;; esac
@@ -37,9 +41,17 @@ const SWEEP_FUNCTION = `sweep_rounds() {
       fi
       # A match counts even when the kill misses: a process that forks and exits is gone by the kill, and its
       # child is only seen by the next round.
-      kill -9 "$p" 2>/dev/null; found=1
+      case $killed in *" $p "*) dying=1;; *) found=1; killed="$killed$p ";; esac
+      kill -9 "$p" 2>/dev/null
     done
-    [ "$found" = 0 ] && [ "$failed" = 0 ] && return 0
+    if [ "$found" = 1 ] || [ "$failed" = 1 ]; then
+      round=$((round + 1))
+    elif [ "$dying" = 1 ]; then
+      waits=$((waits + 1)); [ "$waits" -gt 150 ] && return 3
+      [ "$nap" = 1 ] && { sleep 0.02 2>/dev/null || nap=0; }
+    else
+      return 0
+    fi
   done
   return 3
 }

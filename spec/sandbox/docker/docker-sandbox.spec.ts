@@ -335,6 +335,21 @@ describeWithEngine('docker', 'DockerSandbox (real Docker engine)', () => {
       }
     });
 
+    it('waits for a killed process that is slow to die (a large memory to free) instead of falling back to a container kill', async () => {
+      // Freeing ~1 GiB after SIGKILL outlasts 20 fast rounds of the lone sweep: the process stays in /proc, not yet
+      // a zombie. Counting those rounds as failed killed the container (and every other process in it). `env -i`
+      // hides the process from the per-call sweep, so the lone sweep is the one that kills it.
+      const sandbox = make(SandboxPolicy.forWorkspace(dir.path, { limits: { memoryBytes: 3 * 1024 * MiB } }));
+      const started = async (): Promise<string> => (await docker.getContainer(await sandbox.start()).inspect()).State.StartedAt;
+      const before = await started();
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const result = await sandbox.execute(`env -i awk 'BEGIN { s = "x"; while (length(s) < 900000000) s = s s; while (1) {} }' >/dev/null 2>&1 & while [ "$(cut -d' ' -f24 /proc/$!/stat)" -lt 100000 ]; do sleep 0.2; done; echo big`);
+        expect(result).toMatchObject({ exitCode: 0, stdout: 'big\n' });
+      }
+      expect((await sandbox.execute('ps -o comm | grep -c awk')).stdout).toBe('0\n');
+      expect(await started()).toBe(before);
+    });
+
     it('catches a pid-hopping process at the next lone sweep when another call runs (documented limit)', async () => {
       const sandbox = make(SandboxPolicy.forWorkspace(dir.path, { writable: true }));
       const [markerA, hopper] = [uniqueSleep(), `hop-${uniqueSleep()}`];
