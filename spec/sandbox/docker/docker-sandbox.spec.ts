@@ -265,6 +265,8 @@ describeWithEngine('docker', 'DockerSandbox (real Docker engine)', () => {
   });
 
   describe('process lifetime across concurrent calls', () => {
+    /** When the sandbox's container last started: a container kill makes the next call start it again. */
+    const startedAt = async (sandbox: DockerSandbox): Promise<string> => (await docker.getContainer(await sandbox.start()).inspect()).State.StartedAt;
     /** Waits until `sleep <marker>` runs on the host, and returns its pids. */
     const running = async (marker: string): Promise<number[]> => {
       for (let i = 0; i < 250; i++) {
@@ -311,8 +313,7 @@ describeWithEngine('docker', 'DockerSandbox (real Docker engine)', () => {
     it('freezes and kills pid-hopping processes when alone, without falling back to a container kill', async () => {
       const sandbox = make(SandboxPolicy.forWorkspace(dir.path, { writable: true }));
       const hop = '[ -e stop ] && exit 0; sh -c "$HOP" "$0" & exit 0';
-      const started = async (): Promise<string> => (await docker.getContainer(await sandbox.start()).inspect()).State.StartedAt;
-      const before = await started();
+      const before = await startedAt(sandbox);
       let survivors = 0;
       let seenRunning = 0;
       try {
@@ -329,7 +330,7 @@ describeWithEngine('docker', 'DockerSandbox (real Docker engine)', () => {
         // The chains really ran; the lone sweep ended each of them by itself (a container kill would restart it).
         expect(seenRunning).toBeGreaterThan(0);
         expect(survivors).toBe(0);
-        expect(await started()).toBe(before);
+        expect(await startedAt(sandbox)).toBe(before);
       } finally {
         writeFileSync(join(dir.path, 'stop'), '');
       }
@@ -340,14 +341,13 @@ describeWithEngine('docker', 'DockerSandbox (real Docker engine)', () => {
       // a zombie. Counting those rounds as failed killed the container (and every other process in it). `env -i`
       // hides the process from the per-call sweep, so the lone sweep is the one that kills it.
       const sandbox = make(SandboxPolicy.forWorkspace(dir.path, { limits: { memoryBytes: 3 * 1024 * MiB } }));
-      const started = async (): Promise<string> => (await docker.getContainer(await sandbox.start()).inspect()).State.StartedAt;
-      const before = await started();
+      const before = await startedAt(sandbox);
       for (let attempt = 0; attempt < 2; attempt++) {
         const result = await sandbox.execute(`env -i awk 'BEGIN { s = "x"; while (length(s) < 900000000) s = s s; while (1) {} }' >/dev/null 2>&1 & while [ "$(cut -d' ' -f24 /proc/$!/stat)" -lt 100000 ]; do sleep 0.2; done; echo big`);
         expect(result).toMatchObject({ exitCode: 0, stdout: 'big\n' });
       }
       expect((await sandbox.execute('ps -o comm | grep -c awk')).stdout).toBe('0\n');
-      expect(await started()).toBe(before);
+      expect(await startedAt(sandbox)).toBe(before);
     });
 
     it('catches a pid-hopping process at the next lone sweep when another call runs (documented limit)', async () => {
