@@ -145,8 +145,8 @@ export async function serveHttpSdk2(createServer: McpSdk2ServerFactory, options:
       return reject(res, 400, -32700, 'Parse error: the request body is not JSON.');
     }
     if (nestsDeeper(body, MAX_BODY_DEPTH)) return reject(res, 400, -32600, `Invalid Request: the request body nests objects and arrays deeper than ${MAX_BODY_DEPTH} levels.`);
-    const request = await node.toWebRequest(req, body);
-    if (req.headers['mcp-session-id'] !== undefined || (await sdk.isLegacyRequest(request, body))) return legacy(req, res, body);
+    if (req.headers['mcp-session-id'] !== undefined) return legacy(req, res, body);
+    if (await sdk.isLegacyRequest(await node.toWebRequest(req, body), body)) return legacy(req, res, body);
     return modern(req, res, body);
   };
 
