@@ -1,5 +1,5 @@
 /** The part of a Streamable HTTP server transport (either SDK line) the session table uses. */
-interface SessionTransport {
+export interface SessionTransport {
   readonly sessionId?: string | undefined;
   onclose?: (() => void) | undefined;
 }
@@ -21,11 +21,32 @@ export interface HttpSession<T extends SessionTransport, S extends { close(): Pr
 export class HttpSessions<T extends SessionTransport, S extends { close(): Promise<void> }> {
   private readonly byId = new Map<string, HttpSession<T, S>>();
 
+  private reserved = 0;
+
   constructor(private readonly idleMs: number) {}
 
   /** How many sessions are open. */
   get size(): number {
     return this.byId.size;
+  }
+
+  /** How many sessions are being opened: reserved, their `initialize` not yet answered. */
+  get opening(): number {
+    return this.reserved;
+  }
+
+  /**
+   * Counts a session as being opened until the returned function is called (once), so concurrent `initialize` requests
+   * cannot open more sessions than a cap allows while each awaits its server.
+   */
+  reserve(): () => void {
+    this.reserved++;
+    return () => void this.reserved--;
+  }
+
+  /** Whether `session` is listed (its transport answered `initialize` and it has not closed since). */
+  lists(session: HttpSession<T, S>): boolean {
+    return session.transport.sessionId !== undefined && this.byId.get(session.transport.sessionId) === session;
   }
 
   /** The session a request's `Mcp-Session-Id` header names, if it is open. */

@@ -1,7 +1,8 @@
 import type { McpRequestContext } from '@modelcontextprotocol/server';
 import { McpServerError } from './errors';
 import type { McpSdk1ServerLike } from './mcp-server-like';
-import { LOOPBACK, serveHttpSdk1, serveStdioSdk1, type McpHttpEndpoint, type ServeHttpOptions } from './serve';
+import { LOOPBACK, serveStdioSdk1, type McpHttpEndpoint, type ServeHttpOptions } from './serve';
+import { serveHttpSdk1 } from './serve-http-sdk1';
 import { isSdk2Server, type McpSdk2ServerLike } from './v2/mcp-server-v2-like';
 import { serveHttpSdk2, type McpSdk2ServerFactory } from './v2/serve-http-v2';
 import { sdksFor, serverSdk } from './v2/sdk-v2';
@@ -60,9 +61,12 @@ export function serveStdio(server: McpSdk2ServerFactory | McpSdk1ServerLike, opt
  *
  * - SDK v2 servers: one endpoint for 2026-07-28 clients (stateless requests, `server/discover`,
  *   `subscriptions/listen`; a server per request) and 2025-11-25 (or older) clients (a session and a server per
- *   `initialize`, so elicitation and `notifications/tools/list_changed` keep working), with `Host` and `Origin`
- *   validation (403), a body limit (413), a session cap (503) and 404 for unknown sessions. See `ServeHttpOptions`.
- * - SDK 1.x servers (deprecated until 2027-01-31): sessions only, as before.
+ *   `initialize`, so elicitation and `notifications/tools/list_changed` keep working).
+ * - SDK 1.x servers (deprecated until 2027-01-31): sessions only.
+ *
+ * Both lines answer before any server sees the request: `Host` and `Origin` validation (403), a body limit (413), a
+ * body that is not JSON or nests too deep (400), a session cap (503) and 404 for unknown sessions. See
+ * `ServeHttpOptions`.
  *
  * Host validation is never off: a non-loopback `host` needs `allowedHosts`.
  *
@@ -89,5 +93,5 @@ export async function serveHttp(createServer: (context: McpRequestContext) => Mc
     const sdks = await sdksFor(probe);
     return serveHttpSdk2(createServer as McpSdk2ServerFactory, options, host, path, sdks.server, sdks.node);
   }
-  return serveHttpSdk1(createServer as () => McpSdk1ServerLike, options);
+  return serveHttpSdk1(createServer as () => McpSdk1ServerLike, options, host, path);
 }

@@ -1,11 +1,6 @@
-import { randomUUID } from 'node:crypto';
 import type { Server as HttpServer } from 'node:http';
-import type { AddressInfo } from 'node:net';
-import { McpServerError } from './errors';
-import { HttpSessions } from './http-sessions';
 import type { McpSdk1ServerLike } from './mcp-server-like';
 
-type Transport = import('@modelcontextprotocol/sdk/server/streamableHttp.js').StreamableHTTPServerTransport;
 type EventStore = import('@modelcontextprotocol/sdk/server/streamableHttp.js').EventStore;
 
 /**
@@ -50,19 +45,19 @@ export interface ServeHttpOptions {
   /** The SSE `retry` field (milliseconds) sent to clients: how long they wait before reconnecting. Default: none. */
   retryIntervalMs?: number | undefined;
   /**
-   * SDK v2: host names an `Origin` header may name (the MCP specification requires servers to validate `Origin`, a
+   * Host names an `Origin` header may name (the MCP specification requires servers to validate `Origin`, a
    * browser's cross-site request is answered 403). Default: `allowedHosts` (for a loopback `host`: `localhost`,
    * `127.0.0.1`, `[::1]`). A request without `Origin` (not from a browser) is served.
    */
   allowedOrigins?: readonly string[] | undefined;
   /**
-   * SDK v2: the most 2025-11-25 (and older) sessions open at once; one more `initialize` is answered HTTP 503 with a
+   * The most 2025-11-25 (and older) sessions open or being opened at once; one more `initialize` is answered HTTP 503 with a
    * JSON-RPC error saying so, until a session ends (`DELETE`, idle timeout). Default {@link DEFAULT_MAX_SESSIONS}.
    */
   maxSessions?: number | undefined;
   /**
-   * SDK v2: the largest request body, in bytes; a larger one is answered HTTP 413 (default 4 MiB, the SDK's
-   * `DEFAULT_MAX_REQUEST_BODY_SIZE`).
+   * The largest request body, in bytes; a larger one is answered HTTP 413 (default
+   * {@link DEFAULT_MAX_BODY_BYTES}, SDK v2's `DEFAULT_MAX_REQUEST_BODY_SIZE`).
    */
   maxBodyBytes?: number | undefined;
   /**
@@ -94,6 +89,9 @@ export interface McpListNotifier {
 /** The default {@link ServeHttpOptions.maxSessions}. */
 export const DEFAULT_MAX_SESSIONS = 100;
 
+/** The default {@link ServeHttpOptions.maxBodyBytes}: 4 MiB. */
+export const DEFAULT_MAX_BODY_BYTES = 4 * 1024 * 1024;
+
 /** The default {@link ServeHttpOptions.idleTimeoutMs}: 30 minutes. */
 export const DEFAULT_SESSION_IDLE_MS = 30 * 60 * 1000;
 
@@ -110,93 +108,9 @@ export interface McpHttpEndpoint {
    * `notify`); `undefined` on SDK 1.x.
    */
   readonly notify?: McpListNotifier | undefined;
-  /** SDK v2: how many 2025-11-25 (or older) sessions are open; `undefined` on SDK 1.x. */
+  /** How many 2025-11-25 (or older) sessions are open. */
   readonly sessions?: number | undefined;
 }
 
 /** @internal */
 export const LOOPBACK = new Set(['127.0.0.1', 'localhost', '::1']);
-
-/**
- * @internal SDK 1.x: serves MCP over Streamable HTTP (stateful: one session per `initialize`, each with its own `McpServer` from
- * `createServer`, since an `McpServer` serves one connection). Built on the SDK's `createMcpExpressApp`, whose
- * host-header validation (`hostHeaderValidation`) is on: a request whose `Host` is not an allowed host gets HTTP
- * 403, which blocks DNS rebinding against a local server
- * (https://modelcontextprotocol.io/specification/2025-06-18/basic/transports#security-warning).
- *
- * @example
- * ```ts
- * const endpoint = await serveHttp(() => {
- *   const server = new McpServer({ name: 'billing', version: '1.0.0' });
- *   serveTools(server, tools);
- *   return server;
- * }, { port: 3000 });
- * ```
- * @throws McpServerError `MCP_HOST_VALIDATION` for a non-loopback `host` without `allowedHosts`, `MCP_HTTP_OPTIONS` for
- *   an `idleTimeoutMs` that is not a number of milliseconds of at least 0.
- */
-export async function serveHttpSdk1(createServer: () => McpSdk1ServerLike | Promise<McpSdk1ServerLike>, options: ServeHttpOptions = {}): Promise<McpHttpEndpoint> {
-  const host = options.host ?? '127.0.0.1';
-  const path = options.path ?? '/mcp';
-  if (!LOOPBACK.has(host) && options.allowedHosts === undefined) {
-    throw new McpServerError('MCP_HOST_VALIDATION', `serveHttp binds ${host}, which is not a loopback address: pass allowedHosts (the host names clients use) so host-header validation stays on.`);
-  }
-  /* eslint-disable @typescript-eslint/no-require-imports -- optional peer dependency, loaded on first use */
-  const { createMcpExpressApp } = require('@modelcontextprotocol/sdk/server/express.js') as typeof import('@modelcontextprotocol/sdk/server/express.js');
-  const { StreamableHTTPServerTransport } = require('@modelcontextprotocol/sdk/server/streamableHttp.js') as typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js');
-  const { isInitializeRequest } = require('@modelcontextprotocol/sdk/types.js') as typeof import('@modelcontextprotocol/sdk/types.js');
-  /* eslint-enable @typescript-eslint/no-require-imports */
-  const allowedHosts = options.allowedHosts === undefined ? ['localhost', '127.0.0.1', '[::1]'] : [...options.allowedHosts];
-  const idleMs = options.idleTimeoutMs ?? DEFAULT_SESSION_IDLE_MS;
-  if (!(Number.isFinite(idleMs) && idleMs >= 0)) throw new McpServerError('MCP_HTTP_OPTIONS', `serveHttp: idleTimeoutMs must be a number of milliseconds of at least 0 (got ${String(idleMs)}).`);
-  const app = createMcpExpressApp({ host, allowedHosts });
-  const sessions = new HttpSessions<Transport, McpSdk1ServerLike>(idleMs);
-
-  type Req = { headers: Record<string, string | string[] | undefined>; body?: unknown };
-  type Res = { status(code: number): Res; json(body: unknown): void; headersSent: boolean; once(event: 'close', listener: () => void): unknown };
-  const reject = (res: Res, status: number, message: string) => res.status(status).json({ jsonrpc: '2.0', error: { code: -32000, message }, id: null });
-  const sessionOf = (req: Req) => sessions.of(req.headers['mcp-session-id']);
-
-  app.post(path, async (req: Req, res: Res) => {
-    let session = sessionOf(req);
-    if (session === undefined) {
-      if (req.headers['mcp-session-id'] !== undefined) return reject(res, 404, 'Session not found');
-      if (!isInitializeRequest(req.body)) return reject(res, 400, 'Bad Request: no valid session id provided');
-      const server = await createServer();
-      const transport: Transport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (id) => sessions.add(id, created),
-        ...(options.eventStore === undefined ? {} : { eventStore: options.eventStore }),
-        ...(options.retryIntervalMs === undefined ? {} : { retryInterval: options.retryIntervalMs }),
-      });
-      const created = sessions.create(transport, server);
-      await server.connect(transport);
-      session = created;
-    }
-    sessions.track(session, res);
-    await session.transport.handleRequest(req as never, res as never, req.body);
-  });
-  const onSession = async (req: Req, res: Res) => {
-    const session = sessionOf(req);
-    if (session === undefined) return reject(res, 400, 'Invalid or missing session id');
-    sessions.track(session, res);
-    await session.transport.handleRequest(req as never, res as never);
-  };
-  app.get(path, onSession);
-  app.delete(path, onSession);
-
-  const httpServer = await new Promise<HttpServer>((resolve, reject) => {
-    const listening = app.listen(options.port ?? 0, host, (error?: Error) => (error ? reject(error) : resolve(listening)));
-  });
-  const { port } = httpServer.address() as AddressInfo;
-  const shownHost = host.includes(':') ? `[${host}]` : host;
-  return {
-    url: `http://${shownHost}:${port}${path}`,
-    httpServer,
-    async close() {
-      await sessions.closeAll();
-      httpServer.closeAllConnections();
-      await new Promise<void>((resolve) => httpServer.close(() => resolve()));
-    },
-  };
-}
