@@ -20,6 +20,7 @@ import { Sdk1Port } from './sdk1-port';
 import { serveToolOutputs } from './serve-tool-outputs';
 import { ListChangedTick, withoutListChanged } from './list-changed';
 import { answerUnknownTools } from './unknown-tool';
+import { listToolsByName } from './tool-order';
 import type { McpApprovalStateOptions, McpRequestStates } from './v2/approval-state';
 import { sdkServer, type McpSdk1ServerLike } from './mcp-server-like';
 
@@ -52,7 +53,8 @@ export interface ServeToolsOptions {
  *
  * - Listing: what `mcpFormat` gives for the registry's active context (name, title, description, `inputSchema` as
  *   written, `outputSchema` for an object `returns`, annotations from effects and approval, `_meta`). The SDK's
- *   `McpServer` (1.x) lists no `icons` for its tools, so a tool's `icons` are not sent.
+ *   `McpServer` (1.x) lists no `icons` for its tools, so a tool's `icons` are not sent. The server's tools, native ones
+ *   among them, are listed sorted by name (see {@link serveTools}).
  * - Listing changes (registration, `setGroupsActive` or a `reset_tools` call, `setContext`) update the served tools
  *   and send `notifications/tools/list_changed`; the context of one call does not.
  * - Calls run through the registry's pipeline with a per-call context that also provides {@link McpRequest}; the
@@ -140,6 +142,7 @@ export class McpToolServer {
       }
     });
     answerUnknownTools(this.server, this.tools);
+    listToolsByName(this.server);
     if (changed || added) this.listChangedTick.request();
   }
 

@@ -12,6 +12,19 @@ import { McpToolServerV2 } from './v2/mcp-tool-server-v2';
  * inside the factory you give `serveHttp` or `serveStdio` (SDK v2 builds a server per request or connection), or
  * before `connect` on a server you connect yourself.
  *
+ * `tools/list` lists the server's tools (the registry's and those you register natively) sorted by name, comparing
+ * UTF-16 code units as `Array.prototype.sort()` does (`B` before `a`, `10` before `9`), on either SDK line and every
+ * revision. The SDK lists in the order its tools were registered, and following the registry's listing changes
+ * (a group switched off and on, a tool removed and registered again) takes tools off the server and registers them
+ * again, so that order would be the server's history: a session would list what a fresh server lists in another
+ * order. Sorted, the same tools list the same way on every server and after every change, so a client or a model
+ * provider's prompt cache sees the same listing; the comparison is locale-free, so every host sorts alike. The
+ * registry's own order is not used: it is the order of registration, which is history too.
+ *
+ * The 2026-07-28 listing cache hints (`ttlMs`, `cacheScope`) are the `McpServer`'s: pass
+ * `cacheHints: { 'tools/list': { ttlMs, cacheScope } }` in its options (SDK v2). Without them a 2026-07-28 listing
+ * carries the revision's defaults (`ttlMs: 0`, `cacheScope: 'private'`); 2025-11-25 listings carry none.
+ *
  * @example
  * ```ts
  * const handle = serveStdio(() => {

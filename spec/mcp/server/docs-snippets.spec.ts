@@ -52,7 +52,7 @@ describe('docs/providers/mcp.md server snippets', () => {
     const client = new Client({ name: 'docs', version: '1' });
     await client.connect(transport);
     try {
-      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['ping', 'getOrder', 'refund']);
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['getOrder', 'ping', 'refund']);
       expect(await client.callTool({ name: 'getOrder', arguments: { orderId: 'o-1' } })).toMatchObject({ structuredContent: { orderId: 'o-1', total: 42 } });
       expect(text(await client.callTool({ name: 'ping', arguments: { message: 'hi' } }))).toBe('pong hi');
     } finally {

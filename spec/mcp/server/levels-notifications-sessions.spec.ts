@@ -127,7 +127,7 @@ describe('serveTools: one tools/list_changed per change, not one per tool', () =
     server.registerTool('native_later', { description: 'Native, later.' }, () => ({ content: [{ type: 'text', text: 'n' }] }));
     await settle();
     expect(listChanged).toHaveBeenCalledTimes(2);
-    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['native', 'a', 'b', 'c', 'native_later']);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['a', 'b', 'c', 'native', 'native_later']);
     await client.close();
   });
 

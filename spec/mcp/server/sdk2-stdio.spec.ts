@@ -25,7 +25,7 @@ describe('serveStdio on SDK v2: the example as a child process', () => {
     await client.connect(new V2StdioTransport(child));
     try {
       expect(client.getProtocolEra()).toBe('modern');
-      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['ping', 'getOrder', 'refund']);
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['getOrder', 'ping', 'refund']);
       expect(text(await client.callTool({ name: 'refund', arguments: { orderId: 'o-9', amount: 1 } }))).toBe('Refunded 1 for order o-9.');
       expect(asked).toEqual([expect.stringContaining('- "orderId": "o-9"')]);
     } finally {
@@ -37,7 +37,7 @@ describe('serveStdio on SDK v2: the example as a child process', () => {
     const client = new V1Client({ name: 'legacy', version: '1' });
     await client.connect(new V1StdioTransport(child));
     try {
-      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['ping', 'getOrder', 'refund']);
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['getOrder', 'ping', 'refund']);
       expect(await client.callTool({ name: 'getOrder', arguments: { orderId: 'o-9' } })).toMatchObject({ structuredContent: { orderId: 'o-9', total: 42 } });
       const refused = await client.callTool({ name: 'refund', arguments: { orderId: 'o-9', amount: 1 } });
       expect(refused.isError).toBe(true);

@@ -126,7 +126,7 @@ describe('serveTools: a Tools registry on an McpServer the user owns', () => {
   it('lists the registry tools exactly as mcpFormat renders them, beside a native zod tool, and calls both', async () => {
     const { client, tools } = await setup();
     const listed = (await client.listTools()).tools;
-    expect(listed.map((t) => t.name)).toEqual(['native_echo', 'getOrder', 'refund', 'wait', 'count', 'chatty', 'manual', 'ask', 'fragile', 'where']);
+    expect(listed.map((t) => t.name)).toEqual(['ask', 'chatty', 'count', 'fragile', 'getOrder', 'manual', 'native_echo', 'refund', 'wait', 'where']);
     const ours = mcpListTools(tools).tools;
     for (const entry of ours) {
       const served = listed.find((t) => t.name === entry.name)!;

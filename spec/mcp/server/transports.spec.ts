@@ -48,7 +48,7 @@ describe('serveHttp: Streamable HTTP on loopback', () => {
     const client = new Client({ name: 'http-test', version: '1' }, { capabilities: { elicitation: { form: {} } } });
     client.setRequestHandler(ElicitRequestSchema, () => ({ action: 'accept' }));
     await client.connect(new StreamableHTTPClientTransport(new URL(endpoint.url)));
-    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['ping', 'getOrder', 'refund']);
+    expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['getOrder', 'ping', 'refund']);
     expect(await client.callTool({ name: 'getOrder', arguments: { orderId: 'o-1' } })).toMatchObject({ structuredContent: { orderId: 'o-1', total: 42 }, isError: false });
     expect(text(await client.callTool({ name: 'ping', arguments: { message: 'there' } }))).toBe('pong there');
     expect(text(await client.callTool({ name: 'refund', arguments: { orderId: 'o-1', amount: 5 } }))).toBe('Refunded 5 for order o-1.');
@@ -101,7 +101,7 @@ describe('serveStdio: the example as a child process', () => {
     const client = new Client({ name: 'stdio-test', version: '1' });
     await client.connect(transport);
     try {
-      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['ping', 'getOrder', 'refund']);
+      expect((await client.listTools()).tools.map((t) => t.name)).toEqual(['getOrder', 'ping', 'refund']);
       expect(await client.callTool({ name: 'getOrder', arguments: { orderId: 'o-9' } })).toMatchObject({ structuredContent: { orderId: 'o-9', total: 42 } });
       const refused = await client.callTool({ name: 'refund', arguments: { orderId: 'o-9', amount: 1 } });
       expect(refused.isError).toBe(true);

@@ -12,6 +12,7 @@ import { approvalPrompt } from '../approval-prompt';
 import { ListChangedTick, withoutListChanged } from '../list-changed';
 import { McpServerError } from '../errors';
 import { McpRequest } from '../mcp-request';
+import { listToolsByName } from '../tool-order';
 import { Sdk2Port } from './sdk2-port';
 import { needsApproval, NO_ELICITATION, toCallToolResult } from '../mcp-tool-server';
 import { McpRequestStates, type ApprovalStateRefusal, type McpApprovalStateOptions, type RoundsPayload } from './approval-state';
@@ -59,7 +60,9 @@ interface Rounds {
  * - Saved outputs: when a budget of the registry saves outputs, the `tool-output://{id}` template answers
  *   `resources/read` for the `resource_link` a cut result carries (as `serveToolOutputs` does on 1.x).
  * - Listing changes: on a session (2025-11-25) `notifications/tools/list_changed` once per tick; 2026-07-28 clients
- *   learn of them through `subscriptions/listen`, which `serveHttp` feeds (`handler.notify.toolsChanged()`).
+ *   learn of them through `subscriptions/listen`, which `serveHttp` feeds (`handler.notify.toolsChanged()`). A changed
+ *   tool is removed and registered again, so the server's tools, native ones among them, are listed sorted by name
+ *   rather than in the SDK's registration order (see `serveTools`).
  */
 export class McpToolServerV2 {
   private readonly registered = new Map<string, { tool: RegisteredTool; entry: McpTool }>();
@@ -119,6 +122,7 @@ export class McpToolServerV2 {
         this.registered.set(name, { tool, entry });
       }
     });
+    listToolsByName(this.server);
     if (asked && !initial) this.listChangedTick.request();
   }
 
