@@ -16,7 +16,7 @@ export { McpRequest, type McpQuestionOptions } from './server/mcp-request';
 export { serveSkills, type McpSkillPrompts } from './server/serve-skills';
 export { mcpSkillsExtension, type McpSkillsExtension, type McpSkillsExtensionOptions } from './server/v2/skills-extension';
 export { serveToolOutputs, TOOL_OUTPUTS_RESOURCE } from './server/serve-tool-outputs';
-export { DEFAULT_SESSION_IDLE_MS, DEFAULT_MAX_SESSIONS, DEFAULT_MAX_BODY_BYTES, type ServeHttpOptions, type McpHttpEndpoint, type ListingSource, type McpListNotifier } from './server/serve';
+export { DEFAULT_SESSION_IDLE_MS, DEFAULT_MAX_SESSIONS, DEFAULT_MAX_BODY_BYTES, type ServeHttpOptions, type McpHttpEndpoint, type ListingSource, type McpListNotifier, type McpBearerAuthOptions } from './server/serve';
 export { McpMemoryEventStore } from './server/memory-event-store';
 export { McpServerError, type McpServerErrorCode } from './server/errors';
 export type { McpServerLike, McpSdk1ServerLike, McpLowLevelServerLike } from './server/mcp-server-like';

@@ -91,8 +91,14 @@ export interface HttpFrontOptions<T extends SessionTransport, S extends { close(
   checkHost(header: string | undefined): HeaderVerdict;
   checkOrigin(header: string | undefined): HeaderVerdict;
   isInitialize(body: unknown): boolean;
-  /** A new session, not yet listed: its transport lists it as it answers `initialize`. */
-  openSession(): Promise<HttpSession<T, S>>;
+  /** A new session owned by `principal`, not yet listed: its transport lists it as it answers `initialize`. */
+  openSession(principal: string): Promise<HttpSession<T, S>>;
+  /**
+   * Authenticates a request that passed the header checks and sets `req.auth`, which both SDKs' transports hand
+   * the server as `authInfo`. @returns the caller's principal, or undefined once it has answered the refusal itself.
+   * Absent: every caller is the principal `''`.
+   */
+  authenticate?: ((req: IncomingMessage, res: ServerResponse) => Promise<string | undefined>) | undefined;
   /** Hands a request to its session's transport. */
   handle(session: HttpSession<T, S>, req: IncomingMessage, res: ServerResponse, body?: unknown): Promise<void>;
   /** Absent on SDK 1.x, where every client is a session's. */
@@ -104,21 +110,23 @@ export interface HttpFrontOptions<T extends SessionTransport, S extends { close(
  * - the path (404), `Host` and `Origin` (403), a body over `maxBodyBytes` (413), a body that is not JSON or nests
  *   deeper than {@link MAX_BODY_DEPTH} levels (400), each answered before any server sees the request, with a
  *   JSON-RPC error and nothing logged;
- * - a request naming a session goes to it, or is answered 404 when no such session is open (POST, GET and DELETE);
+ * - with `authenticate`, a caller it refuses gets its answer (401 or 403 with the `WWW-Authenticate` challenge);
+ * - a request naming a session goes to it, or is answered 404 when no such session is open or it is another
+ *   principal's (POST, GET and DELETE);
  * - `initialize` opens a session unless `maxSessions` are open or being opened (503);
  * - on SDK v2, every other request from a 2026-07-28 client goes to the stateless `modern` route.
  */
 export function httpFront<T extends SessionTransport, S extends { close(): Promise<void> }>(options: HttpFrontOptions<T, S>): (req: IncomingMessage, res: ServerResponse) => Promise<void> {
   const { sessions, maxSessions, maxBodyBytes, modern } = options;
 
-  const opened = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
+  const opened = async (req: IncomingMessage, res: ServerResponse, body: unknown, principal: string): Promise<void> => {
     if (sessions.size + sessions.opening >= maxSessions) {
       return reject(res, 503, -32000, `Too many sessions: this endpoint holds at most ${maxSessions} sessions of 2025-11-25 (or older) clients at once; end one (DELETE) or try again later.`);
     }
     const release = sessions.reserve();
     let session: HttpSession<T, S> | undefined;
     try {
-      session = await options.openSession();
+      session = await options.openSession(principal);
       sessions.track(session, res);
       await options.handle(session, req, res, body);
     } finally {
@@ -128,16 +136,17 @@ export function httpFront<T extends SessionTransport, S extends { close(): Promi
     }
   };
 
-  const legacy = async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<void> => {
+  const legacy = async (req: IncomingMessage, res: ServerResponse, body: unknown, principal: string): Promise<void> => {
     const id = req.headers['mcp-session-id'];
     const session = sessions.of(id);
-    if (session !== undefined) {
+    // Another principal's session is answered as an unknown one: a session id alone does not make a caller its owner.
+    if (session !== undefined && session.principal === principal) {
       sessions.track(session, res);
       return options.handle(session, req, res, body);
     }
     if (id !== undefined) return reject(res, 404, -32001, 'Session not found: it ended or expired; initialize a new session.');
     if (req.method !== 'POST' || !options.isInitialize(body)) return reject(res, 400, -32000, 'Bad Request: no valid session id provided; send initialize first.');
-    return opened(req, res, body);
+    return opened(req, res, body, principal);
   };
 
   return async (req, res) => {
@@ -146,8 +155,10 @@ export function httpFront<T extends SessionTransport, S extends { close(): Promi
     if (!host.ok) return reject(res, 403, -32000, host.message);
     const origin = options.checkOrigin(req.headers.origin);
     if (!origin.ok) return reject(res, 403, -32000, origin.message);
+    const principal = options.authenticate === undefined ? '' : await options.authenticate(req, res);
+    if (principal === undefined) return;
     if (req.method !== 'POST') {
-      if (req.headers['mcp-session-id'] !== undefined || modern === undefined) return legacy(req, res, undefined);
+      if (req.headers['mcp-session-id'] !== undefined || modern === undefined) return legacy(req, res, undefined, principal);
       return modern.handle(req, res);
     }
     const text = await readBody(req, maxBodyBytes);
@@ -159,7 +170,7 @@ export function httpFront<T extends SessionTransport, S extends { close(): Promi
       return reject(res, 400, -32700, 'Parse error: the request body is not JSON.');
     }
     if (nestsDeeper(body, MAX_BODY_DEPTH)) return reject(res, 400, -32600, `Invalid Request: the request body nests objects and arrays deeper than ${MAX_BODY_DEPTH} levels.`);
-    if (req.headers['mcp-session-id'] !== undefined || modern === undefined || (await modern.isLegacy(req, body))) return legacy(req, res, body);
+    if (req.headers['mcp-session-id'] !== undefined || modern === undefined || (await modern.isLegacy(req, body))) return legacy(req, res, body, principal);
     return modern.handle(req, res, body);
   };
 }

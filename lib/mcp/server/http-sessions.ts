@@ -8,6 +8,8 @@ export interface SessionTransport {
 export interface HttpSession<T extends SessionTransport, S extends { close(): Promise<void> }> {
   readonly transport: T;
   readonly server: S;
+  /** Whom the session belongs to: the authenticated client that opened it (`''` on an endpoint without `auth`). */
+  readonly principal: string;
   open: number;
   timer: ReturnType<typeof setTimeout> | undefined;
 }
@@ -55,11 +57,11 @@ export class HttpSessions<T extends SessionTransport, S extends { close(): Promi
   }
 
   /**
-   * A new session of `server` on `transport`, not yet listed: `add` lists it under the id the transport generates
+   * A new session of `server` on `transport`, owned by `principal`, not yet listed: `add` lists it under the id the transport generates
    * (its `onsessioninitialized`). Takes over `transport.onclose`.
    */
-  create(transport: T, server: S): HttpSession<T, S> {
-    const session: HttpSession<T, S> = { transport, server, open: 0, timer: undefined };
+  create(transport: T, server: S, principal = ''): HttpSession<T, S> {
+    const session: HttpSession<T, S> = { transport, server, principal, open: 0, timer: undefined };
     transport.onclose = () => {
       clearTimeout(session.timer);
       if (transport.sessionId !== undefined && this.byId.get(transport.sessionId) === session) this.byId.delete(transport.sessionId);

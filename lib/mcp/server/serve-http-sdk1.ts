@@ -1,4 +1,5 @@
 import { randomUUID } from 'node:crypto';
+import { McpServerError } from './errors';
 import { checkHostHeader, checkOriginHeader } from './header-checks';
 import { httpFront, httpLimits, listenHttp, stopHttp } from './http-front';
 import { HttpSessions, type HttpSession } from './http-sessions';
@@ -13,13 +14,15 @@ type Transport = import('@modelcontextprotocol/sdk/server/streamableHttp.js').St
  * (`httpFront`): `Host` validation against DNS rebinding and `Origin` validation, both required by the MCP
  * specification (https://modelcontextprotocol.io/specification/2025-11-25/basic/transports#security-warning), 403;
  * the body limit (413); the session cap (503); 404 for an unknown session id.
- * @throws McpServerError `MCP_HTTP_OPTIONS` for an unusable `idleTimeoutMs`, `maxSessions` or `maxBodyBytes`.
+ * @throws McpServerError `MCP_HTTP_OPTIONS` for an unusable `idleTimeoutMs`, `maxSessions` or `maxBodyBytes`, or
+ *   `auth`, which needs SDK v2.
  */
 export async function serveHttpSdk1(createServer: () => McpSdk1ServerLike | Promise<McpSdk1ServerLike>, options: ServeHttpOptions, host: string, path: string): Promise<McpHttpEndpoint> {
   /* eslint-disable @typescript-eslint/no-require-imports -- optional peer dependency, loaded on first use */
   const { StreamableHTTPServerTransport } = require('@modelcontextprotocol/sdk/server/streamableHttp.js') as typeof import('@modelcontextprotocol/sdk/server/streamableHttp.js');
   const { isInitializeRequest } = require('@modelcontextprotocol/sdk/types.js') as typeof import('@modelcontextprotocol/sdk/types.js');
   /* eslint-enable @typescript-eslint/no-require-imports */
+  if (options.auth !== undefined) throw new McpServerError('MCP_HTTP_OPTIONS', 'serveHttp: auth (bearer tokens) needs SDK v2 servers (@modelcontextprotocol/server); SDK 1.x endpoints have no token check: pass a factory of SDK v2 servers, or authenticate in a proxy in front.');
   const allowedHosts = options.allowedHosts === undefined ? ['localhost', '127.0.0.1', '[::1]'] : [...options.allowedHosts];
   const allowedOrigins = options.allowedOrigins === undefined ? allowedHosts : [...options.allowedOrigins];
   const { idleMs, maxSessions, maxBodyBytes } = httpLimits(options, DEFAULT_MAX_BODY_BYTES);

@@ -4,6 +4,12 @@ import type { McpSdk1ServerLike } from './mcp-server-like';
 type EventStore = import('@modelcontextprotocol/sdk/server/streamableHttp.js').EventStore;
 
 /**
+ * {@link ServeHttpOptions.auth}: SDK v2's `VerifyBearerTokenOptions` (`verifier.verifyAccessToken(token)` returning
+ * the `AuthInfo`, `requiredScopes`, `resourceMetadataUrl`, `expectedResource`).
+ */
+export type McpBearerAuthOptions = import('@modelcontextprotocol/server').VerifyBearerTokenOptions;
+
+/**
  * @internal SDK 1.x: serves `server` over stdio (the SDK's `StdioServerTransport`: JSON-RPC on the process's stdin and stdout). Write
  * nothing else to stdout while it runs.
  * @returns once connected; the promise of `server.close()` ends it.
@@ -66,6 +72,17 @@ export interface ServeHttpOptions {
    * `serveTools` itself). Default: none announced.
    */
   registries?: ReadonlyArray<ListingSource> | undefined;
+  /**
+   * SDK v2: requires a valid OAuth bearer token on every request (SDK v2's `verifyBearerToken`): a request without
+   * one, or whose token the verifier refuses or that has expired, gets 401 with the `WWW-Authenticate: Bearer`
+   * challenge (`resource_metadata` when `resourceMetadataUrl` is set), one missing a `requiredScopes` scope 403. The
+   * verified `AuthInfo` reaches your servers (`McpRequest.authInfo`), and its `clientId` is the principal that
+   * sessions and approval states are bound to: a 2025-11-25 session is answered 404 to another principal, and
+   * another principal's `requestState` is refused. Have the verifier put the user's id in `clientId` when one OAuth
+   * client serves several users (MCP requires binding to the user). Default: none, every caller is one principal,
+   * so approval states are bound to the call only. Throws `MCP_HTTP_OPTIONS` with SDK 1.x servers.
+   */
+  auth?: McpBearerAuthOptions | undefined;
 }
 
 /** What {@link ServeHttpOptions.registries} needs of a registry (`Tools` has it): a way to hear of listing changes. */

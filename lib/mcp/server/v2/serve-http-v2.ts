@@ -1,9 +1,10 @@
 import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { McpRequestContext } from '@modelcontextprotocol/server';
 import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
 import { httpFront, httpLimits, listenHttp, stopHttp } from '../http-front';
 import { HttpSessions, type HttpSession } from '../http-sessions';
-import type { McpHttpEndpoint, ServeHttpOptions } from '../serve';
+import type { McpBearerAuthOptions, McpHttpEndpoint, ServeHttpOptions } from '../serve';
 import type { McpSdk2ServerLike } from './mcp-server-v2-like';
 import type { NodeSdk, ServerSdk } from './sdk-v2';
 
@@ -12,6 +13,25 @@ type Session = HttpSession<NodeStreamableHTTPServerTransport, McpSdk2ServerLike>
 
 /** The factory `serveHttp` calls for each 2026-07-28 request and each older client's session. */
 export type McpSdk2ServerFactory = (context: McpRequestContext) => McpSdk2ServerLike | Promise<McpSdk2ServerLike>;
+
+/**
+ * The bearer-token check of {@link ServeHttpOptions.auth}: SDK v2's `verifyBearerToken` on the `Authorization`
+ * header; a refusal is answered with the SDK's `bearerAuthChallengeResponse` (401 or 403, `WWW-Authenticate`).
+ */
+function bearerAuth(sdk: ServerSdk, auth: McpBearerAuthOptions): (req: IncomingMessage, res: ServerResponse) => Promise<string | undefined> {
+  return async (req, res) => {
+    try {
+      const info = await sdk.verifyBearerToken(req.headers.authorization, auth);
+      (req as IncomingMessage & { auth?: unknown }).auth = info;
+      return info.clientId;
+    } catch (error) {
+      const answer = sdk.bearerAuthChallengeResponse(error, auth);
+      res.writeHead(answer.status, Object.fromEntries(answer.headers));
+      res.end(await answer.text());
+      return undefined;
+    }
+  };
+}
 
 /**
  * @internal `serveHttp` on SDK v2: one endpoint for both protocol eras.
@@ -36,7 +56,7 @@ export async function serveHttpSdk2(createServer: McpSdk2ServerFactory, options:
   const unsubscribe = (options.registries ?? []).map((registry) => registry.onListChange(() => handler.notify.toolsChanged()));
   const sessions = new HttpSessions<NodeStreamableHTTPServerTransport, McpSdk2ServerLike>(idleMs);
 
-  const openSession = async (): Promise<Session> => {
+  const openSession = async (principal: string): Promise<Session> => {
     const server = await createServer({ era: 'legacy' });
     const transport: NodeStreamableHTTPServerTransport = new node.NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -45,7 +65,7 @@ export async function serveHttpSdk2(createServer: McpSdk2ServerFactory, options:
       ...(options.retryIntervalMs === undefined ? {} : { retryInterval: options.retryIntervalMs }),
       maxRequestBodySize: maxBody,
     });
-    const created: Session = sessions.create(transport, server);
+    const created: Session = sessions.create(transport, server, principal);
     transport.onerror = onerror;
     await (server as unknown as { connect(t: unknown): Promise<void> }).connect(transport);
     return created;
@@ -60,6 +80,7 @@ export async function serveHttpSdk2(createServer: McpSdk2ServerFactory, options:
     checkOrigin: (header) => sdk.validateOriginHeader(header, allowedOrigins),
     isInitialize: (body) => sdk.isInitializeRequest(body),
     openSession,
+    authenticate: options.auth === undefined ? undefined : bearerAuth(sdk, options.auth),
     handle: (session, req, res, body) => session.transport.handleRequest(req, res, body),
     modern: {
       isLegacy: async (req, body) => sdk.isLegacyRequest(await node.toWebRequest(req, body), body),
