@@ -19,8 +19,14 @@ const run = (source: string, log: string[] = []): Promise<Record<string, unknown
 const skillMd = (name: string, description: string) => `---\nname: ${name}\ndescription: ${description}\n---\nDo ${name}.\n`;
 
 describe('docs/providers/mcp.md SDK v2 snippets', () => {
-  it('has the three snippets this spec runs', () => {
-    expect(snippets).toHaveLength(3);
+  it('has the four snippets this spec runs', () => {
+    expect(snippets).toHaveLength(4);
+  });
+
+  it('the authentication snippet refuses a request without a token and hands the verified principal to the tool', async () => {
+    const log: string[] = [];
+    await run(snippets[3]!, log);
+    expect(log).toEqual(['401', JSON.stringify([{ type: 'text', text: 'ada' }])]);
   });
 
   it('the quick start serves the registry on 2026-07-28 and asks approval through input_required', async () => {
