@@ -113,6 +113,14 @@ export class McpClientTools {
     return this.current;
   }
 
+  /**
+   * The MCP revision negotiated with the server (`'2026-07-28'`, `'2025-11-25'`, ...), as the SDK tells it: always on
+   * SDK v2, on SDK 1.x over Streamable HTTP. Undefined while not connected or when the SDK does not tell.
+   */
+  get protocolVersion(): string | undefined {
+    return this.current === undefined ? undefined : negotiatedVersion(this.current);
+  }
+
   /** Whether the connection is up (false while reconnecting and after `close()`). */
   get isConnected(): boolean {
     return this.connected;
@@ -468,16 +476,14 @@ export class McpClientTools {
 
   /** The facts of a request to this server as its span records them. */
   private requestStart(client: McpSdkClient, method: string, toolName: string | undefined): McpRequestStart {
-    const transport = (client as { transport?: { sessionId?: unknown; protocolVersion?: unknown } }).transport;
-    const negotiated = (client as { getNegotiatedProtocolVersion?: () => unknown }).getNegotiatedProtocolVersion?.() ?? transport?.protocolVersion;
-    const sessionId = transport?.sessionId;
+    const sessionId = (client as { transport?: { sessionId?: unknown } }).transport?.sessionId;
     const server = this.options.url === undefined ? undefined : serverEndpoint(this.options.url);
     return {
       method,
       toolName,
       serverName: this.serverName,
       sessionId: typeof sessionId === 'string' && sessionId !== '' ? sessionId : undefined,
-      protocolVersion: typeof negotiated === 'string' ? negotiated : undefined,
+      protocolVersion: negotiatedVersion(client),
       transport: this.options.command !== undefined ? 'pipe' : server !== undefined ? 'tcp' : undefined,
       serverAddress: server?.address,
       serverPort: server?.port,
@@ -594,4 +600,10 @@ function sleep(ms: number): Promise<void> {
 /** Resolves when `signal` aborts (never, if it does not). */
 function abortOf(signal: AbortSignal): Promise<void> {
   return new Promise((resolve) => (signal.aborted ? resolve() : signal.addEventListener('abort', () => resolve(), { once: true })));
+}
+
+/** The revision `client` negotiated: SDK v2's `getNegotiatedProtocolVersion()`, else SDK 1.x's HTTP transport's. */
+function negotiatedVersion(client: McpSdkClient): string | undefined {
+  const negotiated = (client as { getNegotiatedProtocolVersion?: () => unknown }).getNegotiatedProtocolVersion?.() ?? (client as { transport?: { protocolVersion?: unknown } }).transport?.protocolVersion;
+  return typeof negotiated === 'string' ? negotiated : undefined;
 }

@@ -41,7 +41,7 @@ describe('docs/providers/mcp-client.md: every snippet runs', () => {
 
   it('SDK v2: a 2026-07-28 server reached with sdk: 2, its approval question answered by the elicitation handler', async () => {
     const logged = await run(prepare(snippets[4]!));
-    expect(logged).toEqual([JSON.stringify(['mcp__ops__deploy']), expect.stringContaining("Allow tool 'deploy' to run?"), expect.stringContaining('deployed')]);
+    expect(logged).toEqual([JSON.stringify(['mcp__ops__deploy']), '2026-07-28', expect.stringContaining("Allow tool 'deploy' to run?"), expect.stringContaining('deployed')]);
   });
 
   it('the first connection: tools registered, listed, called, closed', async () => {
