@@ -18,8 +18,10 @@ export interface McpUsedStates {
 }
 
 /**
- * The default {@link McpUsedStates}: one process's memory. Expired ids are dropped as new ones are claimed, so it
- * holds at most the approvals answered within the state's lifetime.
+ * The default {@link McpUsedStates}: one process's memory. Expired ids are dropped as new ones are claimed, oldest
+ * claim first, so it holds at most the approvals answered within the state's lifetime. Shared by instances of
+ * different lifetimes, a short-lived id may stay until the longer-lived ids claimed before it expire: memory only,
+ * since an expired state is refused by its signed expiry whatever the store holds.
  */
 export class McpMemoryUsedStates implements McpUsedStates {
   private readonly used = new Map<string, number>();
@@ -87,7 +89,8 @@ let processUsedStates: McpUsedStates | undefined;
 /**
  * Mints and checks the `requestState` a served tool call hands a 2026-07-28 client with an `input_required` result
  * (the approval question, and the tool's own questions through `McpRequest`): signed with the SDK's
- * `createRequestStateCodec` (HMAC-SHA-256, expiry, bound to the method and the authenticated client), bound to the
+ * `createRequestStateCodec` (HMAC-SHA-256, expiry, bound to the method and the authenticated client's
+ * `authInfo.clientId`: `ServeHttpOptions.auth`; without authentication every caller is the same client), bound to the
  * exact call (the tool's name and a SHA-256 of its arguments' JSON) and single-use ({@link McpUsedStates}).
  *
  * Pass one instance to both the `McpServer` and `serveTools`, so a forged, tampered, expired or another client's
