@@ -69,21 +69,36 @@ export class HttpSessions<T extends SessionTransport, S extends { close(): Promi
     return session;
   }
 
-  /** Lists `session` under `id`. */
+  /**
+   * Lists `session` under `id`. A session whose exchanges all closed before it was listed (a client that sent
+   * `initialize` and hung up) starts idle, so it expires like any other.
+   */
   add(id: string, session: HttpSession<T, S>): void {
     this.byId.set(id, session);
+    this.idleIfClosed(session);
   }
 
-  /** Counts an HTTP exchange of `session` as open until `response` closes; the idle timer runs while none is. */
-  track(session: HttpSession<T, S>, response: { once(event: 'close', listener: () => void): unknown }): void {
+  /**
+   * Counts an HTTP exchange of `session` as open until `response` closes (now, when it already has); the idle timer
+   * runs while none is.
+   */
+  track(session: HttpSession<T, S>, response: { once(event: 'close', listener: () => void): unknown; readonly closed?: boolean }): void {
     if (this.idleMs === 0) return;
     session.open++;
     clearTimeout(session.timer);
     session.timer = undefined;
-    response.once('close', () => {
+    const closed = (): void => {
       session.open--;
-      if (session.open === 0 && this.byId.get(session.transport.sessionId ?? '') === session) session.timer = setTimeout(() => this.closeIdle(session), this.idleMs).unref();
-    });
+      this.idleIfClosed(session);
+    };
+    if (response.closed === true) closed();
+    else response.once('close', closed);
+  }
+
+  /** Starts the idle timer of a listed session with no exchange open. */
+  private idleIfClosed(session: HttpSession<T, S>): void {
+    if (this.idleMs === 0 || session.open > 0 || session.timer !== undefined || !this.lists(session)) return;
+    session.timer = setTimeout(() => this.closeIdle(session), this.idleMs).unref();
   }
 
   /** Closes every session's server and forgets them all. */

@@ -4,9 +4,11 @@ import { checkHostHeader, checkOriginHeader } from './header-checks';
 import { httpFront, httpLimits, listenHttp, stopHttp } from './http-front';
 import { HttpSessions, type HttpSession } from './http-sessions';
 import type { McpSdk1ServerLike } from './mcp-server-like';
+import { sessionEventStore } from './session-event-store';
 import { DEFAULT_MAX_BODY_BYTES, type McpHttpEndpoint, type ServeHttpOptions } from './serve';
 
 type Transport = import('@modelcontextprotocol/sdk/server/streamableHttp.js').StreamableHTTPServerTransport;
+type EventStore = import('@modelcontextprotocol/sdk/server/streamableHttp.js').EventStore;
 
 /**
  * @internal SDK 1.x: serves MCP over Streamable HTTP, stateful (one session per `initialize`, each with its own
@@ -33,7 +35,7 @@ export async function serveHttpSdk1(createServer: () => McpSdk1ServerLike | Prom
     const transport: Transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => sessions.add(id, created),
-      ...(options.eventStore === undefined ? {} : { eventStore: options.eventStore }),
+      ...(options.eventStore === undefined ? {} : { eventStore: sessionEventStore(options.eventStore) as EventStore }),
       ...(options.retryIntervalMs === undefined ? {} : { retryInterval: options.retryIntervalMs }),
     });
     const created = sessions.create(transport, server);

@@ -44,8 +44,10 @@ export interface ServeHttpOptions {
    * Makes SSE streams resumable: every message sent on a stream is stored, each stream starts with a priming event,
    * and a client that reconnects with `Last-Event-ID` gets what it missed (MCP specification 2025-11-25,
    * "Resumability and Redelivery"). Pass an `McpMemoryEventStore` (one process) or your own store behind the SDK's
-   * `EventStore` interface. It also lets a tool close its call's stream to have the client poll
-   * (`McpRequest.closeSseStream()`). Default: none, streams are not resumable.
+   * `EventStore` interface. Every session stores and replays through its own view of it (its stream ids carry a
+   * prefix of the session's), so a `Last-Event-ID` never replays another session's messages. It also lets a tool
+   * close its call's stream to have the client poll (`McpRequest.closeSseStream()`). Default: none, streams are not
+   * resumable.
    */
   eventStore?: EventStore | undefined;
   /** The SSE `retry` field (milliseconds) sent to clients: how long they wait before reconnecting. Default: none. */
@@ -126,7 +128,7 @@ export interface McpHttpEndpoint {
    */
   readonly notify?: McpListNotifier | undefined;
   /** How many 2025-11-25 (or older) sessions are open. */
-  readonly sessions?: number | undefined;
+  readonly sessions: number;
 }
 
 /** @internal */

@@ -2,8 +2,9 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { McpRequestContext } from '@modelcontextprotocol/server';
 import type { NodeStreamableHTTPServerTransport } from '@modelcontextprotocol/node';
-import { httpFront, httpLimits, listenHttp, stopHttp } from '../http-front';
+import { httpFront, httpLimits, listenHttp, reject, stopHttp } from '../http-front';
 import { HttpSessions, type HttpSession } from '../http-sessions';
+import { sessionEventStore } from '../session-event-store';
 import type { McpBearerAuthOptions, McpHttpEndpoint, ServeHttpOptions } from '../serve';
 import type { McpSdk2ServerLike } from './mcp-server-v2-like';
 import type { NodeSdk, ServerSdk } from './sdk-v2';
@@ -22,6 +23,10 @@ function bearerAuth(sdk: ServerSdk, auth: McpBearerAuthOptions): (req: IncomingM
   return async (req, res) => {
     try {
       const info = await sdk.verifyBearerToken(req.headers.authorization, auth);
+      if (typeof info.clientId !== 'string') {
+        reject(res, 500, -32603, 'Internal error: the token verifier returned no clientId, so the caller cannot be told apart.');
+        return undefined;
+      }
       (req as IncomingMessage & { auth?: unknown }).auth = info;
       return info.clientId;
     } catch (error) {
@@ -61,7 +66,7 @@ export async function serveHttpSdk2(createServer: McpSdk2ServerFactory, options:
     const transport: NodeStreamableHTTPServerTransport = new node.NodeStreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => sessions.add(id, created),
-      ...(options.eventStore === undefined ? {} : { eventStore: options.eventStore as never }),
+      ...(options.eventStore === undefined ? {} : { eventStore: sessionEventStore(options.eventStore) as never }),
       ...(options.retryIntervalMs === undefined ? {} : { retryInterval: options.retryIntervalMs }),
       maxRequestBodySize: maxBody,
     });
