@@ -62,12 +62,14 @@ const LINES = [
 
 describe.each(LINES)('serveHttp on %s: sessions kept apart and bounded', (_line, make) => {
   const servers: unknown[] = [];
-  let factoryDelayMs = 0;
+  let entered = 0;
+  let gate: Promise<void> | undefined;
   let endpoint: McpHttpEndpoint | undefined;
   const start = async (options: ServeHttpOptions): Promise<McpHttpEndpoint> => {
     const tools = new Tools();
     endpoint = await serveHttp(async () => {
-      if (factoryDelayMs > 0) await new Promise((resolve) => setTimeout(resolve, factoryDelayMs));
+      entered++;
+      await gate;
       const server = make();
       serveTools(server as never, tools);
       servers.push(server);
@@ -76,31 +78,35 @@ describe.each(LINES)('serveHttp on %s: sessions kept apart and bounded', (_line,
     return endpoint;
   };
   afterEach(async () => {
-    factoryDelayMs = 0;
+    gate = undefined;
+    entered = 0;
     servers.length = 0;
     await endpoint?.close();
   });
+  const tick = () => new Promise((resolve) => setTimeout(resolve, 5));
 
   it('expires the session of an initialize whose client hung up before the answer, so the cap frees again', async () => {
-    const open = await start({ maxSessions: 5, idleTimeoutMs: 50 });
-    factoryDelayMs = 20;
+    const open = await start({ maxSessions: 3, idleTimeoutMs: 1000 });
+    const before = entered;
+    let release!: () => void;
+    gate = new Promise((resolve) => (release = resolve));
+    let closedOnServer = 0;
+    open.httpServer.on('connection', (socket) => socket.once('close', () => closedOnServer++));
     const port = Number(new URL(open.url).port);
     const raw = `POST /mcp HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nAccept: application/json, text/event-stream\r\nContent-Length: ${INITIALIZE.length}\r\n\r\n${INITIALIZE}`;
-    const hangUp = () =>
-      new Promise<void>((resolve) => {
-        const socket = connect(port, '127.0.0.1', () => {
-          socket.write(raw);
-          setTimeout(() => {
-            socket.resetAndDestroy();
-            resolve();
-          }, 2);
-        });
-        socket.on('error', () => resolve());
-      });
-    await Promise.all(Array.from({ length: 5 }, hangUp));
-    // The race: the sessions were listed after their exchange had closed (before, they never expired).
-    while (servers.length < 5 || open.sessions < 5) await new Promise((resolve) => setImmediate(resolve));
-    while (open.sessions > 0) await new Promise((resolve) => setTimeout(resolve, 10));
+    const sockets = Array.from({ length: 3 }, () => {
+      const socket = connect(port, '127.0.0.1', () => socket.write(raw));
+      socket.on('error', () => undefined);
+      return socket;
+    });
+    // The race, made to happen: each initialize reached the factory, then its client hung up, then the factory went on.
+    while (entered - before < 3) await tick();
+    for (const socket of sockets) socket.resetAndDestroy();
+    while (closedOnServer < 3) await tick();
+    release();
+    while (servers.length < 3 || open.sessions < 3) await tick();
+    // Listed after their exchanges closed: before the fix they never expired and held the cap for good.
+    while (open.sessions > 0) await tick();
     expect((await post(open.url, {}, INITIALIZE)).status).toBe(200);
   });
 
